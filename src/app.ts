@@ -1,0 +1,74 @@
+import { Scalar } from "@scalar/hono-api-reference";
+import { HTTPException } from "hono/http-exception";
+import type { Context } from "hono";
+import { ApiError, VCODE } from "./lib/errors";
+import { documentedPath, routingPath } from "./lib/paths";
+import { createRouter } from "./lib/router";
+import { limitBody } from "./middleware/body-limit";
+import { requestContext } from "./middleware/context";
+import { sessionsRouter } from "./routes/v5/sessions";
+import { v4Router } from "./routes/v4";
+import type { AppEnv } from "./types";
+
+const isV3 = (path: string) => path.startsWith("/api/v3") || path.startsWith("/v3/") || path === "/oauth/token";
+
+/** The one place errors become responses: WIRE.md bodies for v4/v5, the v3 body for v3. */
+export function renderError(err: unknown, c: Context<AppEnv>) {
+  let apiError: ApiError;
+  if (err instanceof ApiError) apiError = err;
+  else if (err instanceof HTTPException) {
+    const status = err.status;
+    if (status === 400) apiError = ApiError.invalid([{ field: "body", message: err.message }], err.message);
+    else if (status === 415) apiError = ApiError.field("content-type", "the body must be application/json");
+    else if (status === 413) apiError = new ApiError(413, VCODE.tooLarge, "request body too large");
+    else apiError = new ApiError(status, status === 404 ? VCODE.notFound : status, err.message || "error");
+  } else {
+    console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(err), stack: (err as Error)?.stack }));
+    apiError = new ApiError(500, 500, "internal error");
+  }
+  const headers = { ...apiError.headers };
+  if (isV3(new URL(c.req.url).pathname)) {
+    return c.json({ message: apiError.message, status: apiError.status }, apiError.status as 400, headers);
+  }
+  return c.json(apiError.toBody(), apiError.status as 400, headers);
+}
+
+export function createApp() {
+  const app = createRouter();
+  // Routes are declared without ".json"; see lib/paths.ts.
+  (app as unknown as { getPath: (r: Request) => string }).getPath = routingPath;
+
+  app.use("*", requestContext);
+  app.use("*", limitBody);
+
+  app.route("/", sessionsRouter);
+  app.route("/", v4Router);
+
+  app.get("/", (c) =>
+    c.json({
+      name: "Media Catalogue Service",
+      docs: new URL("/docs", c.req.url).toString(),
+      openapi: new URL("/openapi.json", c.req.url).toString(),
+    }),
+  );
+  app.get("/openapi", (c) => {
+    const doc = app.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: {
+        title: "Media Catalogue Service",
+        version: "1.0.0",
+        description:
+          "Catalogue, users and localisation for a video platform with crowd-sourced subtitles. " +
+          "Paths end in `.json` (v3 also `.xml`). Errors: `{error, vcode, details?}`.",
+      },
+      servers: [{ url: new URL(c.req.url).origin }],
+    });
+    doc.paths = Object.fromEntries(Object.entries(doc.paths ?? {}).map(([p, item]) => [documentedPath(p), item]));
+    return c.json(doc);
+  });
+  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Media Catalogue Service API" }));
+
+  app.notFound((c) => renderError(ApiError.notFound(), c));
+  app.onError(renderError);
+  return app;
+}

@@ -1,0 +1,7 @@
+import { eq } from "drizzle-orm";
+import type { DB } from "../client";
+import { applications } from "../schema";
+
+export async function findApplication(db: DB, id: number) {
+  return db.query.applications.findFirst({ where: eq(applications.id, id) });
+}

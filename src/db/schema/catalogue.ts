@@ -1,0 +1,167 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, flag, updatedAt } from "./columns";
+
+export const CONTAINER_TYPES = ["film", "series", "news", "artist"] as const;
+export const VIDEO_TYPES = ["episode", "movie", "clip", "trailer", "music_video", "news_clip"] as const;
+export const VIDEO_STATES = ["normal", "pending", "blocked"] as const;
+export const CONTAINER_STATES = ["normal", "pending", "blocked"] as const;
+/** Resources that titles, descriptions, subscriptions and markers point at. */
+export const RESOURCE_KINDS = ["c", "v", "l"] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
+export const containers = sqliteTable(
+  "containers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    type: text("type", { enum: CONTAINER_TYPES }).notNull(),
+    originCountry: text("origin_country").notNull().default(""),
+    originLanguage: text("origin_language").notNull().default(""),
+    hosted: flag("hosted").default(true),
+    licensed: flag("licensed").default(true),
+    adult: flag("adult"),
+    onAir: flag("on_air"),
+    upcoming: flag("upcoming"),
+    state: text("state", { enum: CONTAINER_STATES }).notNull().default("normal"),
+    posterUrl: text("poster_url"),
+    // Lower-cased English (or first) title, kept in step by the title writers: drives sort=title and all.json.
+    sortTitle: text("sort_title").notNull().default(""),
+    views: integer("views").notNull().default(0),
+    viewsRecent: integer("views_recent").notNull().default(0),
+    trending: integer("trending").notNull().default(0),
+    averageRating: real("average_rating").notNull().default(0),
+    ratingCount: integer("rating_count").notNull().default(0),
+    releaseDate: text("release_date"),
+    airTime: integer("air_time"),
+    newestVideoAt: integer("newest_video_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("containers_type_views").on(t.type, t.views),
+    index("containers_views").on(t.views),
+    index("containers_sort_title").on(t.sortTitle),
+    index("containers_origin_country_views").on(t.originCountry, t.views),
+    index("containers_upcoming").on(t.upcoming, t.type),
+  ],
+);
+
+export const videos = sqliteTable(
+  "videos",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    containerId: integer("container_id")
+      .notNull()
+      .references(() => containers.id, { onDelete: "cascade" }),
+    type: text("type", { enum: VIDEO_TYPES }).notNull(),
+    number: integer("number"),
+    duration: integer("duration").notNull().default(0),
+    state: text("state", { enum: VIDEO_STATES }).notNull().default("normal"),
+    originLanguage: text("origin_language").notNull().default(""),
+    hd: flag("hd"),
+    posterUrl: text("poster_url"),
+    views: integer("views").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("videos_container_state_type_number").on(t.containerId, t.state, t.type, t.number),
+    index("videos_container_state_number").on(t.containerId, t.state, t.number),
+  ],
+);
+
+/** Titles of containers (c), videos (v) and lists (l), one row per language. */
+export const titles = sqliteTable(
+  "titles",
+  {
+    resourceKind: text("resource_kind", { enum: RESOURCE_KINDS }).notNull(),
+    resourceId: integer("resource_id").notNull(),
+    language: text("language").notNull(),
+    text: text("text").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.resourceKind, t.resourceId, t.language] })],
+);
+
+export const descriptions = sqliteTable(
+  "descriptions",
+  {
+    resourceKind: text("resource_kind", { enum: RESOURCE_KINDS }).notNull(),
+    resourceId: integer("resource_id").notNull(),
+    language: text("language").notNull(),
+    text: text("text").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.resourceKind, t.resourceId, t.language] })],
+);
+
+export const GENRE_SETS = ["general", "music"] as const;
+
+export const genres = sqliteTable(
+  "genres",
+  {
+    id: integer("id").primaryKey(),
+    set: text("set", { enum: GENRE_SETS }).notNull(),
+    // Listing order inside the set: the interface lists id 16 before id 15.
+    position: integer("position").notNull(),
+    nameEn: text("name_en").notNull(),
+  },
+  (t) => [index("genres_set_position").on(t.set, t.position)],
+);
+
+export const containerGenres = sqliteTable(
+  "container_genres",
+  {
+    containerId: integer("container_id")
+      .notNull()
+      .references(() => containers.id, { onDelete: "cascade" }),
+    genreId: integer("genre_id")
+      .notNull()
+      .references(() => genres.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.containerId, t.genreId] }),
+    index("container_genres_genre").on(t.genreId, t.containerId),
+  ],
+);
+
+export const PLATFORMS = ["mobile", "web", "tv"] as const;
+
+/** Where (region) and on what (platform) a container may be watched: drives watchable_in/platform. */
+export const licenses = sqliteTable(
+  "licenses",
+  {
+    containerId: integer("container_id")
+      .notNull()
+      .references(() => containers.id, { onDelete: "cascade" }),
+    region: text("region").notNull(),
+    platform: text("platform", { enum: PLATFORMS }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.containerId, t.region, t.platform] }),
+    index("licenses_region_platform").on(t.region, t.platform, t.containerId),
+  ],
+);
+
+export const lists = sqliteTable("lists", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const LIST_ITEM_KINDS = ["c", "v"] as const;
+
+export const listItems = sqliteTable(
+  "list_items",
+  {
+    listId: integer("list_id")
+      .notNull()
+      .references(() => lists.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    resourceKind: text("resource_kind", { enum: LIST_ITEM_KINDS }).notNull(),
+    resourceId: integer("resource_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.listId, t.position] }),
+    uniqueIndex("list_items_resource").on(t.resourceKind, t.resourceId, t.listId),
+  ],
+);

@@ -1,0 +1,5 @@
+export * from "./catalogue";
+export * from "./users";
+export * from "./community";
+export * from "./localisation";
+export * from "./jobs";

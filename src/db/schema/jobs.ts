@@ -1,0 +1,31 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./columns";
+import { users } from "./users";
+
+export const JOB_TYPES = ["srt-import", "completion", "list-edit", "notification-fanout"] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    type: text("type", { enum: JOB_TYPES }).notNull(),
+    status: text("status", { enum: JOB_STATUSES }).notNull().default("queued"),
+    // 0..100
+    progress: integer("progress").notNull().default(0),
+    // Small inputs only; large payloads (uploads) live in R2 under payloadKey.
+    params: text("params", { mode: "json" }).$type<Record<string, unknown>>(),
+    payloadKey: text("payload_key"),
+    result: text("result", { mode: "json" }).$type<Record<string, unknown>>(),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    startedAt: integer("started_at", { mode: "timestamp" }),
+    finishedAt: integer("finished_at", { mode: "timestamp" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("jobs_status").on(t.status, t.id)],
+);

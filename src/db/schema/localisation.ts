@@ -1,0 +1,143 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { containers, videos } from "./catalogue";
+import { createdAt, updatedAt } from "./columns";
+import { users } from "./users";
+
+/** The timing units of a video: every subtitle hangs off one segment. */
+export const segments = sqliteTable(
+  "segments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    videoId: integer("video_id")
+      .notNull()
+      .references(() => videos.id, { onDelete: "cascade" }),
+    startMs: integer("start_ms").notNull(),
+    endMs: integer("end_ms").notNull(),
+    authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("segments_video_start").on(t.videoId, t.startMs)],
+);
+
+export const subtitles = sqliteTable(
+  "subtitles",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    segmentId: integer("segment_id")
+      .notNull()
+      .references(() => segments.id, { onDelete: "cascade" }),
+    // Denormalised from the segment so per-video, per-language reads and counts use one index.
+    videoId: integer("video_id")
+      .notNull()
+      .references(() => videos.id, { onDelete: "cascade" }),
+    language: text("language").notNull(),
+    text: text("text").notNull(),
+    authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("subtitles_segment_language").on(t.segmentId, t.language),
+    index("subtitles_video_language").on(t.videoId, t.language),
+    index("subtitles_language").on(t.language, t.videoId),
+  ],
+);
+
+export const HISTORY_KINDS = ["segment", "subtitle"] as const;
+
+/** Every change to timing or text, with its author: the source of contributions. */
+export const subtitleHistories = sqliteTable(
+  "subtitle_histories",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: HISTORY_KINDS }).notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    videoId: integer("video_id")
+      .notNull()
+      .references(() => videos.id, { onDelete: "cascade" }),
+    containerId: integer("container_id")
+      .notNull()
+      .references(() => containers.id, { onDelete: "cascade" }),
+    segmentId: integer("segment_id"),
+    subtitleId: integer("subtitle_id"),
+    language: text("language"),
+    text: text("text"),
+    version: integer("version").notNull().default(1),
+    // Idempotency key of the job or request that wrote it, so a replay writes nothing twice.
+    sourceKey: text("source_key"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("subtitle_histories_user").on(t.userId, t.id),
+    index("subtitle_histories_user_video_language").on(t.userId, t.videoId, t.language, t.id),
+    index("subtitle_histories_container_user").on(t.containerId, t.kind, t.userId),
+    uniqueIndex("subtitle_histories_source").on(t.sourceKey),
+  ],
+);
+
+/** Materialised completion percentages, kept by the completion consumer. Kind: v(ideo) or c(ontainer). */
+export const subtitleCompletions = sqliteTable(
+  "subtitle_completions",
+  {
+    resourceKind: text("resource_kind", { enum: ["c", "v"] }).notNull(),
+    resourceId: integer("resource_id").notNull(),
+    language: text("language").notNull(),
+    percent: integer("percent").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.resourceKind, t.resourceId, t.language] }),
+    index("subtitle_completions_language_percent").on(t.resourceKind, t.language, t.percent, t.resourceId),
+  ],
+);
+
+export const translationVotes = sqliteTable(
+  "translation_votes",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subtitleId: integer("subtitle_id")
+      .notNull()
+      .references(() => subtitles.id, { onDelete: "cascade" }),
+    value: integer("value").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.subtitleId] }), index("translation_votes_subtitle").on(t.subtitleId)],
+);
+
+export const reports = sqliteTable(
+  "reports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subtitleId: integer("subtitle_id")
+      .notNull()
+      .references(() => subtitles.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [index("reports_subtitle").on(t.subtitleId)],
+);
+
+export const captionSuggestions = sqliteTable(
+  "caption_suggestions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    originSubtitleId: integer("origin_subtitle_id")
+      .notNull()
+      .references(() => subtitles.id, { onDelete: "cascade" }),
+    language: text("language").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    content: text("content").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("caption_suggestions_origin").on(t.originSubtitleId, t.language)],
+);

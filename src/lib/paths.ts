@@ -1,0 +1,22 @@
+import { getPath as honoGetPath } from "hono/utils/url";
+
+/**
+ * Every v4/v5 path ends in `.json` (v3 also takes `.xml`). Routes are declared without the extension and
+ * matched on the path with it stripped; handlers that care about the format read `requestFormat`.
+ * Hono's router cannot match a parameter followed by a literal suffix inside one segment (`:id.json`).
+ */
+export function routingPath(request: Request): string {
+  const path = honoGetPath(request);
+  if (path.endsWith(".json")) return path.slice(0, -5);
+  if (path.endsWith(".xml") && (path.startsWith("/api/v3/") || path.startsWith("/v3/"))) return path.slice(0, -4);
+  return path;
+}
+
+export function requestFormat(url: string): "json" | "xml" {
+  return new URL(url).pathname.endsWith(".xml") ? "xml" : "json";
+}
+
+/** The documented path of a route: `.json` put back, except on routes that name their own file (`.srt`). */
+export function documentedPath(path: string): string {
+  return /\/subtitles\/\{[^}]+\}$/.test(path) ? path : `${path}.json`;
+}

@@ -1,0 +1,36 @@
+import { timingSafeEqual, toHex, utf8 } from "./encoding";
+
+/** Signed requests older or newer than this are refused as stale. */
+export const SIGNATURE_MAX_SKEW_SECONDS = 300;
+
+export async function hmacSha1Hex(key: string, message: string): Promise<string> {
+  const k = await crypto.subtle.importKey("raw", utf8(key), { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
+  return toHex(await crypto.subtle.sign("HMAC", k, utf8(message)));
+}
+
+/** The raw query string as sent, minus the `sig` parameter (order and encoding preserved). */
+export function queryWithoutSig(rawUrl: string): string {
+  const q = rawUrl.indexOf("?");
+  if (q < 0) return "";
+  const hash = rawUrl.indexOf("#", q);
+  const query = rawUrl.slice(q + 1, hash < 0 ? undefined : hash);
+  return query
+    .split("&")
+    .filter((part) => part !== "" && !part.startsWith("sig="))
+    .join("&");
+}
+
+/**
+ * The signed message of WIRE.md: path + query (with `t`, without `sig`) + raw body. With the
+ * `timestamp` header form the timestamp is appended to the query as `t=`.
+ */
+export function signedMessage(rawUrl: string, body: string, headerTimestamp?: string): string {
+  const path = new URL(rawUrl).pathname;
+  let query = queryWithoutSig(rawUrl);
+  if (headerTimestamp !== undefined) query = query ? `${query}&t=${headerTimestamp}` : `t=${headerTimestamp}`;
+  return `${path}${query ? `?${query}` : ""}${body}`;
+}
+
+export async function signatureMatches(secret: string, message: string, signature: string): Promise<boolean> {
+  return timingSafeEqual(await hmacSha1Hex(secret, message), signature.toLowerCase());
+}

@@ -1,0 +1,58 @@
+import { createMiddleware } from "hono/factory";
+import { findApplication } from "../db/queries/applications";
+import { ApiError, VCODE } from "../lib/errors";
+import { tryParseId } from "../lib/ids";
+import { SIGNATURE_MAX_SKEW_SECONDS, signatureMatches, signedMessage } from "../lib/signature";
+import type { AppEnv } from "../types";
+
+/**
+ * Resolves `app=<id>a` and, when the request is signed (`sig`/`t` query or `signature`/`timestamp`
+ * headers), verifies the signature with the application's secret. Unsigned requests pass: public reads
+ * need no signature, and routes that need an application say so with `requireApp`/`requireOfficialApp`.
+ */
+export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
+  const rawApp = c.req.query("app");
+  const querySig = c.req.query("sig");
+  const headerSig = c.req.header("signature");
+  const signed = querySig !== undefined || headerSig !== undefined;
+
+  if (rawApp === undefined) {
+    if (signed) throw ApiError.field("app", "a signed request must name its application with app=");
+    return next();
+  }
+  const appId = tryParseId(rawApp, "a");
+  const application = appId === null ? undefined : await findApplication(c.get("db"), appId);
+  if (!application) throw new ApiError(401, VCODE.invalidSignature, `unknown application '${rawApp}'`);
+
+  if (signed) {
+    const timestamp = querySig !== undefined ? c.req.query("t") : c.req.header("timestamp");
+    const now = Math.floor(Date.now() / 1000);
+    const t = Number(timestamp);
+    if (!timestamp || !Number.isInteger(t)) {
+      throw ApiError.field(querySig !== undefined ? "t" : "timestamp", "a signed request needs a unix timestamp");
+    }
+    if (Math.abs(now - t) > SIGNATURE_MAX_SKEW_SECONDS) {
+      throw new ApiError(401, VCODE.staleTimestamp, "stale timestamp", undefined, { current_timestamp: now });
+    }
+    const body = c.req.method === "GET" || c.req.method === "HEAD" ? "" : await c.req.text();
+    const message = signedMessage(c.req.url, body, querySig === undefined ? timestamp : undefined);
+    if (!(await signatureMatches(application.secret, message, (querySig ?? headerSig)!))) {
+      throw new ApiError(401, VCODE.invalidSignature, "invalid signature");
+    }
+  }
+  c.set("application", application);
+  return next();
+});
+
+export const requireApp = createMiddleware<AppEnv>(async (c, next) => {
+  if (!c.get("application")) throw ApiError.field("app", "this route needs app=<application id>");
+  return next();
+});
+
+/** Subscriptions, subtitles, completions and histories are for official applications only. */
+export const requireOfficialApp = createMiddleware<AppEnv>(async (c, next) => {
+  const application = c.get("application");
+  if (!application) throw ApiError.field("app", "this route needs app=<application id> of an official application");
+  if (!application.official) throw ApiError.forbidden("this route is restricted to official applications");
+  return next();
+});

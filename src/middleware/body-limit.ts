@@ -1,0 +1,33 @@
+import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
+import { ApiError } from "../lib/errors";
+import type { AppEnv } from "../types";
+
+/** Default ceiling for JSON bodies. Routes that take files declare their own limit below. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+/** SRT uploads (raw or JSON-wrapped). */
+export const SRT_UPLOAD_LIMIT = 2 * 1024 * 1024;
+
+const LIMITS: Array<[RegExp, number]> = [[/\/subtitles\/import_srt\.json$/, SRT_UPLOAD_LIMIT]];
+
+const limiters = new Map<number, ReturnType<typeof bodyLimit>>();
+function limiterFor(maxSize: number) {
+  let mw = limiters.get(maxSize);
+  if (!mw) {
+    mw = bodyLimit({
+      maxSize,
+      onError: () => {
+        throw ApiError.tooLarge(maxSize);
+      },
+    });
+    limiters.set(maxSize, mw);
+  }
+  return mw;
+}
+
+export const limitBody = createMiddleware<AppEnv>((c, next) => {
+  if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+  const path = c.req.path;
+  const maxSize = LIMITS.find(([re]) => re.test(path))?.[1] ?? DEFAULT_BODY_LIMIT;
+  return limiterFor(maxSize)(c, next);
+});

@@ -1,0 +1,40 @@
+import { createMiddleware } from "hono/factory";
+import { createDb, emptyStats, instrument } from "../db/client";
+import type { AppEnv } from "../types";
+
+const BOOKMARK_HEADER = "x-d1-bookmark";
+
+/**
+ * Per request: a request id, a D1 session (read replicas for reads, the primary for writes, with the
+ * client's bookmark honoured), and the cost headers: Server-Timing with D1 time, queries and rows read.
+ */
+export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
+  const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
+  c.set("requestId", requestId);
+
+  const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
+  const bookmark = c.req.header(BOOKMARK_HEADER);
+  const session = c.env.DB.withSession(bookmark || (readOnly ? "first-unconstrained" : "first-primary"));
+  const stats = emptyStats();
+  c.set("d1Stats", stats);
+  c.set("db", createDb(instrument(session, stats)));
+
+  const started = performance.now();
+  await next();
+
+  const res = c.res;
+  res.headers.set("x-request-id", requestId);
+  const newBookmark = session.getBookmark();
+  if (newBookmark) res.headers.set(BOOKMARK_HEADER, newBookmark);
+  if (!res.headers.has("cache-control")) res.headers.set("cache-control", "private, no-store");
+  res.headers.set(
+    "server-timing",
+    [
+      `total;dur=${(performance.now() - started).toFixed(1)}`,
+      `d1;dur=${stats.durationMs.toFixed(1)};desc="D1"`,
+      `d1-queries;desc="${stats.queries}"`,
+      `d1-rows-read;desc="${stats.rowsRead}"`,
+      `d1-rows-written;desc="${stats.rowsWritten}"`,
+    ].join(", "),
+  );
+});

@@ -1,0 +1,43 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { findJob } from "../../db/queries/jobs";
+import { ApiError } from "../../lib/errors";
+import { parseId } from "../../lib/ids";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonResponse } from "../../lib/schemas";
+import { requireUser } from "../../middleware/session";
+import { jobView } from "../../views/job";
+
+export const JobSchema = z
+  .object({
+    id: z.string().openapi({ example: "4j" }),
+    type: z.enum(["srt-import", "completion", "list-edit", "notification-fanout"]),
+    status: z.enum(["queued", "running", "succeeded", "failed"]),
+    progress: z.number().int().min(0).max(100),
+    attempts: z.number().int(),
+    result: z.record(z.string(), z.unknown()).nullable(),
+    error: z.string().nullable(),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    url: z.object({ api: z.string() }),
+  })
+  .openapi("Job");
+
+const read = createRoute({
+  method: "get",
+  path: "/v4/jobs/{job_id}",
+  summary: "Status, progress and result of a queued job",
+  description: "Visible to the user who started the job and to staff.",
+  middleware: [requireUser] as const,
+  request: { params: z.object({ job_id: z.string().openapi({ example: "4j" }) }) },
+  responses: { 200: jsonResponse(JobSchema, "the job"), ...errorResponses(401, 404) },
+});
+
+export const jobsRouter = createRouter().openapi(read, async (c) => {
+  const job = await findJob(c.get("db"), parseId(c.req.valid("param").job_id, "j"));
+  const user = c.get("user")!;
+  // Someone else's job is reported as missing rather than forbidden: job ids are sequential.
+  if (!job || (job.createdBy !== user.id && !user.staff)) throw ApiError.notFound();
+  return c.json(jobView(job, new URL(c.req.url).origin), 200);
+});

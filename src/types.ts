@@ -1,0 +1,18 @@
+import type { D1Stats, DB } from "./db/client";
+import type { applications, users } from "./db/schema";
+
+export type Application = typeof applications.$inferSelect;
+export type User = typeof users.$inferSelect;
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    db: DB;
+    d1Stats: D1Stats;
+    requestId: string;
+    /** The calling application, when the request names one with `app=`. */
+    application?: Application;
+    /** The user of the session token, when the request carries one. */
+    user?: User;
+  };
+};

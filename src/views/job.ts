@@ -1,0 +1,20 @@
+import type { Job } from "../db/queries/jobs";
+import { formatId } from "../lib/ids";
+import { isoTime } from "./time";
+
+export function jobView(job: Job, origin: string) {
+  return {
+    id: formatId(job.id, "j"),
+    type: job.type,
+    status: job.status,
+    progress: job.progress,
+    attempts: job.attempts,
+    result: job.result ?? null,
+    error: job.error ?? null,
+    created_at: isoTime(job.createdAt),
+    updated_at: isoTime(job.updatedAt),
+    started_at: isoTime(job.startedAt),
+    finished_at: isoTime(job.finishedAt),
+    url: { api: `${origin}/v4/jobs/${formatId(job.id, "j")}.json` },
+  };
+}
