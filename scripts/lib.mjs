@@ -1,0 +1,87 @@
+// Shared steps of the local scripts (start, seed, e2e, bench). Plain Node, run on the pinned Node 22.
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+
+/** Offline-safe wrangler: no Request.cf fetch (it prints a stack trace without internet), no metrics. */
+export const wranglerEnv = {
+  ...process.env,
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_SEND_METRICS: "false",
+  // Non-interactive: `d1 migrations apply` would otherwise ask for confirmation.
+  CI: "true",
+};
+
+export function wrangler(args, { quiet = false } = {}) {
+  const res = spawnSync(WRANGLER, args, { cwd: ROOT, env: wranglerEnv, stdio: quiet ? "pipe" : "inherit", encoding: "utf8" });
+  if (res.status !== 0) {
+    if (quiet) process.stderr.write(`${res.stdout ?? ""}${res.stderr ?? ""}`);
+    throw new Error(`wrangler ${args.join(" ")} failed with exit code ${res.status}`);
+  }
+  return res.stdout ?? "";
+}
+
+/** Local secrets and the development switch (plain-HTTP login allowed). Never committed. */
+export function ensureDevVars() {
+  const file = join(ROOT, ".dev.vars");
+  if (existsSync(file)) return;
+  writeFileSync(
+    file,
+    [
+      "# Local development only (git-ignored). Created by npm start.",
+      "ENVIRONMENT=development",
+      `V3_TOKEN_SECRET=${randomBytes(32).toString("hex")}`,
+      "",
+    ].join("\n"),
+  );
+  console.log("created .dev.vars with local development values");
+}
+
+const persistArgs = (persistTo) => (persistTo ? ["--persist-to", persistTo] : []);
+
+export function migrateLocal(persistTo) {
+  wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs(persistTo)], { quiet: true });
+  console.log("migrations applied to the local D1");
+}
+
+export async function seedLocal(persistTo) {
+  const { demoSeedSql } = await import("./demo-data.mjs");
+  const file = join(ROOT, ".wrangler", "seed", "demo.sql");
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, demoSeedSql());
+  wrangler(["d1", "execute", "DB", "--local", "--file", file, ...persistArgs(persistTo)], { quiet: true });
+  console.log("demo data seeded (idempotent)");
+}
+
+/** Starts `wrangler dev`; resolves once the server answers. */
+export async function startDev({ port = 8787, persistTo, stdio = "inherit" } = {}) {
+  const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), ...persistArgs(persistTo)];
+  const child = spawn(WRANGLER, args, { cwd: ROOT, env: wranglerEnv, stdio, detached: true });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${base}/`);
+      if (res.ok) return { child, base, stop: () => stopProcessGroup(child) };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  stopProcessGroup(child);
+  throw new Error("wrangler dev did not answer within 90 s");
+}
+
+export function stopProcessGroup(child) {
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+}

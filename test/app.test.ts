@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { api, errorBody } from "./helpers";
+
+describe("cross-cutting behaviour", () => {
+  it("answers unknown routes with the WIRE.md 404 body", async () => {
+    const res = await api("/v4/nothing-here.json");
+    expect(res.status).toBe(404);
+    expect(await errorBody(res)).toEqual({ error: "not found", vcode: 404 });
+  });
+
+  it("sets request id, private no-store and Server-Timing with D1 cost on every response", async () => {
+    const res = await api("/v5/sessions/unknown.json");
+    expect(res.headers.get("x-request-id")).toMatch(/\S+/);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    const timing = res.headers.get("server-timing")!;
+    expect(timing).toMatch(/d1;dur=[\d.]+/);
+    expect(timing).toMatch(/d1-queries;desc="1"/);
+    expect(timing).toMatch(/d1-rows-read;desc="\d+"/);
+  });
+
+  it("serves the OpenAPI document generated from the route contracts, with .json paths", async () => {
+    const res = await api("/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths["/v5/sessions.json"])).toEqual(["post"]);
+    expect(Object.keys(doc.paths["/v5/sessions/{token}.json"]).sort()).toEqual(["delete", "get", "put"]);
+  });
+
+  it("serves an interactive reference at /docs", async () => {
+    const res = await api("/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(await res.text()).toContain("/openapi.json");
+  });
+});

@@ -1,0 +1,63 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { DEAD_LETTER_QUEUE, handlers, queue } from "../../queues";
+import { backoffSeconds } from "../../queues/runner";
+import { eq } from "drizzle-orm";
+import { findJob, insertJob } from "../../src/db/queries/jobs";
+import { jobs } from "../../src/db/schema";
+import { db } from "../helpers";
+
+async function deliver(queueName: string, body: unknown, attempts = 1) {
+  const batch = createMessageBatch(queueName, [{ id: crypto.randomUUID(), timestamp: new Date(), attempts, body }]);
+  const ctx = createExecutionContext();
+  await queue(batch, env);
+  return getQueueResult(batch, ctx);
+}
+
+describe("job runner", () => {
+  it("runs a handler once and acks a replay without running it again", async () => {
+    let runs = 0;
+    handlers["completion"] = async ({ progress }) => {
+      runs++;
+      await progress(50);
+      return { done: true };
+    };
+    const job = await insertJob(db(), { type: "completion" });
+    const first = await deliver("media-catalogue-jobs", { type: "completion", jobId: job.id });
+    expect(first.explicitAcks).toHaveLength(1);
+    const replay = await deliver("media-catalogue-jobs", { type: "completion", jobId: job.id });
+    expect(replay.explicitAcks).toHaveLength(1);
+    expect(runs).toBe(1);
+    expect(await findJob(db(), job.id)).toMatchObject({ status: "succeeded", progress: 100, result: { done: true }, attempts: 1 });
+    delete handlers["completion"];
+  });
+
+  it("retries a failing job with exponential backoff, keeping the reason", async () => {
+    handlers["completion"] = async () => {
+      throw new Error("D1 is busy");
+    };
+    const job = await insertJob(db(), { type: "completion" });
+    const result = await deliver("media-catalogue-jobs", { type: "completion", jobId: job.id }, 3);
+    // getQueueResult does not expose the delay; the runner passes backoffSeconds(attempts).
+    expect(result.retryMessages).toEqual([{ msgId: expect.any(String) }]);
+    expect(backoffSeconds(3)).toBe(8);
+    expect(await findJob(db(), job.id)).toMatchObject({ status: "running", error: "D1 is busy" });
+    delete handlers["completion"];
+  });
+
+  it("the dead-letter consumer marks the job failed with the reason", async () => {
+    const job = await insertJob(db(), { type: "list-edit" });
+    await db().update(jobs).set({ status: "running", error: "boom", attempts: 6 }).where(eq(jobs.id, job.id));
+    const result = await deliver(DEAD_LETTER_QUEUE, { type: "list-edit", jobId: job.id });
+    expect(result.explicitAcks).toHaveLength(1);
+    const failed = await findJob(db(), job.id);
+    expect(failed?.status).toBe("failed");
+    expect(failed?.error).toBe("failed after 6 attempts: boom");
+  });
+
+  it("acks malformed messages instead of retrying them forever", async () => {
+    const result = await deliver("media-catalogue-jobs", { type: "nonsense" });
+    expect(result.explicitAcks).toHaveLength(1);
+  });
+});
