@@ -1,6 +1,25 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, flag, updatedAt } from "./columns";
 
+/** The parts of a container document that live in other tables, denormalised onto the row. */
+export interface ContainerDoc {
+  titles: Record<string, string>;
+  descriptions: Record<string, string>;
+  genres: number[];
+  subtitle_completions: Record<string, number>;
+  managers: Array<{ id: number; username: string }>;
+  /** Normal-state videos by video type. */
+  video_counts: Record<string, number>;
+  /** Regions with a licence; empty means not geo-restricted. */
+  regions: string[];
+}
+
+export interface VideoDoc {
+  titles: Record<string, string>;
+  descriptions: Record<string, string>;
+  subtitle_completions: Record<string, number>;
+}
+
 export const CONTAINER_TYPES = ["film", "series", "news", "artist"] as const;
 export const VIDEO_TYPES = ["episode", "movie", "clip", "trailer", "music_video", "news_clip"] as const;
 export const VIDEO_STATES = ["normal", "pending", "blocked"] as const;
@@ -33,6 +52,12 @@ export const containers = sqliteTable(
     releaseDate: text("release_date"),
     airTime: integer("air_time"),
     newestVideoAt: integer("newest_video_at"),
+    // Derived by SQL triggers (migrations/0003_derived_documents.sql) from titles, descriptions, genres, completions, managers and
+    // videos, so reading a container costs one row. Never written by hand.
+    doc: text("doc", { mode: "json" }).$type<ContainerDoc>(),
+    // Bumped by triggers (migrations/0003) when a source of `doc` or of the facets changes.
+    docVersion: integer("doc_version").notNull().default(0),
+    facetVersion: integer("facet_version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -60,6 +85,9 @@ export const videos = sqliteTable(
     hd: flag("hd"),
     posterUrl: text("poster_url"),
     views: integer("views").notNull().default(0),
+    // Derived titles, descriptions and completions (see containers.doc).
+    doc: text("doc", { mode: "json" }).$type<VideoDoc>(),
+    docVersion: integer("doc_version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -163,5 +191,41 @@ export const listItems = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.listId, t.position] }),
     uniqueIndex("list_items_resource").on(t.resourceKind, t.resourceId, t.listId),
+  ],
+);
+
+/**
+ * One row per (facet, container) for every listable (normal-state) container, carrying the sort keys, so
+ * any single-filter listing in any sort order is one index range scan: the page costs the same at 100
+ * containers as at 100,000. Facets: `all`, `public` (hosted and licensed), `type:<t>`, `genre:<id>`,
+ * `country:<cc>`, `sub:<lang>` (completion at or above the listing threshold), `family` (not adult),
+ * `unhosted`, `unlicensed`. Rebuilt by the triggers of migrations/0003_derived_documents.sql.
+ */
+export const containerFacets = sqliteTable(
+  "container_facets",
+  {
+    facet: text("facet").notNull(),
+    containerId: integer("container_id")
+      .notNull()
+      .references(() => containers.id, { onDelete: "cascade" }),
+    views: integer("views").notNull().default(0),
+    viewsRecent: integer("views_recent").notNull().default(0),
+    trending: integer("trending").notNull().default(0),
+    newestVideoAt: integer("newest_video_at").notNull().default(0),
+    averageRating: real("average_rating").notNull().default(0),
+    releaseDate: text("release_date").notNull().default(""),
+    airTime: integer("air_time").notNull().default(0),
+    sortTitle: text("sort_title").notNull().default(""),
+  },
+  (t) => [
+    primaryKey({ columns: [t.containerId, t.facet] }),
+    index("facets_views").on(t.facet, t.views, t.containerId),
+    index("facets_views_recent").on(t.facet, t.viewsRecent, t.containerId),
+    index("facets_trending").on(t.facet, t.trending, t.containerId),
+    index("facets_newest_video").on(t.facet, t.newestVideoAt, t.containerId),
+    index("facets_average_rating").on(t.facet, t.averageRating, t.containerId),
+    index("facets_release_date").on(t.facet, t.releaseDate, t.containerId),
+    index("facets_air_time").on(t.facet, t.airTime, t.containerId),
+    index("facets_title").on(t.facet, t.sortTitle, t.containerId),
   ],
 );

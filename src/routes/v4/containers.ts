@@ -1,0 +1,60 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { findContainer } from "../../db/queries/catalogue";
+import { ApiError } from "../../lib/errors";
+import { parseId } from "../../lib/ids";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonResponse } from "../../lib/schemas";
+import { viewContext } from "../../lib/view-context";
+import { publicCache } from "../../middleware/cache";
+import { canManageContainer } from "../../services/catalogue-access";
+import { TYPE_OF_PSEUDO, containerView } from "../../views/catalogue";
+import type { AppEnv } from "../../types";
+import { ContainerSchema, idParam } from "./contracts/catalogue";
+
+const readOne = createRoute({
+  method: "get",
+  path: "/v4/containers/{container_id}",
+  summary: "One container",
+  description:
+    "Containers not in the normal state are visible only to their managers and staff. Public (no token): " +
+    "`Cache-Control: public`, strong ETag, 304 on `If-None-Match`.",
+  middleware: [publicCache] as const,
+  request: { params: idParam("container_id", "50c") },
+  responses: { 200: jsonResponse(ContainerSchema, "the container"), ...errorResponses(404) },
+});
+
+/** `/v4/films/<id>.json` and the other pseudo-type paths: a container of another type is not found there. */
+const readOnePseudo = (pseudo: keyof typeof TYPE_OF_PSEUDO) =>
+  createRoute({
+    method: "get",
+    path: `/v4/${pseudo}/{container_id}`,
+    summary: `One ${TYPE_OF_PSEUDO[pseudo]} container`,
+    middleware: [publicCache] as const,
+    request: { params: idParam("container_id", "50c") },
+    responses: { 200: jsonResponse(ContainerSchema, "the container"), ...errorResponses(404) },
+  });
+
+async function visibleContainer(c: Context<AppEnv>, rawId: string) {
+  const db = c.get("db");
+  const container = await findContainer(db, parseId(rawId, "c"));
+  if (!container) throw ApiError.notFound();
+  if (container.state !== "normal" && !(await canManageContainer(db, c.get("user"), container.id))) {
+    throw ApiError.notFound();
+  }
+  return container;
+}
+
+export const containersRouter = createRouter()
+  .openapi(readOne, async (c) => {
+    const container = await visibleContainer(c, c.req.valid("param").container_id);
+    return c.json(containerView(container, viewContext(c)), 200);
+  });
+
+for (const pseudo of Object.keys(TYPE_OF_PSEUDO) as Array<keyof typeof TYPE_OF_PSEUDO>) {
+  containersRouter.openapi(readOnePseudo(pseudo), async (c) => {
+    const container = await visibleContainer(c, c.req.valid("param").container_id);
+    if (container.type !== TYPE_OF_PSEUDO[pseudo]) throw ApiError.notFound();
+    return c.json(containerView(container, viewContext(c)), 200);
+  });
+}

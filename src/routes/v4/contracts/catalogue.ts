@@ -1,0 +1,73 @@
+import { z } from "@hono/zod-openapi";
+
+const Url = z.object({ api: z.string(), web: z.string().optional() });
+const Blocking = z.object({ geo: z.boolean(), paywall: z.boolean(), upcoming: z.boolean() });
+const LangMap = (what: string) => z.record(z.string(), z.string()).openapi({ description: `${what} by language code` });
+const Percents = z.record(z.string(), z.number().int()).openapi({ description: "completion percent by language code" });
+const ChildCount = z.object({ count: z.number().int(), url: Url });
+
+export const ContainerSchema = z
+  .object({
+    id: z.string().openapi({ example: "50c" }),
+    type: z.enum(["film", "series", "news", "artist"]),
+    origin: z.object({ country: z.string(), language: z.string() }),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable(),
+    titles: LangMap("titles"),
+    descriptions: LangMap("descriptions"),
+    images: z.object({ poster: z.object({ url: z.string() }).optional() }),
+    genres: z.array(z.string()).openapi({ example: ["6g", "18g"] }),
+    subtitle_completions: Percents,
+    managers: z.array(z.object({ id: z.string(), username: z.string(), url: Url })),
+    url: Url,
+    flags: z.object({
+      licensed: z.boolean(),
+      hosted: z.boolean(),
+      on_air: z.boolean(),
+      state: z.enum(["normal", "pending", "blocked"]),
+      adult: z.boolean(),
+      upcoming: z.boolean(),
+    }),
+    review_stats: z.object({ average_rating: z.number(), count: z.number().int() }),
+    release_date: z.string().nullable(),
+    episodes: ChildCount.optional(),
+    movies: ChildCount.optional(),
+    news_clips: ChildCount.optional(),
+    music_videos: ChildCount.optional(),
+    clips: ChildCount.optional(),
+    trailers: ChildCount.optional(),
+    blocked: z.boolean(),
+    blocking: Blocking,
+  })
+  .openapi("Container");
+
+export const VideoSchema = z
+  .object({
+    id: z.string().openapi({ example: "1019117v" }),
+    type: z.enum(["episode", "movie", "clip", "trailer", "music_video", "news_clip"]),
+    number: z.number().int().nullable(),
+    duration: z.number().int(),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable(),
+    origin: z.object({ language: z.string() }),
+    titles: LangMap("titles"),
+    descriptions: LangMap("descriptions"),
+    subtitle_completions: Percents,
+    container: z.object({ id: z.string(), type: z.string(), titles: LangMap("titles"), url: Url }),
+    images: z.object({ poster: z.object({ url: z.string() }).optional() }),
+    url: Url,
+    flags: z.object({
+      licensed: z.boolean(),
+      hosted: z.boolean(),
+      state: z.enum(["normal", "pending", "blocked"]),
+      adult: z.boolean(),
+      hd: z.boolean(),
+    }),
+    blocked: z.boolean(),
+    blocking: Blocking,
+  })
+  .openapi("Video");
+
+/** A path id parameter, documented with an example. */
+export const idParam = <K extends string>(name: K, example: string) =>
+  z.object({ [name]: z.string().openapi({ param: { name, in: "path" }, example }) } as Record<K, z.ZodString>);

@@ -1,0 +1,33 @@
+import { createRoute } from "@hono/zod-openapi";
+import { findVideoWithContainer } from "../../db/queries/catalogue";
+import { ApiError } from "../../lib/errors";
+import { parseId } from "../../lib/ids";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonResponse } from "../../lib/schemas";
+import { viewContext } from "../../lib/view-context";
+import { publicCache } from "../../middleware/cache";
+import { canManageContainer } from "../../services/catalogue-access";
+import { videoView } from "../../views/catalogue";
+import { VideoSchema, idParam } from "./contracts/catalogue";
+
+const readOne = createRoute({
+  method: "get",
+  path: "/v4/videos/{video_id}",
+  summary: "One video",
+  description:
+    "Pending and blocked videos (and videos of containers not in the normal state) are visible only to the " +
+    "container's managers and staff. A video refused for the viewer's region is still 200 with `blocked: true`.",
+  middleware: [publicCache] as const,
+  request: { params: idParam("video_id", "1v") },
+  responses: { 200: jsonResponse(VideoSchema, "the video"), ...errorResponses(404) },
+});
+
+export const videosRouter = createRouter().openapi(readOne, async (c) => {
+  const db = c.get("db");
+  const found = await findVideoWithContainer(db, parseId(c.req.valid("param").video_id, "v"));
+  if (!found) throw ApiError.notFound();
+  const { video, container } = found;
+  const hidden = video.state !== "normal" || container.state !== "normal";
+  if (hidden && !(await canManageContainer(db, c.get("user"), container.id))) throw ApiError.notFound();
+  return c.json(videoView(video, container, viewContext(c)), 200);
+});

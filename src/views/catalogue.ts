@@ -1,0 +1,124 @@
+import type { containers, videos } from "../db/schema";
+import { formatId } from "../lib/ids";
+import { userRef } from "./user";
+import { isoTime } from "./time";
+
+export type ContainerRow = typeof containers.$inferSelect;
+export type VideoRow = typeof videos.$inferSelect;
+
+/** What a view needs from the request: absolute URLs and the viewer's region. */
+export interface ViewContext {
+  origin: string;
+  webOrigin: string;
+  /** Two-letter country of the viewer (Cloudflare's `cf.country`), when known. */
+  region?: string;
+}
+
+/** Pseudo-type path segment of each container type. */
+export const PSEUDO_TYPE = { film: "films", series: "series", news: "news", artist: "artists" } as const;
+export const TYPE_OF_PSEUDO = { films: "film", series: "series", news: "news", artists: "artist" } as const;
+
+/** The child-count key of each video type, as clients read it. */
+export const CHILD_KEY = {
+  episode: "episodes",
+  movie: "movies",
+  news_clip: "news_clips",
+  music_video: "music_videos",
+  clip: "clips",
+  trailer: "trailers",
+} as const;
+export const VIDEO_TYPE_OF_CHILD_KEY = Object.fromEntries(Object.entries(CHILD_KEY).map(([k, v]) => [v, k])) as Record<
+  (typeof CHILD_KEY)[keyof typeof CHILD_KEY],
+  keyof typeof CHILD_KEY
+>;
+
+/** The main child kind of each container type: its count is always shown, even when zero. */
+const MAIN_CHILD = { series: "episode", film: "movie", news: "news_clip", artist: "music_video" } as const;
+
+const EMPTY_DOC = {
+  titles: {},
+  descriptions: {},
+  genres: [] as number[],
+  subtitle_completions: {},
+  managers: [] as Array<{ id: number; username: string }>,
+  video_counts: {} as Record<string, number>,
+  regions: [] as string[],
+};
+
+function blocking(c: ContainerRow, ctx: ViewContext) {
+  const regions = c.doc?.regions ?? [];
+  const geo = Boolean(ctx.region && regions.length > 0 && !regions.includes(ctx.region.toLowerCase()));
+  const result = { geo, paywall: false, upcoming: c.upcoming };
+  return { blocked: geo || c.upcoming, blocking: result };
+}
+
+export function containerApiUrl(c: Pick<ContainerRow, "id" | "type">, origin: string) {
+  return `${origin}/v4/${PSEUDO_TYPE[c.type]}/${formatId(c.id, "c")}.json`;
+}
+
+export function containerView(c: ContainerRow, ctx: ViewContext) {
+  const doc = c.doc ?? EMPTY_DOC;
+  const id = formatId(c.id, "c");
+  const children: Record<string, unknown> = {};
+  const counts = { [MAIN_CHILD[c.type]]: 0, ...doc.video_counts };
+  for (const [videoType, count] of Object.entries(counts)) {
+    const key = CHILD_KEY[videoType as keyof typeof CHILD_KEY];
+    if (key) children[key] = { count, url: { api: `${ctx.origin}/v4/containers/${id}/${key}.json` } };
+  }
+  return {
+    id,
+    type: c.type,
+    origin: { country: c.originCountry, language: c.originLanguage },
+    created_at: isoTime(c.createdAt),
+    updated_at: isoTime(c.updatedAt),
+    titles: doc.titles,
+    descriptions: doc.descriptions,
+    images: c.posterUrl ? { poster: { url: c.posterUrl } } : {},
+    genres: doc.genres.map((g) => formatId(g, "g")),
+    subtitle_completions: doc.subtitle_completions,
+    managers: doc.managers.map((m) => userRef(m, ctx.origin)),
+    url: { web: `${ctx.webOrigin}/${PSEUDO_TYPE[c.type]}/${id}`, api: containerApiUrl(c, ctx.origin) },
+    flags: { licensed: c.licensed, hosted: c.hosted, on_air: c.onAir, state: c.state, adult: c.adult, upcoming: c.upcoming },
+    review_stats: { average_rating: c.averageRating, count: c.ratingCount },
+    release_date: c.releaseDate,
+    ...children,
+    ...blocking(c, ctx),
+  };
+}
+
+/** all.json: the concise form. */
+export function containerConcise(c: Pick<ContainerRow, "id" | "type" | "doc">, ctx: ViewContext) {
+  return {
+    id: formatId(c.id, "c"),
+    type: c.type,
+    titles: c.doc?.titles ?? {},
+    url: { api: containerApiUrl(c, ctx.origin) },
+  };
+}
+
+export function videoView(v: VideoRow, c: ContainerRow, ctx: ViewContext) {
+  const doc = v.doc ?? { titles: {}, descriptions: {}, subtitle_completions: {} };
+  const id = formatId(v.id, "v");
+  return {
+    id,
+    type: v.type,
+    number: v.number,
+    duration: v.duration,
+    created_at: isoTime(v.createdAt),
+    updated_at: isoTime(v.updatedAt),
+    origin: { language: v.originLanguage || c.originLanguage },
+    titles: doc.titles,
+    descriptions: doc.descriptions,
+    subtitle_completions: doc.subtitle_completions,
+    container: {
+      id: formatId(c.id, "c"),
+      type: c.type,
+      titles: c.doc?.titles ?? {},
+      url: { api: containerApiUrl(c, ctx.origin) },
+    },
+    images: v.posterUrl ? { poster: { url: v.posterUrl } } : {},
+    url: { api: `${ctx.origin}/v4/videos/${id}.json`, web: `${ctx.webOrigin}/videos/${id}` },
+    flags: { licensed: c.licensed, hosted: c.hosted, state: v.state, adult: c.adult, hd: v.hd },
+    ...blocking(c, ctx),
+  };
+}
