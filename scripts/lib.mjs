@@ -1,7 +1,7 @@
 // Shared steps of the local scripts (start, seed, e2e, bench). Plain Node, run on the pinned Node 22.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -26,20 +26,24 @@ export function wrangler(args, { quiet = false } = {}) {
   return res.stdout ?? "";
 }
 
-/** Local secrets and the development switch (plain-HTTP login allowed). Never committed. */
+/**
+ * Local secrets and the development switch (plain-HTTP login allowed), in the git-ignored .dev.vars.
+ * Missing keys are appended, so a secret added later reaches existing checkouts too.
+ */
+const DEV_VARS = {
+  ENVIRONMENT: () => "development",
+  V3_TOKEN_SECRET: () => randomBytes(32).toString("hex"),
+};
+
 export function ensureDevVars() {
   const file = join(ROOT, ".dev.vars");
-  if (existsSync(file)) return;
-  writeFileSync(
-    file,
-    [
-      "# Local development only (git-ignored). Created by npm start.",
-      "ENVIRONMENT=development",
-      `V3_TOKEN_SECRET=${randomBytes(32).toString("hex")}`,
-      "",
-    ].join("\n"),
-  );
-  console.log("created .dev.vars with local development values");
+  const existing = existsSync(file) ? readFileSync(file, "utf8") : "# Local development only (git-ignored). Written by npm start.\n";
+  const present = new Set(existing.split("\n").map((line) => line.split("=")[0].trim()));
+  const missing = Object.entries(DEV_VARS).filter(([key]) => !present.has(key));
+  if (!missing.length) return;
+  const sep = existing.endsWith("\n") ? "" : "\n";
+  writeFileSync(file, existing + sep + missing.map(([key, make]) => `${key}=${make()}`).join("\n") + "\n");
+  console.log(`.dev.vars: added ${missing.map(([key]) => key).join(", ")}`);
 }
 
 const persistArgs = (persistTo) => (persistTo ? ["--persist-to", persistTo] : []);
