@@ -4,10 +4,13 @@ import type { AppEnv } from "../types";
 import { ApiError, type FieldProblem } from "./errors";
 
 export function zodProblems(error: ZodError, where?: string): FieldProblem[] {
-  return error.issues.map((issue) => ({
-    field: issue.path.length ? issue.path.join(".") : (where ?? "body"),
-    message: issue.message,
-  }));
+  const name = (path: PropertyKey[]) => (path.length ? path.map(String).join(".") : (where ?? "body"));
+  return error.issues.flatMap((issue) =>
+    // A strict object's unknown keys: one problem per key, named by its own path.
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ field: name([...issue.path, key]), message: "unknown field" }))
+      : [{ field: name(issue.path), message: issue.message }],
+  );
 }
 
 /**

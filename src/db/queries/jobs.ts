@@ -50,3 +50,7 @@ export const failJob = (db: DB, id: number, error: string) =>
     .update(jobs)
     .set({ status: "failed", error, finishedAt: sql`(unixepoch())`, updatedAt: sql`(unixepoch())` })
     .where(and(eq(jobs.id, id), inArray(jobs.status, ["queued", "running"])));
+
+/** Points a job at its payload in R2 (written after the row, since the key carries the job id). */
+export const setJobPayloadKey = (db: DB, id: number, payloadKey: string) =>
+  db.update(jobs).set({ payloadKey, updatedAt: sql`(unixepoch())` }).where(eq(jobs.id, id));

@@ -1,0 +1,116 @@
+import { and, asc, count, desc, eq, exists, notExists, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import type { DB } from "../client";
+import { containerFacets, containers, genres, type ContainerDoc } from "../schema";
+
+/** Container sort values and the facet column each walks. */
+export const CONTAINER_SORTS = [
+  "views",
+  "views_recent",
+  "trending",
+  "newest_video",
+  "average_rating",
+  "release_date",
+  "viki_air_time",
+  "title",
+] as const;
+export type ContainerSort = (typeof CONTAINER_SORTS)[number];
+
+const f = alias(containerFacets, "f");
+const probe = alias(containerFacets, "f2");
+
+const SORT_COLUMN = {
+  views: f.views,
+  views_recent: f.viewsRecent,
+  trending: f.trending,
+  newest_video: f.newestVideoAt,
+  average_rating: f.averageRating,
+  release_date: f.releaseDate,
+  viki_air_time: f.airTime,
+  title: f.sortTitle,
+} as const satisfies Record<ContainerSort, unknown>;
+
+/**
+ * Facets in order of expected selectivity: the first one present drives the walk (one index range scan in
+ * sort order), every other one is a primary-key probe per candidate row, the most selective first.
+ */
+const SELECTIVITY = ["unhosted", "unlicensed", "sub:", "genre:", "country:", "type:", "family", "public", "all"];
+const rank = (facet: string) => {
+  const i = SELECTIVITY.findIndex((p) => (p.endsWith(":") ? facet.startsWith(p) : facet === p));
+  return i === -1 ? SELECTIVITY.length : i;
+};
+
+export interface FacetQuery {
+  /** Every facet a container must carry (`public`, `type:series`, `genre:6`, ...). */
+  facets: string[];
+  sort: ContainerSort;
+}
+
+/**
+ * The driving facet and one primary-key probe per other facet. D1 counts a probe that finds its row as one
+ * row read and a probe that misses as none, so `public` (hosted and licensed) is probed in its negative form,
+ * NOT EXISTS `unhosted` / `unlicensed`: free for the usual public container.
+ */
+function plan(db: DB, q: FacetQuery) {
+  const unique = [...new Set(q.facets.length ? q.facets : ["all"])].sort((a, b) => rank(a) - rank(b));
+  const [driver, ...others] = unique;
+  const probeFor = (facet: string) =>
+    db
+      .select({ one: sql`1` })
+      .from(probe)
+      .where(and(eq(probe.containerId, f.containerId), eq(probe.facet, facet)));
+  const where: SQL[] = [eq(f.facet, driver)];
+  if (others.includes("public")) where.push(notExists(probeFor("unhosted")), notExists(probeFor("unlicensed")));
+  for (const facet of others) if (facet !== "public") where.push(exists(probeFor(facet)));
+  return and(...where)!;
+}
+
+/**
+ * One page of container ids carrying every facet, in sort order: numeric sorts descending (ties by id
+ * descending), title ascending. `limit` is per_page + 1.
+ */
+export async function listContainerIds(db: DB, q: FacetQuery & { offset: number; limit: number }) {
+  const key = SORT_COLUMN[q.sort];
+  const order = q.sort === "title" ? [asc(key), asc(f.containerId)] : [desc(key), desc(f.containerId)];
+  const rows = await db
+    .select({ id: f.containerId })
+    .from(f)
+    .where(plan(db, q))
+    .orderBy(...order)
+    .limit(q.limit)
+    .offset(q.offset)
+    .all();
+  return rows.map((r) => r.id);
+}
+
+/** Total for `with_paging=true`: reads every row of the driving facet (plus one probe per other facet). */
+export async function countContainers(db: DB, q: FacetQuery) {
+  const row = await db.select({ n: count() }).from(f).where(plan(db, q)).get();
+  return row?.n ?? 0;
+}
+
+export interface ConciseRow {
+  id: number;
+  type: (typeof containers.$inferSelect)["type"];
+  titles: ContainerDoc["titles"];
+}
+
+/** all.json: every normal-state container by sort title (index containers_sort_title), titles only. */
+export async function listAllContainersConcise(db: DB): Promise<ConciseRow[]> {
+  const rows = await db
+    .select({ id: containers.id, type: containers.type, titles: sql<string | null>`json_extract(${containers.doc}, '$.titles')` })
+    .from(containers)
+    .where(eq(containers.state, "normal"))
+    .orderBy(asc(containers.sortTitle), asc(containers.id))
+    .all();
+  return rows.map((r) => ({ id: r.id, type: r.type, titles: r.titles ? (JSON.parse(r.titles) as ContainerDoc["titles"]) : {} }));
+}
+
+/** A genre set in listing order (index genres_set_position). */
+export const listGenres = (db: DB, set: (typeof genres.$inferSelect)["set"]) =>
+  db
+    .select({ id: genres.id, nameEn: genres.nameEn })
+    .from(genres)
+    .where(eq(genres.set, set))
+    .orderBy(asc(genres.position))
+    .all();

@@ -1,0 +1,42 @@
+import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import type { DB } from "../client";
+import { VIDEO_STATES, VIDEO_TYPES, videos } from "../schema";
+
+export interface ContainerVideosQuery {
+  containerId: number;
+  state: (typeof VIDEO_STATES)[number];
+  type?: (typeof VIDEO_TYPES)[number];
+  number?: number;
+}
+
+/**
+ * Served by index videos_container_state_type_number (with a type) or videos_container_state_number
+ * (without): one range scan in number order, ties by id.
+ */
+function where(q: ContainerVideosQuery) {
+  const parts: SQL[] = [eq(videos.containerId, q.containerId), eq(videos.state, q.state)];
+  if (q.type) parts.push(eq(videos.type, q.type));
+  if (q.number !== undefined) parts.push(eq(videos.number, q.number));
+  return and(...parts)!;
+}
+
+/** One page of a container's videos by number (`limit` is per_page + 1). */
+export function listContainerVideos(
+  db: DB,
+  q: ContainerVideosQuery & { direction: "asc" | "desc"; offset: number; limit: number },
+) {
+  const dir = q.direction === "desc" ? desc : asc;
+  return db
+    .select()
+    .from(videos)
+    .where(where(q))
+    .orderBy(dir(videos.number), dir(videos.id))
+    .limit(q.limit)
+    .offset(q.offset)
+    .all();
+}
+
+export async function countContainerVideos(db: DB, q: ContainerVideosQuery) {
+  const row = await db.select({ n: count() }).from(videos).where(where(q)).get();
+  return row?.n ?? 0;
+}

@@ -1,0 +1,170 @@
+import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import type { DB } from "../client";
+import { CONTAINER_TYPES, containers, listItems, lists, titles, videos, type VIDEO_TYPES } from "../schema";
+
+export type ListRow = typeof lists.$inferSelect;
+type ContainerType = (typeof CONTAINER_TYPES)[number];
+type VideoType = (typeof VIDEO_TYPES)[number];
+const isContainerType = (t: string): t is ContainerType => (CONTAINER_TYPES as readonly string[]).includes(t);
+export type ListItemKind = "c" | "v";
+export interface ListItemRef {
+  kind: ListItemKind;
+  id: number;
+}
+
+/** D1 allows 100 bound parameters per statement: 20 rows of 4 columns stay well inside it. */
+export const ITEM_ROWS_PER_INSERT = 20;
+
+/** Ids per `IN (...)`: D1 binds at most 100 parameters per statement. */
+export const IDS_PER_LOOKUP = 100;
+
+/**
+ * Runs a primary-key lookup per chunk of IDS_PER_LOOKUP ids and concatenates the rows. (An
+ * `IN (SELECT value FROM json_each(?))` would bind once, but D1 counts three rows read per id against two.)
+ */
+async function inChunks<T>(ids: number[], lookup: (chunk: number[]) => Promise<T[]>): Promise<T[]> {
+  const chunks: number[][] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_LOOKUP) chunks.push(ids.slice(i, i + IDS_PER_LOOKUP));
+  return (await Promise.all(chunks.map(lookup))).flat();
+}
+
+export const findList = (db: DB, id: number) => db.select().from(lists).where(eq(lists.id, id)).get();
+
+/**
+ * Creates a list and its titles atomically (one D1 batch is one transaction). The titles find the new id
+ * as the largest list id: AUTOINCREMENT ids only grow and the batch runs alone on the primary.
+ */
+export async function insertList(db: DB, listTitles: Record<string, string>) {
+  const newId = sql`(SELECT max(${lists.id}) FROM ${lists})`;
+  const [[list]] = await db.batch([
+    db.insert(lists).values({}).returning(),
+    db.insert(titles).values(
+      Object.entries(listTitles).map(([language, text]) => ({ resourceKind: "l" as const, resourceId: newId, language, text })),
+    ),
+  ]);
+  return list;
+}
+
+/**
+ * Replaces a list's items in one D1 batch (a transaction): delete them all, then insert the new ones in
+ * chunks of ITEM_ROWS_PER_INSERT rows, positions 1..n. Readers see the old list or the new one, never a
+ * mix, and running it twice leaves the same rows.
+ */
+export async function replaceListItems(db: DB, listId: number, items: ListItemRef[]) {
+  const inserts = [];
+  for (let i = 0; i < items.length; i += ITEM_ROWS_PER_INSERT) {
+    const chunk = items.slice(i, i + ITEM_ROWS_PER_INSERT);
+    inserts.push(
+      db.insert(listItems).values(chunk.map((it, j) => ({ listId, position: i + j + 1, resourceKind: it.kind, resourceId: it.id }))),
+    );
+  }
+  await db.batch([
+    db.delete(listItems).where(eq(listItems.listId, listId)),
+    ...inserts,
+    db.update(lists).set({ updatedAt: sql`(unixepoch())` }).where(eq(lists.id, listId)),
+  ]);
+}
+
+/** States of the given containers: one statement, primary-key lookups. */
+export async function containerStates(db: DB, ids: number[]) {
+  if (!ids.length) return new Map<number, string>();
+  const rows = await inChunks(ids, (chunk) =>
+    db.select({ id: containers.id, state: containers.state }).from(containers).where(inArray(containers.id, chunk)).all(),
+  );
+  return new Map(rows.map((r) => [r.id, r.state]));
+}
+
+/** States of the given videos and of their containers: a video shows only when both are normal. */
+export async function videoStates(db: DB, ids: number[]) {
+  if (!ids.length) return new Map<number, { state: string; containerState: string }>();
+  const rows = await inChunks(ids, (chunk) =>
+    db
+      .select({ id: videos.id, state: videos.state, containerState: sql<string>`${containers.state}`.as("container_state") })
+      .from(videos)
+      .innerJoin(containers, eq(containers.id, videos.containerId))
+      .where(inArray(videos.id, chunk))
+      .all(),
+  );
+  return new Map(rows.map((r) => [r.id, { state: r.state, containerState: r.containerState }]));
+}
+
+/** Containers by id: one statement for a page (per_page is at most 100). */
+export const loadContainers = (db: DB, ids: number[]) =>
+  inChunks(ids, (chunk) => db.select().from(containers).where(inArray(containers.id, chunk)).all());
+
+/** Videos by id: one statement for a page. */
+export const loadVideos = (db: DB, ids: number[]) =>
+  inChunks(ids, (chunk) => db.select().from(videos).where(inArray(videos.id, chunk)).all());
+
+export interface ListItemFilter {
+  /** A container type keeps containers of that type; a video type keeps videos of that type. */
+  type?: ContainerType | VideoType;
+  genreId?: number;
+  originCountry?: string;
+  /** Language whose completion must reach `threshold`. */
+  subtitleLanguage?: string;
+  threshold: number;
+}
+
+const vc = alias(containers, "vc");
+
+/**
+ * The visible, matching items of a list, walked in position order from the list_items primary key with
+ * one primary-key probe for the item (and one for a video's container) per row. Filters read the derived
+ * documents already on those rows: genres and origin country are the container's (a video's container
+ * for a video), completion the item's own.
+ */
+function itemConditions(listId: number, f: ListItemFilter) {
+  const where: SQL[] = [
+    eq(listItems.listId, listId),
+    or(eq(containers.state, "normal"), and(eq(videos.state, "normal"), eq(vc.state, "normal")))!,
+  ];
+  if (f.type) {
+    const type = f.type;
+    if (isContainerType(type)) where.push(and(eq(listItems.resourceKind, "c"), eq(containers.type, type))!);
+    else where.push(and(eq(listItems.resourceKind, "v"), eq(videos.type, type))!);
+  }
+  if (f.originCountry) where.push(sql`coalesce(${containers.originCountry}, ${vc.originCountry}) = ${f.originCountry}`);
+  if (f.genreId !== undefined) {
+    where.push(
+      sql`EXISTS (SELECT 1 FROM json_each(coalesce(${containers.doc}, ${vc.doc}), '$.genres') WHERE value = ${f.genreId})`,
+    );
+  }
+  if (f.subtitleLanguage) {
+    // The language is validated as [a-z]{2,3}(-[a-z0-9]{2,8})? before it reaches here; quoted for the hyphen.
+    const path = `$.subtitle_completions."${f.subtitleLanguage}"`;
+    where.push(
+      sql`(CASE ${listItems.resourceKind} WHEN 'c' THEN json_extract(${containers.doc}, ${path}) ELSE json_extract(${videos.doc}, ${path}) END) >= ${f.threshold}`,
+    );
+  }
+  return and(...where)!;
+}
+
+/** One page (`limit` = per_page + 1) of the visible, matching items, in list order. */
+export async function findListItemPage(db: DB, listId: number, f: ListItemFilter, offset: number, limit: number): Promise<ListItemRef[]> {
+  return db
+    .select({ kind: listItems.resourceKind, id: listItems.resourceId })
+    .from(listItems)
+    .leftJoin(containers, and(eq(listItems.resourceKind, "c"), eq(containers.id, listItems.resourceId)))
+    .leftJoin(videos, and(eq(listItems.resourceKind, "v"), eq(videos.id, listItems.resourceId)))
+    .leftJoin(vc, eq(vc.id, videos.containerId))
+    .where(itemConditions(listId, f))
+    .orderBy(asc(listItems.position))
+    .limit(limit)
+    .offset(offset)
+    .all();
+}
+
+/** Total of visible, matching items, for `with_paging=true` (walks the whole list: at most the list maximum). */
+export async function countListItems(db: DB, listId: number, f: ListItemFilter) {
+  const row = await db
+    .select({ n: count() })
+    .from(listItems)
+    .leftJoin(containers, and(eq(listItems.resourceKind, "c"), eq(containers.id, listItems.resourceId)))
+    .leftJoin(videos, and(eq(listItems.resourceKind, "v"), eq(videos.id, listItems.resourceId)))
+    .leftJoin(vc, eq(vc.id, videos.containerId))
+    .where(itemConditions(listId, f))
+    .get();
+  return row?.n ?? 0;
+}

@@ -1,0 +1,129 @@
+import { createRoute, type z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { countContainers, listAllContainersConcise, listContainerIds, listGenres } from "../../db/queries/catalogue-listing";
+import type { ContainerDoc } from "../../db/schema";
+import { formatId } from "../../lib/ids";
+import { listEnvelope, paging } from "../../lib/paging";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonResponse } from "../../lib/schemas";
+import { viewContext } from "../../lib/view-context";
+import { publicCache } from "../../middleware/cache";
+import { bulkContainers, containersInOrder, listingFacets } from "../../services/container-listing";
+import { KV_KEYS, cachedJson } from "../../services/kv-cache";
+import { TYPE_OF_PSEUDO, containerConcise, containerView, type ContainerRow } from "../../views/catalogue";
+import type { AppEnv } from "../../types";
+import {
+  ConciseContainerList,
+  ContainerList,
+  ContainerListQuery,
+  GenreList,
+  GenresQuery,
+  LISTING_LIMITS,
+  MAX_BULK_IDS,
+  PseudoListQuery,
+  SUBTITLE_COMPLETION_THRESHOLD,
+  type ListingQuery,
+} from "./contracts/container-listing";
+
+const LISTING_DESCRIPTION =
+  `With \`ids=\` (\`1c,2c\` or \`(1c,2c)\`, at most ${MAX_BULK_IDS}): those containers in the requested order, ` +
+  "malformed, missing and non-normal-state ids omitted without an error. Otherwise a paged listing of normal-state " +
+  "containers. Filters combine (AND): `type`, `genre`, `origin_country`, `subtitle_completion` (container " +
+  `completion in that language at least ${SUBTITLE_COMPLETION_THRESHOLD}%), \`family_friendly=1\`. Only hosted ` +
+  "and licensed containers are listed; `hosted=0` / `licensed=0` list fan channels instead, for applications " +
+  "with unhosted access only (ignored for others). Sorts: views (default), views_recent, trending, newest_video, " +
+  "average_rating, release_date, viki_air_time (numeric, highest first) and title (A to Z); unknown sorts and " +
+  `malformed filters are 400 naming the field. ${LISTING_LIMITS} Public: ETag and 304.`;
+
+const list = createRoute({
+  method: "get",
+  path: "/v4/containers",
+  summary: "List containers, or read up to 25 by id",
+  description: LISTING_DESCRIPTION,
+  middleware: [publicCache] as const,
+  request: { query: ContainerListQuery },
+  responses: { 200: jsonResponse(ContainerList, "the v4 list envelope"), ...errorResponses(400) },
+});
+
+const pseudoList = (pseudo: keyof typeof TYPE_OF_PSEUDO) =>
+  createRoute({
+    method: "get",
+    path: `/v4/${pseudo}`,
+    summary: `List ${pseudo} (same as /v4/containers.json?type=${TYPE_OF_PSEUDO[pseudo]})`,
+    description: `${LISTING_DESCRIPTION} The type comes from the path; \`ids=\` keeps only ${pseudo}.`,
+    middleware: [publicCache] as const,
+    request: { query: PseudoListQuery },
+    responses: { 200: jsonResponse(ContainerList, "the v4 list envelope"), ...errorResponses(400) },
+  });
+
+const all = createRoute({
+  method: "get",
+  path: "/v4/containers/all",
+  summary: "Concise list of all containers, alphabetically",
+  description:
+    "Every normal-state container (`id`, `type`, `titles`, `url`) sorted by its English (else first) title, " +
+    "in one unpaged envelope. Cached in KV and refreshed when containers, their titles, type or state change.",
+  middleware: [publicCache] as const,
+  responses: { 200: jsonResponse(ConciseContainerList, "all containers") },
+});
+
+const genresRoute = createRoute({
+  method: "get",
+  path: "/v4/containers/genres",
+  summary: "Genres for containers",
+  description:
+    "Bare array in listing order. The general set by default; `type=artist` or `set=music` gives the music set " +
+    "(artists and music videos). Cached in KV.",
+  middleware: [publicCache] as const,
+  request: { query: GenresQuery },
+  responses: { 200: jsonResponse(GenreList, "the genres"), ...errorResponses(400) },
+});
+
+type ListBody = z.infer<typeof ContainerList>;
+
+async function listContainers(c: Context<AppEnv>, q: ListingQuery, type?: ContainerRow["type"]): Promise<ListBody> {
+  const db = c.get("db");
+  const ctx = viewContext(c);
+  const p = paging(q);
+  if (q.ids !== undefined) {
+    const rows = await bulkContainers(db, q.ids, type ?? q.type);
+    return { more: false, response: rows.map((r) => (p.onlyIds ? formatId(r.id, "c") : containerView(r, ctx))) };
+  }
+  const facetQuery = { facets: listingFacets({ ...q, type: type ?? q.type }, c.get("application")), sort: q.sort };
+  const ids = await listContainerIds(db, { ...facetQuery, offset: p.offset, limit: p.limit });
+  const byId = new Map<number, ContainerRow>();
+  if (!p.onlyIds) for (const r of await containersInOrder(db, ids.slice(0, p.perPage))) byId.set(r.id, r);
+  // A container deleted between the two reads is skipped; the extra id past the page only signals `more`.
+  const present = p.onlyIds ? ids : ids.filter((id, i) => i >= p.perPage || byId.has(id));
+  return (await listEnvelope(
+    c.req.url,
+    p,
+    present,
+    (id) => containerView(byId.get(id)!, ctx),
+    (id) => formatId(id, "c"),
+    () => countContainers(db, facetQuery),
+  )) as ListBody;
+}
+
+export const containerListingRouter = createRouter()
+  .openapi(list, async (c) => c.json(await listContainers(c, c.req.valid("query")), 200))
+  .openapi(all, async (c) => {
+    const rows = await cachedJson(c.env.CACHE, KV_KEYS.allContainers, () => listAllContainersConcise(c.get("db")));
+    const ctx = viewContext(c);
+    const response = rows.map((r) => containerConcise({ id: r.id, type: r.type, doc: { titles: r.titles } as ContainerDoc }, ctx));
+    return c.json({ more: false, response }, 200);
+  })
+  .openapi(genresRoute, async (c) => {
+    const q = c.req.valid("query");
+    const set = q.set ?? (q.type === "artist" ? "music" : "general");
+    const body = await cachedJson(c.env.CACHE, KV_KEYS.genres(set), async () =>
+      (await listGenres(c.get("db"), set)).map((g) => ({ id: formatId(g.id, "g"), name: { en: g.nameEn } })),
+    );
+    return c.json(body, 200);
+  });
+
+for (const pseudo of Object.keys(TYPE_OF_PSEUDO) as Array<keyof typeof TYPE_OF_PSEUDO>) {
+  containerListingRouter.openapi(pseudoList(pseudo), async (c) =>
+    c.json(await listContainers(c, { ...c.req.valid("query"), type: undefined }, TYPE_OF_PSEUDO[pseudo]), 200),
+  );
+}

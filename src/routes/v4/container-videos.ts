@@ -1,0 +1,120 @@
+import { createRoute, type z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { findContainer } from "../../db/queries/catalogue";
+import { countContainerVideos, listContainerVideos } from "../../db/queries/container-videos";
+import type { VIDEO_TYPES } from "../../db/schema";
+import { ApiError } from "../../lib/errors";
+import { formatId, parseId } from "../../lib/ids";
+import { listEnvelope, paging } from "../../lib/paging";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonResponse } from "../../lib/schemas";
+import { viewContext } from "../../lib/view-context";
+import { publicCache } from "../../middleware/cache";
+import { canManageContainer } from "../../services/catalogue-access";
+import { CHILD_KEY, TYPE_OF_PSEUDO, VIDEO_TYPE_OF_CHILD_KEY, videoView, type ContainerRow } from "../../views/catalogue";
+import type { AppEnv } from "../../types";
+import { idParam } from "./contracts/catalogue";
+import {
+  ContainerChildrenQuery,
+  ContainerVideosQuery,
+  LISTING_LIMITS,
+  VideoList,
+  type VideosQuery,
+} from "./contracts/container-listing";
+
+type VideoType = (typeof VIDEO_TYPES)[number];
+type ChildKey = keyof typeof VIDEO_TYPE_OF_CHILD_KEY;
+type Pseudo = keyof typeof TYPE_OF_PSEUDO;
+
+const DESCRIPTION =
+  "Normal-state videos by `number` (`direction=asc` default, or `desc`), paged. `state=pending` or " +
+  "`state=blocked` lists those instead: the container's managers and staff only (no token 401, anyone else 403), " +
+  "and never combined with another filter (type, sort, direction, number, or a typed path such as episodes): " +
+  `400. A container not in the normal state is 404 except to its managers and staff. ${LISTING_LIMITS}`;
+
+const params = idParam("container_id", "50c");
+const responses = { 200: jsonResponse(VideoList, "the v4 list envelope of videos"), ...errorResponses(400, 401, 403, 404) };
+
+/** `base` is `containers` or a pseudo-type segment (`series`, `films`, ...). */
+const videosRoute = (base: string) =>
+  createRoute({
+    method: "get",
+    path: `/v4/${base}/{container_id}/videos`,
+    summary: base === "containers" ? "A container's videos" : `A container's videos (alias under /v4/${base})`,
+    description: DESCRIPTION + (base === "containers" ? "" : ` Only for containers of type ${TYPE_OF_PSEUDO[base as Pseudo]}.`),
+    middleware: [publicCache] as const,
+    request: { params, query: ContainerVideosQuery },
+    responses,
+  });
+
+const childRoute = (base: string, key: ChildKey) =>
+  createRoute({
+    method: "get",
+    path: `/v4/${base}/{container_id}/${key}`,
+    summary:
+      base === "containers" ? `A container's ${key} (videos of type ${VIDEO_TYPE_OF_CHILD_KEY[key]})` : `A container's ${key} (alias under /v4/${base})`,
+    description: DESCRIPTION + (base === "containers" ? "" : ` Only for containers of type ${TYPE_OF_PSEUDO[base as Pseudo]}.`),
+    middleware: [publicCache] as const,
+    request: { params, query: ContainerChildrenQuery },
+    responses,
+  });
+
+type Body = z.infer<typeof VideoList>;
+
+async function listVideos(
+  c: Context<AppEnv>,
+  rawId: string,
+  q: Omit<VideosQuery, "type"> & { type?: VideoType },
+  opts: { pathType?: VideoType; containerType?: ContainerRow["type"] } = {},
+): Promise<Body> {
+  const type = opts.pathType ?? q.type;
+  if (q.state !== undefined && (type || q.sort || q.direction || q.number !== undefined)) {
+    throw ApiError.field("state", "a state filter cannot be combined with other filters (type, sort, direction, number)");
+  }
+  const db = c.get("db");
+  const container = await findContainer(db, parseId(rawId, "c"));
+  if (!container || (opts.containerType && container.type !== opts.containerType)) throw ApiError.notFound();
+  const user = c.get("user");
+  let manages: boolean | undefined;
+  const canManage = async () => (manages ??= await canManageContainer(db, user, container.id));
+  if (container.state !== "normal" && !(await canManage())) throw ApiError.notFound();
+  const state = q.state ?? "normal";
+  if (state !== "normal") {
+    if (!user) throw ApiError.tokenRequired();
+    if (!(await canManage())) throw ApiError.forbidden("only the container's managers and staff see pending and blocked videos");
+  }
+
+  const p = paging(q);
+  const query = { containerId: container.id, state, type, number: q.number };
+  const rows = await listContainerVideos(db, { ...query, direction: q.direction ?? "asc", offset: p.offset, limit: p.limit });
+  const ctx = viewContext(c);
+  return (await listEnvelope(
+    c.req.url,
+    p,
+    rows,
+    (v) => videoView(v, container, ctx),
+    (v) => formatId(v.id, "v"),
+    () => countContainerVideos(db, query),
+  )) as Body;
+}
+
+export const containerVideosRouter = createRouter();
+
+const CHILD_KEYS = Object.values(CHILD_KEY) as ChildKey[];
+for (const base of ["containers", ...Object.keys(TYPE_OF_PSEUDO)] as Array<"containers" | Pseudo>) {
+  const containerType = base === "containers" ? undefined : TYPE_OF_PSEUDO[base];
+  containerVideosRouter.openapi(videosRoute(base), async (c) =>
+    c.json(await listVideos(c, c.req.valid("param").container_id, c.req.valid("query"), { containerType }), 200),
+  );
+  for (const key of CHILD_KEYS) {
+    containerVideosRouter.openapi(childRoute(base, key), async (c) =>
+      c.json(
+        await listVideos(c, c.req.valid("param").container_id, c.req.valid("query"), {
+          containerType,
+          pathType: VIDEO_TYPE_OF_CHILD_KEY[key],
+        }),
+        200,
+      ),
+    );
+  }
+}

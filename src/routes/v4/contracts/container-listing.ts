@@ -1,0 +1,145 @@
+import { z } from "@hono/zod-openapi";
+import { CONTAINER_SORTS } from "../../../db/queries/catalogue-listing";
+import { CONTAINER_TYPES, GENRE_SETS, VIDEO_STATES, VIDEO_TYPES } from "../../../db/schema";
+import { MAX_PER_PAGE, pagingQuery } from "../../../lib/paging";
+import { ContainerSchema, VideoSchema } from "./catalogue";
+
+/** At most this many ids per bulk container request (interface limit). */
+export const MAX_BULK_IDS = 25;
+/** Container completion (percent) at or above which `subtitle_completion=<lang>` keeps a container (facet `sub:<lang>`). */
+export const SUBTITLE_COMPLETION_THRESHOLD = 50;
+
+const flag01 = (description: string) =>
+  z
+    .enum(["0", "1", "true", "false"])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "1" || v === "true"))
+    .openapi({ description, type: "string", enum: ["0", "1"] });
+
+/** `ids=1c,2c` or `ids=(1c,2c)`: the raw tokens, in request order; malformed ones are dropped later. */
+const idsParam = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (raw === undefined) return undefined;
+    const inner = raw.trim().replace(/^\(/, "").replace(/\)$/, "");
+    const tokens = inner.split(",").map((t) => t.trim()).filter(Boolean);
+    if (tokens.length > MAX_BULK_IDS) {
+      ctx.addIssue({ code: "custom", message: `at most ${MAX_BULK_IDS} ids per request (got ${tokens.length})` });
+      return z.NEVER;
+    }
+    return tokens;
+  })
+  .openapi({
+    description:
+      `Bulk read: \`1c,2c\` or \`(1c,2c)\`, at most ${MAX_BULK_IDS} ids (more is a 400). The result keeps the ` +
+      "requested order; malformed, missing and non-normal-state ids are omitted without an error. Other filters " +
+      "(but `type`) and paging (but `only_ids`) are ignored.",
+    example: "(50c,51c)",
+    type: "string",
+  });
+
+const listingFilters = {
+  genre: z
+    .string()
+    .regex(/^[1-9][0-9]{0,8}g?$/, "a genre id such as 6g or 6")
+    .optional()
+    .transform((v) => (v === undefined ? undefined : Number.parseInt(v, 10)))
+    .openapi({ description: "genre id (`6g` or `6`)", example: "6g", type: "string" }),
+  origin_country: z
+    .string()
+    .regex(/^[a-zA-Z]{2}$/, "a two-letter country code")
+    .optional()
+    .transform((v) => v?.toLowerCase())
+    .openapi({ description: "two-letter origin country code", example: "kr", type: "string" }),
+  subtitle_completion: z
+    .string()
+    .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/, "a language code")
+    .optional()
+    .transform((v) => v?.toLowerCase())
+    .openapi({
+      description: `language code: keeps containers whose subtitles in that language are at least ${SUBTITLE_COMPLETION_THRESHOLD}% complete`,
+      example: "en",
+      type: "string",
+    }),
+  family_friendly: flag01("`1` removes adult containers"),
+  hosted: flag01(
+    "`0` lists unhosted containers (fan channels). Honoured only for applications with unhosted access " +
+      "(`app=`); ignored for everyone else, who see only hosted and licensed containers.",
+  ),
+  licensed: flag01("`0` lists unlicensed containers; same rule as `hosted`"),
+  sort: z
+    .enum(CONTAINER_SORTS)
+    .default("views")
+    .openapi({ description: "numeric sorts are descending (highest first), `title` ascending; default `views`" }),
+  direction: z
+    .enum(["asc", "desc"])
+    .optional()
+    .openapi({ description: "honoured only with `sort=number`, which containers do not have: accepted and ignored" }),
+  ...pagingQuery,
+};
+
+export const PseudoListQuery = z.object({ ids: idsParam, ...listingFilters });
+export const ContainerListQuery = z.object({
+  ids: idsParam,
+  type: z.enum(CONTAINER_TYPES).optional().openapi({ description: "container type (same as the pseudo-type paths)" }),
+  ...listingFilters,
+});
+export type ListingQuery = z.infer<typeof ContainerListQuery>;
+
+const Pagination = z.object({ previous: z.string().nullable(), next: z.string().nullable() });
+
+/** The v4 list envelope (WIRE.md "v4 lists"). */
+const envelope = <T extends z.ZodType>(item: T, name: string) =>
+  z
+    .object({
+      more: z.boolean().openapi({ description: "another page exists" }),
+      response: z.array(z.union([item, z.string()])).openapi({ description: "items, or ids with `only_ids=true`" }),
+      count: z.number().int().optional().openapi({ description: "total, with `with_paging=true`" }),
+      pagination: Pagination.optional().openapi({ description: "absolute page links, with `with_paging=true`" }),
+    })
+    .openapi(name);
+
+export const ContainerList = envelope(ContainerSchema, "ContainerList");
+export const VideoList = envelope(VideoSchema, "VideoList");
+
+const ConciseContainer = z.object({
+  id: z.string(),
+  type: z.enum(CONTAINER_TYPES),
+  titles: z.record(z.string(), z.string()),
+  url: z.object({ api: z.string() }),
+});
+export const ConciseContainerList = z
+  .object({ more: z.boolean(), response: z.array(ConciseContainer) })
+  .openapi("ConciseContainerList");
+
+export const GenresQuery = z.object({
+  type: z.enum(CONTAINER_TYPES).optional().openapi({ description: "`artist` selects the music set" }),
+  set: z.enum(GENRE_SETS).optional().openapi({ description: "`general` (default) or `music`; wins over `type`" }),
+});
+export const GenreList = z
+  .array(z.object({ id: z.string().openapi({ example: "1g" }), name: z.record(z.string(), z.string()) }))
+  .openapi("GenreList");
+
+const videoFilters = {
+  sort: z.enum(["number"]).optional().openapi({ description: "only `number` (the default)" }),
+  direction: z.enum(["asc", "desc"]).optional().openapi({ description: "number order, default `asc`" }),
+  number: z.coerce.number().int().min(0).optional().openapi({ description: "only the video with this number", type: "integer" }),
+};
+const stateParam = z.enum(VIDEO_STATES).optional().openapi({
+  description:
+    "`pending` or `blocked` lists those videos instead of the normal ones: container managers and staff only " +
+    "(no token 401, others 403). Cannot be combined with any other filter (type, sort, direction, number): 400.",
+});
+
+export const ContainerVideosQuery = z.object({
+  state: stateParam,
+  type: z.enum(VIDEO_TYPES).optional().openapi({ description: "video type" }),
+  ...videoFilters,
+  ...pagingQuery,
+});
+/** The typed child paths (`/episodes`, `/movies`, ...): the type comes from the path. */
+export const ContainerChildrenQuery = z.object({ state: stateParam, ...videoFilters, ...pagingQuery });
+export type VideosQuery = z.infer<typeof ContainerVideosQuery>;
+
+export const LISTING_LIMITS = `\`per_page\` default 25, clamped to ${MAX_PER_PAGE}.`;

@@ -1,0 +1,285 @@
+import type { DB } from "../db/client";
+import { findContainer, findVideoWithContainer } from "../db/queries/catalogue";
+import {
+  containerVideoTypes,
+  deleteContainerRow,
+  deleteGenreLinks,
+  deleteLicenses,
+  deleteManagers,
+  deleteText,
+  deleteVideoRow,
+  findGenres,
+  findUserIds,
+  insertContainer,
+  insertGenreLinks,
+  insertLicenses,
+  insertManagers,
+  insertTexts,
+  insertVideo,
+  newContainerId,
+  newVideoId,
+  selectContainer,
+  selectVideo,
+  touchResource,
+  updateContainerRow,
+  updateVideoRow,
+  upsertText,
+  type LicenseRow,
+  type Statement,
+  type TextKind,
+  type TextOwner,
+} from "../db/queries/catalogue-writes";
+import type { CONTAINER_TYPES, VIDEO_TYPES, containers, videos } from "../db/schema";
+import { ApiError } from "../lib/errors";
+import { tryParseId } from "../lib/ids";
+import type { ContainerCreate, ContainerUpdate, VideoCreate, VideoUpdate } from "../routes/v4/contracts/catalogue-writes";
+import type { User } from "../types";
+import type { ContainerRow, VideoRow } from "../views/catalogue";
+import { canManageContainer } from "./catalogue-access";
+
+type ContainerType = (typeof CONTAINER_TYPES)[number];
+type VideoType = (typeof VIDEO_TYPES)[number];
+
+/** The video types each container type holds. */
+export const VIDEO_TYPES_OF: Record<ContainerType, readonly VideoType[]> = {
+  series: ["episode", "clip", "trailer"],
+  film: ["movie", "clip", "trailer"],
+  news: ["news_clip", "clip"],
+  artist: ["music_video", "clip"],
+};
+
+/** Artists take the music genre set; every other container type the general set. */
+const genreSetOf = (type: ContainerType) => (type === "artist" ? "music" : "general");
+
+/** Container fields only staff may write; a manager sending any of them is refused (403) as a whole. */
+const STAFF_ONLY = ["type", "state", "managers", "licenses", "flags.hosted", "flags.licensed"] as const;
+
+// ---- access ----
+
+const notManager = () => ApiError.forbidden("only staff and the container's managers may do this");
+
+export function assertStaff(user: User | undefined) {
+  if (!user?.staff) throw ApiError.forbidden("only staff may do this");
+}
+
+/**
+ * The container a user may edit: staff, or one of its managers. Someone who may not edit it gets 403 for a
+ * visible container and 404 for one they cannot see (not in the normal state), as on the reads.
+ */
+export async function manageableContainer(db: DB, user: User | undefined, containerId: number) {
+  const container = await findContainer(db, containerId);
+  if (!container) throw ApiError.notFound();
+  if (!(await canManageContainer(db, user, container.id))) {
+    throw container.state === "normal" ? notManager() : ApiError.notFound();
+  }
+  return container;
+}
+
+/** The same for a video: hidden (pending, blocked, or in a hidden container) is a 404 to others. */
+export async function manageableVideo(db: DB, user: User | undefined, videoId: number) {
+  const found = await findVideoWithContainer(db, videoId);
+  if (!found) throw ApiError.notFound();
+  if (!(await canManageContainer(db, user, found.container.id))) {
+    const visible = found.video.state === "normal" && found.container.state === "normal";
+    throw visible ? notManager() : ApiError.notFound();
+  }
+  return found;
+}
+
+// ---- validation against stored data ----
+
+/** Wire genre ids → integers of the set the container type takes; anything else is a 400 naming `genres`. */
+async function resolveGenres(db: DB, wireIds: string[], type: ContainerType) {
+  const ids = [...new Set(wireIds.map((g) => tryParseId(g, "g")!))];
+  const found = new Map((await findGenres(db, ids)).map((g) => [g.id, g.set]));
+  const set = genreSetOf(type);
+  const wrong = ids.filter((id) => found.get(id) !== set);
+  if (wrong.length) {
+    const list = wrong.map((g) => `${g}g`).join(", ");
+    throw ApiError.field("genres", `not genres of the ${set} set, which containers of type ${type} take: ${list}`);
+  }
+  return ids;
+}
+
+async function resolveManagers(db: DB, wireIds: string[]) {
+  const ids = [...new Set(wireIds.map((u) => tryParseId(u, "u")!))];
+  const found = new Set((await findUserIds(db, ids)).map((u) => u.id));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) throw ApiError.field("managers", `no such users: ${missing.map((u) => `${u}u`).join(", ")}`);
+  return ids;
+}
+
+function licenseRows(licenses: Array<{ region: string; platforms: Array<LicenseRow["platform"]> }>) {
+  const rows = new Map<string, LicenseRow>();
+  for (const { region, platforms } of licenses) {
+    for (const platform of platforms) rows.set(`${region}/${platform}`, { region, platform });
+  }
+  return [...rows.values()];
+}
+
+export function assertVideoTypeFits(type: VideoType, containerType: ContainerType) {
+  if (!VIDEO_TYPES_OF[containerType].includes(type)) {
+    throw ApiError.field("type", `a ${containerType} holds ${VIDEO_TYPES_OF[containerType].join(", ")} videos, not ${type}`);
+  }
+}
+
+/** Runs the statements as one batch (one transaction); the last one is the read-back select. */
+async function runBatch<T>(db: DB, statements: Statement[]): Promise<T> {
+  const results = (await db.batch(statements as [Statement, ...Statement[]])) as unknown[];
+  return results[results.length - 1] as T;
+}
+
+// ---- containers ----
+
+export async function createContainer(db: DB, body: ContainerCreate): Promise<ContainerRow> {
+  const genreIds = body.genres ? await resolveGenres(db, body.genres, body.type) : [];
+  const managerIds = body.managers ? await resolveManagers(db, body.managers) : [];
+  const flags = body.flags ?? {};
+  const id = newContainerId;
+  const rows = await runBatch<ContainerRow[]>(db, [
+    insertContainer(db, {
+      type: body.type,
+      originCountry: body.origin.country,
+      originLanguage: body.origin.language,
+      hosted: flags.hosted ?? true,
+      licensed: flags.licensed ?? true,
+      adult: flags.adult ?? false,
+      onAir: flags.on_air ?? false,
+      upcoming: flags.upcoming ?? false,
+      state: body.state ?? "normal",
+      posterUrl: body.images?.poster?.url ?? null,
+      releaseDate: body.release_date ?? null,
+    }),
+    ...insertTexts(db, "title", "c", id, body.titles),
+    ...insertTexts(db, "description", "c", id, body.descriptions ?? {}),
+    ...insertGenreLinks(db, id, genreIds),
+    ...insertLicenses(db, id, licenseRows(body.licenses ?? [])),
+    ...insertManagers(db, id, managerIds),
+    selectContainer(db, id),
+  ]);
+  return rows[0];
+}
+
+/** Which of the staff-only fields a body sends. */
+export function staffOnlyFields(body: ContainerUpdate) {
+  return STAFF_ONLY.filter((path) => {
+    const [head, sub] = path.split(".") as [keyof ContainerUpdate, string?];
+    const value = body[head];
+    return sub ? value !== undefined && (value as Record<string, unknown>)[sub] !== undefined : value !== undefined;
+  });
+}
+
+/**
+ * PUT: only the fields sent change; genres, licences and managers are replaced as a whole. Returns the row
+ * and whether the change touches what catalogue listings cache (type or state).
+ */
+export async function updateContainer(db: DB, user: User, container: ContainerRow, body: ContainerUpdate) {
+  if (!user.staff) {
+    const refused = staffOnlyFields(body);
+    if (refused.length) throw ApiError.forbidden(`only staff may change ${refused.join(", ")}`);
+  }
+  const type = body.type ?? container.type;
+  if (type !== container.type) {
+    const misfits = (await containerVideoTypes(db, container.id)).filter((t) => !VIDEO_TYPES_OF[type].includes(t));
+    if (misfits.length) {
+      throw ApiError.field("type", `the container holds ${misfits.join(", ")} videos, which a ${type} cannot hold`);
+    }
+    if (!body.genres && (container.doc?.genres.length ?? 0) > 0 && genreSetOf(type) !== genreSetOf(container.type)) {
+      throw ApiError.field("genres", `a ${type} takes the ${genreSetOf(type)} genre set: send genres with the new type`);
+    }
+  }
+  const genreIds = body.genres ? await resolveGenres(db, body.genres, type) : undefined;
+  const managerIds = body.managers ? await resolveManagers(db, body.managers) : undefined;
+
+  const set: Partial<typeof containers.$inferInsert> = {};
+  if (body.type) set.type = body.type;
+  if (body.state) set.state = body.state;
+  if (body.origin?.country !== undefined) set.originCountry = body.origin.country;
+  if (body.origin?.language !== undefined) set.originLanguage = body.origin.language;
+  if (body.flags?.hosted !== undefined) set.hosted = body.flags.hosted;
+  if (body.flags?.licensed !== undefined) set.licensed = body.flags.licensed;
+  if (body.flags?.adult !== undefined) set.adult = body.flags.adult;
+  if (body.flags?.on_air !== undefined) set.onAir = body.flags.on_air;
+  if (body.flags?.upcoming !== undefined) set.upcoming = body.flags.upcoming;
+  if (body.images?.poster !== undefined) set.posterUrl = body.images.poster?.url ?? null;
+  if (body.release_date !== undefined) set.releaseDate = body.release_date;
+
+  const statements: Statement[] = [];
+  const touched = Object.keys(set).length > 0 || genreIds || body.licenses || managerIds;
+  if (touched) statements.push(updateContainerRow(db, container.id, set));
+  if (genreIds) statements.push(deleteGenreLinks(db, container.id), ...insertGenreLinks(db, container.id, genreIds));
+  if (body.licenses) {
+    statements.push(deleteLicenses(db, container.id), ...insertLicenses(db, container.id, licenseRows(body.licenses)));
+  }
+  if (managerIds) statements.push(deleteManagers(db, container.id), ...insertManagers(db, container.id, managerIds));
+
+  const typeChanged = body.type !== undefined && body.type !== container.type;
+  const listingsChanged = typeChanged || (body.state !== undefined && body.state !== container.state);
+  if (!statements.length) return { container, listingsChanged };
+  const rows = await runBatch<ContainerRow[]>(db, [...statements, selectContainer(db, container.id)]);
+  return { container: rows[0], listingsChanged };
+}
+
+/** One statement: foreign keys and the cleanup triggers take everything that hangs off the container. */
+export async function deleteContainer(db: DB, containerId: number) {
+  await deleteContainerRow(db, containerId).run();
+}
+
+// ---- videos ----
+
+export async function createVideo(db: DB, container: ContainerRow, body: VideoCreate): Promise<VideoRow> {
+  assertVideoTypeFits(body.type, container.type);
+  const id = newVideoId;
+  const rows = await runBatch<VideoRow[]>(db, [
+    insertVideo(db, {
+      containerId: container.id,
+      type: body.type,
+      number: body.number ?? null,
+      duration: body.duration ?? 0,
+      state: body.state ?? "normal",
+      originLanguage: body.origin?.language ?? "",
+      hd: body.flags?.hd ?? false,
+      posterUrl: body.images?.poster?.url ?? null,
+    }),
+    ...insertTexts(db, "title", "v", id, body.titles),
+    ...insertTexts(db, "description", "v", id, body.descriptions ?? {}),
+    selectVideo(db, id),
+  ]);
+  return rows[0];
+}
+
+export async function updateVideo(db: DB, video: VideoRow, body: VideoUpdate): Promise<VideoRow> {
+  const set: Partial<typeof videos.$inferInsert> = {};
+  if (body.number !== undefined) set.number = body.number;
+  if (body.duration !== undefined) set.duration = body.duration;
+  if (body.origin) set.originLanguage = body.origin.language;
+  if (body.flags?.hd !== undefined) set.hd = body.flags.hd;
+  if (body.images?.poster !== undefined) set.posterUrl = body.images.poster?.url ?? null;
+  if (body.state) set.state = body.state;
+  if (!Object.keys(set).length) return video;
+  const rows = await runBatch<VideoRow[]>(db, [updateVideoRow(db, video.id, set), selectVideo(db, video.id)]);
+  return rows[0];
+}
+
+export async function deleteVideo(db: DB, videoId: number) {
+  await deleteVideoRow(db, videoId).run();
+}
+
+// ---- titles and descriptions ----
+
+/** Create or replace one title or description, and bump the owner's `updated_at`, in one batch. */
+export async function putText(db: DB, kind: TextKind, owner: TextOwner, language: string, text: string) {
+  await db.batch([upsertText(db, kind, owner, language, text), touchResource(db, owner)]);
+}
+
+/** Delete one title or description: 404 when there is none; the English title stays (400). */
+export async function removeText(db: DB, kind: TextKind, owner: TextOwner, language: string) {
+  if (kind === "title" && language === "en") {
+    throw ApiError.field("language_code", "the English title cannot be deleted (replace it with POST .../titles.json)");
+  }
+  const [, deleted] = await db.batch([
+    touchResource(db, owner, { kind, language }),
+    deleteText(db, kind, owner, language),
+  ]);
+  if (!deleted.length) throw ApiError.notFound();
+}

@@ -1,0 +1,157 @@
+import { z } from "zod";
+import type { JobMessage } from "../../queues/messages";
+import type { DB } from "../db/client";
+import { failJob, insertJob, setJobPayloadKey } from "../db/queries/jobs";
+import {
+  containerStates,
+  countListItems,
+  findListItemPage,
+  insertList,
+  loadContainers,
+  loadVideos,
+  replaceListItems,
+  videoStates,
+  type ListItemFilter,
+  type ListItemRef,
+} from "../db/queries/lists";
+import { formatId, tryParseResourceId } from "../lib/ids";
+import type { Paging } from "../lib/paging";
+import type { User } from "../types";
+import type { ContainerRow, VideoRow } from "../views/catalogue";
+
+/** Lists are curated: a PUT may name at most this many ids, so a list never holds more items. */
+export const MAX_LIST_ITEMS = 1000;
+/** Id arrays whose JSON is larger than this go to R2 instead of the jobs row. */
+export const INLINE_PAYLOAD_LIMIT = 8 * 1024;
+/** The `subtitle_completion` filter keeps items at or above this percent: the container listings' threshold. */
+export const SUBTITLE_COMPLETION_THRESHOLD = 50;
+
+export const SKIP_REASONS = ["malformed", "not found", "not normal", "duplicate"] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+export interface Skipped {
+  id: string;
+  reason: SkipReason;
+}
+
+/** `jobs.params` of a list-edit job; `ids` is absent when the ids live in R2 under `payloadKey`. */
+export const ListEditParams = z.object({
+  listId: z.number().int().positive(),
+  ids: z.array(z.string()).max(MAX_LIST_ITEMS).optional(),
+});
+export const ListEditPayload = z.object({ ids: z.array(z.string()).max(MAX_LIST_ITEMS) });
+
+export const payloadKeyFor = (jobId: number) => `jobs/${jobId}/payload.json`;
+
+export const createList = (db: DB, titles: Record<string, string>) => insertList(db, titles);
+
+/**
+ * Queues a bulk list edit: a jobs row, the ids inline or (when large) in R2, then the message. A failure
+ * after the row exists fails the job, so no job is left queued without a message.
+ */
+export async function startListEdit(db: DB, env: Env, user: User, listId: number, ids: string[]) {
+  const inline = JSON.stringify(ids).length <= INLINE_PAYLOAD_LIMIT;
+  const job = await insertJob(db, { type: "list-edit", params: inline ? { listId, ids } : { listId }, createdBy: user.id });
+  try {
+    if (!inline) {
+      const key = payloadKeyFor(job.id);
+      await env.SUBTITLES.put(key, JSON.stringify({ ids }), { httpMetadata: { contentType: "application/json" } });
+      await setJobPayloadKey(db, job.id, key);
+      job.payloadKey = key;
+    }
+    await env.JOBS.send({ type: "list-edit", jobId: job.id } satisfies JobMessage);
+  } catch (err) {
+    await failJob(db, job.id, `could not enqueue: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  }
+  return job;
+}
+
+interface Candidate {
+  index: number;
+  raw: string;
+  ref: ListItemRef;
+}
+
+/** Parses and de-duplicates ids in order: the first occurrence keeps its position. */
+export function planListEdit(ids: string[]) {
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  const skipped: Array<Skipped & { index: number }> = [];
+  ids.forEach((raw, index) => {
+    const ref = tryParseResourceId(raw);
+    if (!ref) skipped.push({ index, id: raw, reason: "malformed" });
+    else if (seen.has(raw)) skipped.push({ index, id: raw, reason: "duplicate" });
+    else {
+      seen.add(raw);
+      candidates.push({ index, raw, ref });
+    }
+  });
+  return { candidates, skipped };
+}
+
+/**
+ * The list-edit job: validates every id (exists, normal state; a video's container must be normal too),
+ * then replaces the list's items with the valid ones, in the order given. Replacing the full set is
+ * idempotent, so a replay after a crash leaves the same list.
+ */
+export async function applyListEdit(db: DB, listId: number, ids: string[], progress: (p: number) => Promise<void>) {
+  const { candidates, skipped } = planListEdit(ids);
+  const cIds = candidates.filter((c) => c.ref.kind === "c").map((c) => c.ref.id);
+  const vIds = candidates.filter((c) => c.ref.kind === "v").map((c) => c.ref.id);
+  const [cStates, vStates] = await Promise.all([containerStates(db, cIds), videoStates(db, vIds)]);
+  await progress(50);
+
+  const items: ListItemRef[] = [];
+  for (const c of candidates) {
+    let state: "missing" | "normal" | "hidden";
+    if (c.ref.kind === "c") {
+      const s = cStates.get(c.ref.id);
+      state = s === undefined ? "missing" : s === "normal" ? "normal" : "hidden";
+    } else {
+      const s = vStates.get(c.ref.id);
+      state = s === undefined ? "missing" : s.state === "normal" && s.containerState === "normal" ? "normal" : "hidden";
+    }
+    if (state === "normal") items.push(c.ref);
+    else skipped.push({ index: c.index, id: c.raw, reason: state === "missing" ? "not found" : "not normal" });
+  }
+  await replaceListItems(db, listId, items);
+  await progress(90);
+  skipped.sort((a, b) => a.index - b.index);
+  return {
+    list_id: formatId(listId, "l"),
+    items: items.length,
+    skipped: skipped.map(({ id, reason }) => ({ id, reason })),
+  };
+}
+
+export type ListEntry = { kind: "c"; container: ContainerRow } | { kind: "v"; video: VideoRow; container: ContainerRow };
+
+export const itemWireId = (ref: ListItemRef) => formatId(ref.id, ref.kind);
+
+/**
+ * One page of a list: the matching refs (per_page + 1, in list order), then the page's rows in three
+ * statements: containers, videos, and the videos' containers not already loaded.
+ */
+export async function readListPage(db: DB, listId: number, filter: ListItemFilter, p: Paging) {
+  const refs = await findListItemPage(db, listId, filter, p.offset, p.limit);
+  const count = () => countListItems(db, listId, filter);
+  if (p.onlyIds) return { refs, entries: new Map<string, ListEntry>(), count };
+
+  const page = refs.slice(0, p.perPage);
+  const [cs, vs] = await Promise.all([
+    loadContainers(db, page.filter((r) => r.kind === "c").map((r) => r.id)),
+    loadVideos(db, page.filter((r) => r.kind === "v").map((r) => r.id)),
+  ]);
+  const byId = new Map(cs.map((c) => [c.id, c]));
+  const missing = [...new Set(vs.map((v) => v.containerId).filter((id) => !byId.has(id)))];
+  for (const c of await loadContainers(db, missing)) byId.set(c.id, c);
+
+  const entries = new Map<string, ListEntry>();
+  for (const c of cs) entries.set(formatId(c.id, "c"), { kind: "c", container: c });
+  for (const v of vs) {
+    const container = byId.get(v.containerId);
+    if (container) entries.set(formatId(v.id, "v"), { kind: "v", video: v, container });
+  }
+  // An item deleted between the two reads has no entry: the view drops it from the page.
+  return { refs, entries, count };
+}

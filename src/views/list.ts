@@ -1,0 +1,26 @@
+import type { ListRow } from "../db/queries/lists";
+import { formatId } from "../lib/ids";
+import type { ListEntry } from "../services/lists";
+import { containerView, videoView, type ViewContext } from "./catalogue";
+import { isoTime } from "./time";
+
+/**
+ * The list object (WIRE.md): `videos` holds the ids of every item, containers (`12c`) and videos (`40v`),
+ * in list order.
+ */
+export function listView(list: ListRow, titles: Record<string, string>, itemIds: string[], origin: string) {
+  const id = formatId(list.id, "l");
+  return {
+    id,
+    titles,
+    videos: itemIds,
+    created_at: isoTime(list.createdAt),
+    updated_at: isoTime(list.updatedAt),
+    url: { api: `${origin}/v4/lists/${id}.json` },
+  };
+}
+
+/** A list item is the full container or video object; the id suffix and `type` tell the kinds apart. */
+export function listItemView(entry: ListEntry, ctx: ViewContext) {
+  return entry.kind === "c" ? containerView(entry.container, ctx) : videoView(entry.video, entry.container, ctx);
+}

@@ -1,0 +1,193 @@
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { descriptions, titles, videos } from "../../src/db/schema";
+import { api, db, errorBody, signedInUser } from "../helpers";
+import { createContainer, createVideo } from "../helpers/catalogue";
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+let staff: User;
+let manager: User;
+let other: User;
+let series: Awaited<ReturnType<typeof createContainer>>;
+
+beforeAll(async () => {
+  [staff, manager, other] = await Promise.all([signedInUser({ staff: true }), signedInUser(), signedInUser()]);
+  series = await createContainer({ type: "series", title: "Video Writes", managers: [manager.user.id] });
+});
+
+const send = (method: string, path: string, token?: string, json?: unknown) =>
+  api(token ? `${path}?token=${token}` : path, { method, json });
+const postVideo = (containerId: string, token: string | undefined, json: unknown) =>
+  send("POST", `/v4/containers/${containerId}/videos.json`, token, json);
+const put = (id: string, token: string | undefined, json: unknown) => send("PUT", `/v4/videos/${id}.json`, token, json);
+const del = (id: string, token?: string) => send("DELETE", `/v4/videos/${id}.json`, token);
+const readContainer = async (id: string) => (await send("GET", `/v4/containers/${id}.json`)).json() as Promise<any>;
+
+const episode = (over: Record<string, unknown> = {}) => ({ type: "episode", titles: { en: "An episode" }, ...over });
+
+async function fieldsOf(res: Response) {
+  expect(res.status).toBe(400);
+  const body = await errorBody(res);
+  expect(body.vcode).toBe(5002);
+  return body.details!.map((d) => d.field);
+}
+
+describe("POST /v4/containers/<id>/videos.json", () => {
+  it("adds a video with every field and answers 201 with the video view", async () => {
+    const before = (await readContainer(series.wireId)).episodes.count;
+    const res = await postVideo(series.wireId, manager.token, {
+      type: "episode",
+      number: 7,
+      duration: 2700,
+      origin: { language: "ko" },
+      titles: { en: "Seventh", ko: "일곱" },
+      descriptions: { en: "The seventh." },
+      flags: { hd: true },
+      images: { poster: { url: "https://img.test/e7.jpg" } },
+    });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({
+      type: "episode",
+      number: 7,
+      duration: 2700,
+      origin: { language: "ko" },
+      titles: { en: "Seventh", ko: "일곱" },
+      descriptions: { en: "The seventh." },
+      subtitle_completions: {},
+      images: { poster: { url: "https://img.test/e7.jpg" } },
+      flags: { hd: true, state: "normal" },
+      container: { id: series.wireId, type: "series", titles: { en: "Video Writes" } },
+    });
+    expect(body.id).toMatch(/^\d+v$/);
+    expect(await (await send("GET", `/v4/videos/${body.id}.json`)).json()).toEqual(body);
+    expect((await readContainer(series.wireId)).episodes.count).toBe(before + 1);
+  });
+
+  it("applies defaults, and a pending video is hidden from the public", async () => {
+    const res = await postVideo(series.wireId, staff.token, episode({ type: "trailer", state: "pending" }));
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({ number: null, duration: 0, origin: { language: "ko" }, flags: { hd: false, state: "pending" }, images: {} });
+    expect((await send("GET", `/v4/videos/${body.id}.json`)).status).toBe(404);
+    expect((await send("GET", `/v4/videos/${body.id}.json`, manager.token)).status).toBe(200);
+  });
+
+  it("only takes video types that fit the container (400 naming type)", async () => {
+    const fits: Record<string, { ok: string[]; bad: string[] }> = {
+      series: { ok: ["episode", "clip", "trailer"], bad: ["movie", "music_video", "news_clip"] },
+      film: { ok: ["movie", "clip", "trailer"], bad: ["episode", "music_video", "news_clip"] },
+      news: { ok: ["news_clip", "clip"], bad: ["episode", "movie", "trailer", "music_video"] },
+      artist: { ok: ["music_video", "clip"], bad: ["episode", "movie", "trailer", "news_clip"] },
+    };
+    for (const [type, { ok, bad }] of Object.entries(fits)) {
+      const c = await createContainer({ type: type as "film" });
+      for (const t of ok) expect((await postVideo(c.wireId, staff.token, episode({ type: t }))).status).toBe(201);
+      for (const t of bad) expect(await fieldsOf(await postVideo(c.wireId, staff.token, episode({ type: t })))).toEqual(["type"]);
+    }
+  });
+
+  it("names bad fields: unknown, wrong type, missing en title, bad state", async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ season: 2 }, "season"],
+      [{ number: "1" }, "number"],
+      [{ number: 1.5 }, "number"],
+      [{ duration: -1 }, "duration"],
+      [{ titles: { ko: "일" } }, "titles.en"],
+      [{ titles: {} }, "titles.en"],
+      [{ flags: { hd: true, "4k": true } }, "flags.4k"],
+      [{ state: "deleted" }, "state"],
+      [{ type: "short" }, "type"],
+      [{ origin: { language: "korean" } }, "origin.language"],
+    ];
+    for (const [over, field] of cases) expect(await fieldsOf(await postVideo(series.wireId, staff.token, episode(over)))).toContain(field);
+  });
+
+  it("is 401 without a token, 403 for another user, 404 for a missing container", async () => {
+    const none = await postVideo(series.wireId, undefined, episode());
+    expect(none.status).toBe(401);
+    expect((await errorBody(none)).vcode).toBe(4500);
+    const res = await postVideo(series.wireId, other.token, episode());
+    expect(res.status).toBe(403);
+    expect((await errorBody(res)).vcode).toBe(5403);
+    expect((await postVideo("999999999c", staff.token, episode())).status).toBe(404);
+  });
+});
+
+describe("PUT /v4/videos/<id>.json", () => {
+  it("edits the declared fields, visible on the next read", async () => {
+    const v = await createVideo(series.id, { number: 3, duration: 100, title: "Three", state: "pending", posterUrl: "https://img.test/a.jpg" });
+    const res = await put(v.wireId, manager.token, {
+      number: null,
+      duration: 1800,
+      origin: { language: "en" },
+      flags: { hd: true },
+      images: { poster: null },
+      state: "normal",
+    });
+    expect(res.status).toBe(200);
+    const expected = { number: null, duration: 1800, origin: { language: "en" }, flags: { hd: true, state: "normal" }, images: {} };
+    expect(await res.json()).toMatchObject(expected);
+    expect(await (await send("GET", `/v4/videos/${v.wireId}.json`)).json()).toMatchObject(expected);
+  });
+
+  it("moves the container's counts with the state", async () => {
+    const v = await createVideo(series.id, { type: "clip" });
+    const count = async () => (await readContainer(series.wireId)).clips?.count ?? 0;
+    const before = await count();
+    expect((await put(v.wireId, staff.token, { state: "blocked" })).status).toBe(200);
+    expect(await count()).toBe(before - 1);
+    expect((await put(v.wireId, staff.token, { state: "normal" })).status).toBe(200);
+    expect(await count()).toBe(before);
+  });
+
+  it("refuses type, titles, unknown fields and wrong types", async () => {
+    const v = await createVideo(series.id, {});
+    expect(await fieldsOf(await put(v.wireId, staff.token, { type: "clip" }))).toEqual(["type"]);
+    expect(await fieldsOf(await put(v.wireId, staff.token, { titles: { en: "X" } }))).toEqual(["titles"]);
+    expect(await fieldsOf(await put(v.wireId, staff.token, { descriptions: { en: "X" } }))).toEqual(["descriptions"]);
+    expect(await fieldsOf(await put(v.wireId, staff.token, { container_id: series.wireId }))).toEqual(["container_id"]);
+    expect(await fieldsOf(await put(v.wireId, staff.token, { duration: "long" }))).toEqual(["duration"]);
+    expect(await fieldsOf(await put(v.wireId, staff.token, { state: "gone" }))).toEqual(["state"]);
+  });
+
+  it("is 401 without a token, 403 for another user, 404 to them for a hidden video", async () => {
+    const v = await createVideo(series.id, { duration: 5 });
+    const none = await put(v.wireId, undefined, { duration: 6 });
+    expect(none.status).toBe(401);
+    expect((await errorBody(none)).vcode).toBe(4500);
+    const res = await put(v.wireId, other.token, { duration: 6 });
+    expect(res.status).toBe(403);
+    expect((await errorBody(res)).vcode).toBe(5403);
+    const hidden = await createVideo(series.id, { state: "blocked" });
+    expect((await put(hidden.wireId, other.token, { duration: 6 })).status).toBe(404);
+    expect((await put("999999999v", staff.token, {})).status).toBe(404);
+    const [row] = await db().select().from(videos).where(eq(videos.id, v.id));
+    expect(row.duration).toBe(5);
+  });
+});
+
+describe("DELETE /v4/videos/<id>.json", () => {
+  it("deletes the video with its titles and descriptions", async () => {
+    const v = await createVideo(series.id, { title: "Doomed" });
+    await db().insert(descriptions).values({ resourceKind: "v", resourceId: v.id, language: "en", text: "Doomed." });
+    const res = await del(v.wireId, manager.token);
+    expect(res.status).toBe(204);
+    expect((await send("GET", `/v4/videos/${v.wireId}.json`, staff.token)).status).toBe(404);
+    for (const t of [titles, descriptions]) {
+      expect(await db().select().from(t).where(and(eq(t.resourceKind, "v"), eq(t.resourceId, v.id)))).toEqual([]);
+    }
+    expect((await del(v.wireId, staff.token)).status).toBe(404);
+  });
+
+  it("is 401 without a token, 403 for another user; staff may", async () => {
+    const v = await createVideo(series.id, {});
+    const none = await del(v.wireId);
+    expect(none.status).toBe(401);
+    expect((await errorBody(none)).vcode).toBe(4500);
+    const res = await del(v.wireId, other.token);
+    expect(res.status).toBe(403);
+    expect((await errorBody(res)).vcode).toBe(5403);
+    expect((await del(v.wireId, staff.token)).status).toBe(204);
+  });
+});
