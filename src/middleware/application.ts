@@ -34,7 +34,8 @@ export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
     if (Math.abs(now - t) > SIGNATURE_MAX_SKEW_SECONDS) {
       throw new ApiError(401, VCODE.staleTimestamp, "stale timestamp", undefined, { current_timestamp: now });
     }
-    const body = c.req.method === "GET" || c.req.method === "HEAD" ? "" : await c.req.text();
+    // Read as bytes (Hono caches them), so a raw upload reaches its handler byte for byte, whatever its encoding.
+    const body = c.req.method === "GET" || c.req.method === "HEAD" ? "" : new TextDecoder().decode(await c.req.arrayBuffer());
     const message = signedMessage(c.req.url, body, querySig === undefined ? timestamp : undefined);
     if (!(await signatureMatches(application.secret, message, (querySig ?? headerSig)!))) {
       throw new ApiError(401, VCODE.invalidSignature, "invalid signature");

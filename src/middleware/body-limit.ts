@@ -8,7 +8,8 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 /** SRT uploads (raw or JSON-wrapped). */
 export const SRT_UPLOAD_LIMIT = 2 * 1024 * 1024;
 
-const LIMITS: Array<[RegExp, number]> = [[/\/subtitles\/import_srt\.json$/, SRT_UPLOAD_LIMIT]];
+// Matched on the routing path, which has `.json` stripped (src/lib/paths.ts).
+const LIMITS: Array<[RegExp, number]> = [[/\/subtitles\/import_srt(\.json)?$/, SRT_UPLOAD_LIMIT]];
 
 const limiters = new Map<number, ReturnType<typeof bodyLimit>>();
 function limiterFor(maxSize: number) {

@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { DEAD_LETTER_QUEUE, handlers, queue } from "../../queues";
 import { backoffSeconds } from "../../queues/runner";
 import { eq } from "drizzle-orm";
@@ -14,6 +14,12 @@ async function deliver(queueName: string, body: unknown, attempts = 1) {
   await queue(batch, env);
   return getQueueResult(batch, ctx);
 }
+
+// These tests swap in throwaway handlers; the real completion consumer is put back after each.
+const realCompletion = handlers["completion"];
+afterEach(() => {
+  handlers["completion"] = realCompletion;
+});
 
 describe("job runner", () => {
   it("runs a handler once and acks a replay without running it again", async () => {
@@ -30,7 +36,6 @@ describe("job runner", () => {
     expect(replay.explicitAcks).toHaveLength(1);
     expect(runs).toBe(1);
     expect(await findJob(db(), job.id)).toMatchObject({ status: "succeeded", progress: 100, result: { done: true }, attempts: 1 });
-    delete handlers["completion"];
   });
 
   it("retries a failing job with exponential backoff, keeping the reason", async () => {
@@ -43,7 +48,6 @@ describe("job runner", () => {
     expect(result.retryMessages).toEqual([{ msgId: expect.any(String) }]);
     expect(backoffSeconds(3)).toBe(8);
     expect(await findJob(db(), job.id)).toMatchObject({ status: "running", error: "D1 is busy" });
-    delete handlers["completion"];
   });
 
   it("the dead-letter consumer marks the job failed with the reason", async () => {

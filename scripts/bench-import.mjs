@@ -1,0 +1,113 @@
+// npm run bench:import [-- --cues N] [--port P]
+//
+// The localisation queue end to end against a real `wrangler dev` (workerd, local D1, R2 and Queues) on its own
+// state (.bench/import-state, rebuilt each run): the official app (100000a) and the staff user `admin` upload a
+// SubRip file of N cues (default 2,000) over HTTP; the script polls the job until it succeeds and prints the time
+// from POST to succeeded and the D1 rows written. Then it imports into one video of a container of 100 videos
+// (20 segments and 3 languages each) and reports the completion job that recomputes that container.
+import assert from "node:assert/strict";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, ensureDevVars, migrateLocal, seedLocal, startDev, wrangler } from "./lib.mjs";
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const CUES = arg("--cues", 2000);
+const PORT = arg("--port", 8797);
+const APP = "100000a";
+// Far above the demo seed and the large catalogue (containers 1,000,001+, videos up to about 2,000,000).
+const IMPORT_CONTAINER = 9_000_001;
+const IMPORT_VIDEO = 9_000_001;
+const HUNDRED_CONTAINER = 9_000_002;
+const HUNDRED_FIRST_VIDEO = 9_000_101;
+
+const persistTo = join(ROOT, ".bench", "import-state");
+rmSync(persistTo, { recursive: true, force: true });
+ensureDevVars();
+migrateLocal(persistTo);
+await seedLocal(persistTo);
+
+// Fixtures: an empty video for the import, and a container of 100 videos with 20 segments each and texts in
+// en (all), fr (half) and ko (a quarter); its completions are computed by the queue later.
+const fixtures = `
+INSERT INTO containers (id, type, origin_country, origin_language) VALUES (${IMPORT_CONTAINER}, 'film', 'kr', 'ko'), (${HUNDRED_CONTAINER}, 'series', 'kr', 'ko');
+INSERT INTO titles (resource_kind, resource_id, language, text) VALUES ('c', ${IMPORT_CONTAINER}, 'en', 'Bench import'), ('c', ${HUNDRED_CONTAINER}, 'en', 'Bench hundred');
+INSERT INTO videos (id, container_id, type, number) VALUES (${IMPORT_VIDEO}, ${IMPORT_CONTAINER}, 'movie', 1);
+INSERT INTO videos (id, container_id, type, number)
+  WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99)
+  SELECT ${HUNDRED_FIRST_VIDEO} + i, ${HUNDRED_CONTAINER}, 'episode', i + 1 FROM n;
+INSERT INTO segments (video_id, start_ms, end_ms)
+  WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 19)
+  SELECT v.id, n.i * 3000 + 1000, n.i * 3000 + 2500 FROM videos v, n WHERE v.container_id = ${HUNDRED_CONTAINER};
+INSERT INTO subtitles (segment_id, video_id, language, text)
+  SELECT s.id, s.video_id, l.value, 'text ' || s.start_ms FROM segments s JOIN json_each('["en","fr","ko"]') l
+  JOIN videos v ON v.id = s.video_id
+  WHERE v.container_id = ${HUNDRED_CONTAINER} AND s.video_id <> ${HUNDRED_FIRST_VIDEO}
+    AND (l.value = 'en' OR (l.value = 'fr' AND s.start_ms < 30000) OR (l.value = 'ko' AND s.start_ms < 15000));
+`;
+const fixtureFile = join(ROOT, ".bench", "import-fixtures.sql");
+mkdirSync(join(ROOT, ".bench"), { recursive: true });
+writeFileSync(fixtureFile, fixtures);
+wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--file", fixtureFile], { quiet: true });
+console.log("fixtures written");
+
+const pad = (n, w = 2) => String(n).padStart(w, "0");
+const time = (ms) => `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)},${pad(ms % 1000, 3)}`;
+const srt = (starts) => starts.map((start, i) => `${i + 1}\r\n${time(start)} --> ${time(start + 1500)}\r\nCue ${i + 1}, a line of subtitle text\r\n`).join("\r\n");
+
+const server = await startDev({ port: PORT, persistTo, stdio: "ignore" });
+try {
+  const base = server.base;
+  const login = await fetch(`${base}/v5/sessions.json`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin", password: "admin-password" }),
+  });
+  assert.equal(login.status, 201, await login.clone().text());
+  const { token } = await login.json();
+
+  const waitFor = async (jobId) => {
+    for (;;) {
+      const job = await (await fetch(`${base}/v4/jobs/${jobId}.json?token=${token}`)).json();
+      if (job.status === "succeeded" || job.status === "failed") return job;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  const upload = async (videoId, body) => {
+    const started = performance.now();
+    const res = await fetch(`${base}/v4/videos/${videoId}v/subtitles/import_srt.json?app=${APP}&language=en&token=${token}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-subrip" },
+      body,
+    });
+    assert.equal(res.status, 202, await res.clone().text());
+    const { job } = await res.json();
+    const done = await waitFor(job.id);
+    return { done, ms: performance.now() - started };
+  };
+
+  const file = srt(Array.from({ length: CUES }, (_, i) => 1000 + i * 2000));
+  const first = await upload(IMPORT_VIDEO, file);
+  assert.equal(first.done.status, "succeeded", first.done.error);
+  const completion = await waitFor(first.done.result.completion_job);
+  console.log(
+    `srt-import ${CUES} cues (${(file.length / 1024).toFixed(0)} KiB), new video: POST to succeeded ${first.ms.toFixed(0)} ms ` +
+      `(in the consumer ${first.done.result.duration_ms} ms), D1 rows written ${first.done.result.rows_written}; ` +
+      `result ${JSON.stringify(first.done.result)}`,
+  );
+  console.log(`  its completion job: ${JSON.stringify(completion.result)}`);
+
+  const again = await upload(IMPORT_VIDEO, file);
+  console.log(`same file again (all unchanged): POST to succeeded ${again.ms.toFixed(0)} ms, rows written ${again.done.result.rows_written}`);
+
+  const small = await upload(HUNDRED_FIRST_VIDEO, srt(Array.from({ length: 20 }, (_, i) => i * 3000 + 1000)));
+  const hundred = await waitFor(small.done.result.completion_job);
+  console.log(`completion of a container of 100 videos (2,000 segments, 3 languages): ${JSON.stringify(hundred.result)}`);
+  const doc = await (await fetch(`${base}/v4/containers/${HUNDRED_CONTAINER}c.json`)).json();
+  console.log(`  container subtitle_completions: ${JSON.stringify(doc.subtitle_completions)}`);
+} finally {
+  server.stop();
+}

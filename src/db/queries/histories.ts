@@ -1,0 +1,51 @@
+import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import type { DB } from "../client";
+import { subtitleHistories } from "../schema";
+
+export interface HistoryFilter {
+  userId: number;
+  videoId?: number;
+  language?: string;
+}
+
+function where(f: HistoryFilter): SQL {
+  const terms = [eq(subtitleHistories.userId, f.userId)];
+  if (f.videoId !== undefined) terms.push(eq(subtitleHistories.videoId, f.videoId));
+  if (f.language !== undefined) terms.push(eq(subtitleHistories.language, f.language));
+  return and(...terms)!;
+}
+
+/**
+ * A user's history, newest first. Every filter combination is one index range read backwards, so a page
+ * reads about `limit + offset` rows: user only `subtitle_histories_user` (user, id); user + video
+ * `subtitle_histories_user_video` (user, video, id); user + language `subtitle_histories_user_language`
+ * (user, language, id); all three `subtitle_histories_user_video_language` (user, video, language, id).
+ */
+export const listUserHistories = (db: DB, f: HistoryFilter, offset: number, limit: number) =>
+  db
+    .select({
+      id: subtitleHistories.id,
+      kind: subtitleHistories.kind,
+      videoId: subtitleHistories.videoId,
+      containerId: subtitleHistories.containerId,
+      segmentId: subtitleHistories.segmentId,
+      subtitleId: subtitleHistories.subtitleId,
+      language: subtitleHistories.language,
+      text: subtitleHistories.text,
+      version: subtitleHistories.version,
+      createdAt: subtitleHistories.createdAt,
+    })
+    .from(subtitleHistories)
+    .where(where(f))
+    .orderBy(desc(subtitleHistories.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
+
+export type HistoryRow = Awaited<ReturnType<typeof listUserHistories>>[number];
+
+/** Only for `with_paging=true`: reads every matching index entry. */
+export async function countUserHistories(db: DB, f: HistoryFilter) {
+  const row = await db.select({ n: count() }).from(subtitleHistories).where(where(f)).get();
+  return row?.n ?? 0;
+}

@@ -1,0 +1,125 @@
+import { and, asc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import type { DB } from "../client";
+import { jobs, segments, subtitleHistories, subtitles } from "../schema";
+
+/** The timing units of a video, by start. */
+export const listVideoSegments = (db: DB, videoId: number) =>
+  db
+    .select({ id: segments.id, startMs: segments.startMs, endMs: segments.endMs })
+    .from(segments)
+    .where(eq(segments.videoId, videoId))
+    .orderBy(asc(segments.startMs))
+    .all();
+
+/** The video's subtitles in one language, keyed by their segment's start (the import's matching key). */
+export const listSubtitlesByStart = (db: DB, videoId: number, language: string) =>
+  db
+    .select({ startMs: segments.startMs, text: subtitles.text })
+    .from(subtitles)
+    .innerJoin(segments, eq(segments.id, subtitles.segmentId))
+    .where(and(eq(subtitles.videoId, videoId), eq(subtitles.language, language)))
+    .all();
+
+/** Cues of the `.srt` download: non-empty texts in that language, in time order. */
+export const listSubtitleCues = (db: DB, videoId: number, language: string) =>
+  db
+    .select({ startMs: segments.startMs, endMs: segments.endMs, text: subtitles.text })
+    .from(subtitles)
+    .innerJoin(segments, eq(segments.id, subtitles.segmentId))
+    .where(and(eq(subtitles.videoId, videoId), eq(subtitles.language, language), sql`trim(${subtitles.text}) <> ''`))
+    .orderBy(asc(segments.startMs), asc(segments.id))
+    .all();
+
+/** History rows a job already wrote (source keys `<prefix>…`), so a replay counts them instead of rewriting. */
+export async function historiesWithPrefix(db: DB, prefix: string) {
+  // Every key with the prefix sorts between the prefix and the prefix with its last character bumped.
+  const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  const rows = await db
+    .select({ key: subtitleHistories.sourceKey, version: subtitleHistories.version })
+    .from(subtitleHistories)
+    .where(and(gte(subtitleHistories.sourceKey, prefix), lt(subtitleHistories.sourceKey, upper)))
+    .all();
+  return new Map(rows.map((r) => [r.key!, r.version]));
+}
+
+/** Merges keys into a job's params (e.g. a decision later deliveries must repeat). */
+export const mergeJobParams = (db: DB, jobId: number, values: Record<string, unknown>) =>
+  db
+    .update(jobs)
+    .set({ params: sql`json_patch(coalesce(${jobs.params}, '{}'), ${JSON.stringify(values)})` })
+    .where(eq(jobs.id, jobId));
+
+export interface ImportScope {
+  videoId: number;
+  containerId: number;
+  userId: number;
+  language: string;
+}
+
+/** A row of an import chunk: the segment start it belongs to, its text, end and history key. */
+export interface ImportRow {
+  s: number;
+  e: number;
+  t: string;
+  k: string;
+}
+
+/**
+ * The statements of one import chunk, for one `db.batch` (one transaction). Rows travel as one JSON
+ * parameter read with json_each, so a statement binds at most five parameters whatever the chunk size
+ * (D1 allows 100); CROSS JOIN keeps json_each the outer loop, so each row is one index lookup (the planner
+ * would otherwise scan the JSON once per segment of the video). Everything is keyed so a replay writes nothing twice: segments by (video, start),
+ * subtitles by (segment, language) and updated only when the text differs, histories by source_key.
+ */
+export function importChunkStatements(scope: ImportScope, newSegments: ImportRow[], texts: ImportRow[]) {
+  const { videoId, containerId, userId, language } = scope;
+  const statements: SQL[] = [];
+  if (newSegments.length) {
+    const json = JSON.stringify(newSegments);
+    statements.push(
+      sql`INSERT INTO segments (video_id, start_ms, end_ms, author_id)
+        SELECT ${videoId}, json_extract(j.value, '$.s'), json_extract(j.value, '$.e'), ${userId} FROM json_each(${json}) j WHERE true
+        ON CONFLICT (video_id, start_ms) DO NOTHING`,
+      sql`INSERT INTO subtitle_histories (kind, user_id, video_id, container_id, segment_id, version, source_key)
+        SELECT 'segment', ${userId}, ${videoId}, ${containerId}, seg.id, 1, json_extract(j.value, '$.k')
+        FROM json_each(${json}) j CROSS JOIN segments seg ON seg.video_id = ${videoId} AND seg.start_ms = json_extract(j.value, '$.s')
+        WHERE true ON CONFLICT (source_key) DO NOTHING`,
+    );
+  }
+  if (texts.length) {
+    const json = JSON.stringify(texts);
+    statements.push(
+      sql`INSERT INTO subtitles (segment_id, video_id, language, text, author_id)
+        SELECT seg.id, ${videoId}, ${language}, json_extract(j.value, '$.t'), ${userId}
+        FROM json_each(${json}) j CROSS JOIN segments seg ON seg.video_id = ${videoId} AND seg.start_ms = json_extract(j.value, '$.s')
+        WHERE true
+        ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, author_id = excluded.author_id,
+          version = subtitles.version + 1, updated_at = unixepoch()
+        WHERE subtitles.text <> excluded.text`,
+      sql`INSERT INTO subtitle_histories (kind, user_id, video_id, container_id, segment_id, subtitle_id, language, text, version, source_key)
+        SELECT 'subtitle', ${userId}, ${videoId}, ${containerId}, t.segment_id, t.id, t.language, t.text, t.version, json_extract(j.value, '$.k')
+        FROM json_each(${json}) j CROSS JOIN segments seg ON seg.video_id = ${videoId} AND seg.start_ms = json_extract(j.value, '$.s')
+        JOIN subtitles t ON t.segment_id = seg.id AND t.language = ${language}
+        WHERE true ON CONFLICT (source_key) DO NOTHING`,
+    );
+  }
+  return statements;
+}
+
+const dialect = new SQLiteAsyncDialect();
+
+/**
+ * Runs raw statements as one D1 batch (one transaction) on the instrumented client; returns the rows
+ * written (triggers and indexes included). drizzle's own batch cannot bind parameters of `db.run(sql)`.
+ */
+export async function runBatch(db: DB, statements: SQL[]) {
+  if (!statements.length) return 0;
+  const client = db.$client;
+  const prepared = statements.map((s) => {
+    const q = dialect.sqlToQuery(s);
+    return client.prepare(q.sql).bind(...q.params);
+  });
+  const results = await client.batch(prepared);
+  return results.reduce((sum, r) => sum + (r.meta?.rows_written ?? 0), 0);
+}

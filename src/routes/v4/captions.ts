@@ -1,0 +1,97 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { CAPTION_WINDOW, insertCaptionSuggestion } from "../../db/queries/captions";
+import { ApiError } from "../../lib/errors";
+import { formatId, tryParseId } from "../../lib/ids";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
+import { requireApp } from "../../middleware/application";
+import { requireUser } from "../../middleware/session";
+import {
+  CAPTION_ATTEMPTS,
+  LANGUAGE_COUNTS_TTL_SECONDS,
+  cachedLanguageTotals,
+  languageCounts,
+  randomCaption,
+  visibleSubtitle,
+} from "../../services/localisation";
+import { captionView, suggestionView } from "../../views/localisation";
+import { CaptionCreateBody, CaptionSchema, CaptionSuggestionSchema, RandomCaptionQuery } from "./contracts/captions";
+import { LanguageCountsSchema } from "./contracts/translations";
+
+/**
+ * Captions (interface: "Captions (v4)"): originals that still lack a translation, and suggestions on them.
+ * An original is a subtitle in its video's origin language (the video's own, else its container's).
+ */
+const APP = "Needs `app=<application id>` (400 naming `app` without it).";
+
+const random = createRoute({
+  method: "get",
+  path: "/v4/captions/random",
+  summary: "A random caption to work on",
+  description:
+    `${APP} An original subtitle (in \`from\` when given) of a normal video whose segment has no subtitle in ` +
+    `\`to\` yet. The pick examines at most ${CAPTION_ATTEMPTS} windows of ${CAPTION_WINDOW} subtitles (two from ` +
+    "random points, then the start), so it costs the same on any catalogue size; 404 when those windows hold " +
+    "no candidate, which for a nearly finished language can happen while a rare one remains: ask again.",
+  middleware: [requireApp] as const,
+  request: { query: RandomCaptionQuery },
+  responses: { 200: jsonResponse(CaptionSchema, "a caption"), ...errorResponses(400, 404) },
+});
+
+const create = createRoute({
+  method: "post",
+  path: "/v4/captions",
+  summary: "Suggest a translation of a caption",
+  description:
+    `${APP} A user token is required. \`origin_subtitle_id\` names an original subtitle of a normal video ` +
+    "(unknown: 404; a translation: 400); `language` must differ from the original's (400).",
+  middleware: [requireApp, requireUser] as const,
+  request: { body: jsonBody(CaptionCreateBody) },
+  responses: { 201: jsonResponse(CaptionSuggestionSchema, "the suggestion"), ...errorResponses(400, 401, 404, 413) },
+});
+
+const languages = createRoute({
+  method: "get",
+  path: "/v4/captions/languages",
+  summary: "Languages with captions to work on",
+  description:
+    `${APP} Origin languages with the number of original subtitles in each, most first: ` +
+    `\`[{"language": "ko", "count": 123}]\`. Aggregated over the whole catalogue and cached for ` +
+    `${LANGUAGE_COUNTS_TTL_SECONDS} s.`,
+  middleware: [requireApp] as const,
+  request: {},
+  responses: { 200: jsonResponse(LanguageCountsSchema, "languages and counts"), ...errorResponses(400) },
+});
+
+export const captionsRouter = createRouter()
+  .openapi(random, async (c) => {
+    const { from, to } = c.req.valid("query");
+    const caption = await randomCaption(c.get("db"), from, to);
+    if (!caption) throw ApiError.notFound("no caption to work on for this language pair");
+    return c.json(captionView(caption, to), 200);
+  })
+  .openapi(languages, async (c) => {
+    const totals = await cachedLanguageTotals(c.env.CACHE, c.get("db"));
+    return c.json(languageCounts(totals, "originals"), 200);
+  })
+  .openapi(create, async (c) => {
+    const db = c.get("db");
+    const user = c.get("user")!;
+    const body = c.req.valid("json") as z.infer<typeof CaptionCreateBody>;
+    const originId = tryParseId(body.origin_subtitle_id, "s");
+    if (originId === null) throw ApiError.field("origin_subtitle_id", "a subtitle id such as 9s");
+    const origin = await visibleSubtitle(db, originId);
+    if (origin.language !== origin.origin) {
+      throw ApiError.field("origin_subtitle_id", `${formatId(origin.id, "s")} is a translation, not an original subtitle`);
+    }
+    if (body.language === origin.language) {
+      throw ApiError.field("language", `the suggestion must be in another language than the original's (${origin.language})`);
+    }
+    const suggestion = await insertCaptionSuggestion(db, {
+      originSubtitleId: origin.id,
+      language: body.language,
+      userId: user.id,
+      content: body.content,
+    });
+    return c.json(suggestionView(suggestion, user), 201);
+  });

@@ -1,0 +1,36 @@
+import { z } from "@hono/zod-openapi";
+import { HISTORY_KINDS } from "../../../db/schema";
+import { LanguageCode } from "./catalogue-writes";
+import { WireId, bodyPaging } from "./localisation";
+
+export const HistoriesBody = z
+  .strictObject({
+    video_id: WireId("1v").optional().openapi({ description: "only changes to this video" }),
+    language: LanguageCode.optional().openapi({ description: "only changes in this language" }),
+    ...bodyPaging,
+  })
+  .openapi("SubtitleHistoriesRequest");
+
+export const HistorySchema = z
+  .object({
+    id: z.number().int().openapi({ description: "history entry id (no suffix: entries are not addressable)" }),
+    kind: z.enum(HISTORY_KINDS).openapi({ description: "`segment`: a timing change; `subtitle`: a text change" }),
+    video_id: z.string().openapi({ example: "1v" }),
+    container_id: z.string().openapi({ example: "50c" }),
+    segment_id: z.number().int().nullable(),
+    subtitle_id: z.string().nullable().openapi({ example: "9s" }),
+    language: z.string().nullable(),
+    text: z.string().nullable(),
+    version: z.number().int(),
+    created_at: z.string().nullable(),
+  })
+  .openapi("SubtitleHistory");
+
+export const HistoriesEnvelope = z
+  .object({
+    more: z.boolean(),
+    response: z.union([z.array(HistorySchema), z.array(z.string())]),
+    count: z.number().int().optional(),
+    pagination: z.object({ previous: z.string().nullable(), next: z.string().nullable() }).optional(),
+  })
+  .openapi("SubtitleHistoryList");

@@ -1,0 +1,82 @@
+import { z } from "@hono/zod-openapi";
+import { tryParseId } from "../../../lib/ids";
+import { pagingQuery } from "../../../lib/paging";
+import { LanguageCode } from "./catalogue-writes";
+import { LanguageCountSchema, SegmentTimingSchema, UserRefSchema, WireId } from "./localisation";
+
+export const MAX_REPORT_REASON = 500;
+
+export const TranslationsQuery = z
+  .object({
+    ...pagingQuery,
+    from: LanguageCode.optional().openapi({ description: "origin language: only videos whose origin language this is" }),
+    to: LanguageCode.optional().openapi({ description: "target language: only translations into this language" }),
+    video_id: WireId("1v").optional().openapi({ description: "only this video's translations" }),
+    container_id: WireId("50c").optional().openapi({ description: "only translations of this container's videos; needs `to`" }),
+  })
+  .superRefine((q, ctx) => {
+    const problem = (field: string, message: string) => ctx.addIssue({ code: "custom", path: [field], message });
+    if (q.video_id !== undefined && tryParseId(q.video_id, "v") === null) problem("video_id", "a video id such as 1v");
+    if (q.container_id !== undefined && tryParseId(q.container_id, "c") === null) problem("container_id", "a container id such as 50c");
+    if (q.video_id !== undefined && q.container_id !== undefined) problem("container_id", "give video_id or container_id, not both");
+    else if (q.container_id !== undefined && !q.to) problem("to", "a container's translations are listed by target language: add to=");
+    else if (q.video_id === undefined && q.container_id === undefined && !q.to) problem("to", "give to=, video_id= or container_id=");
+    if (q.from && q.to && q.from === q.to) problem("to", "the target language must differ from the origin language");
+  });
+
+export const TranslationSchema = z
+  .object({
+    id: z.string().openapi({ example: "9s" }),
+    segment: SegmentTimingSchema,
+    video_id: z.string().openapi({ example: "1v" }),
+    language: z.string().openapi({ example: "es" }),
+    text: z.string(),
+    original: z
+      .object({ id: z.string(), language: z.string(), text: z.string() })
+      .nullable()
+      .openapi({ description: "the subtitle of the same segment in the video's origin language, if any" }),
+    likes: z.number().int(),
+    dislikes: z.number().int(),
+    author: UserRefSchema.nullable(),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable(),
+  })
+  .openapi("Translation");
+
+export const TranslationsEnvelope = z
+  .object({
+    more: z.boolean(),
+    response: z.union([z.array(TranslationSchema), z.array(z.string())]),
+    count: z.number().int().optional(),
+    pagination: z.object({ previous: z.string().nullable(), next: z.string().nullable() }).optional(),
+  })
+  .openapi("TranslationList");
+
+/** WIRE.md: like, dislike and report take an optional `{origin_subtitle_id, reason}`. */
+export const VoteBody = z
+  .strictObject({
+    origin_subtitle_id: WireId("8s").optional().openapi({ description: "accepted for older clients; ignored" }),
+    reason: z.string().max(MAX_REPORT_REASON).optional().openapi({ description: "accepted for older clients; ignored" }),
+  })
+  .openapi("TranslationVoteRequest");
+
+export const ReportBody = z
+  .strictObject({
+    origin_subtitle_id: WireId("8s").optional().openapi({ description: "accepted for older clients; the path names the subtitle" }),
+    reason: z.string().trim().max(MAX_REPORT_REASON).optional().openapi({ description: `why it is wrong, at most ${MAX_REPORT_REASON} characters` }),
+  })
+  .openapi("SubtitleReportRequest");
+
+export const VoteSchema = z
+  .object({
+    id: z.string().openapi({ example: "9s" }),
+    likes: z.number().int(),
+    dislikes: z.number().int(),
+    vote: z.union([z.literal(1), z.literal(-1)]).openapi({ description: "the caller's vote now: 1 like, -1 dislike" }),
+  })
+  .openapi("TranslationVote");
+
+export const LanguageCountsSchema = z.array(LanguageCountSchema).openapi("LanguageCounts");
+
+export const subtitleParam = (name: string, example: string) =>
+  z.object({ subtitle_id: z.string().openapi({ param: { name: "subtitle_id", in: "path" }, example, description: name }) });

@@ -1,0 +1,59 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { countUserHistories, listUserHistories, type HistoryFilter } from "../../db/queries/histories";
+import { findUserById } from "../../db/queries/users";
+import { ApiError } from "../../lib/errors";
+import { parseId, tryParseId } from "../../lib/ids";
+import { listEnvelope, pagingQuery, paging } from "../../lib/paging";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonResponse } from "../../lib/schemas";
+import { requireOfficialApp } from "../../middleware/application";
+import { optionalJsonBody } from "../../middleware/optional-body";
+import { requireUser } from "../../middleware/session";
+import { historyView } from "../../views/localisation";
+import { idParam } from "./contracts/catalogue";
+import { HistoriesBody, HistoriesEnvelope } from "./contracts/histories";
+
+const list = createRoute({
+  method: "post",
+  path: "/v4/users/{user_id}/subtitle_histories",
+  summary: "A user's subtitle history (official applications)",
+  description:
+    "Every timing (`segment`) and text (`subtitle`) change the user made, newest first, in the v4 list envelope. " +
+    "The optional JSON body filters by `video_id` and `language` and may carry `page` and `per_page` (the same " +
+    "query parameters win when both are sent). Official applications only (`app=` missing 400, another application 403); " +
+    "the user themself or staff: no token 401/4500, another user's token 403/5403, an unknown user 404 (staff).",
+  middleware: [requireOfficialApp, requireUser, optionalJsonBody] as const,
+  request: {
+    params: idParam("user_id", "12u"),
+    query: z.object(pagingQuery),
+    body: { required: false, content: { "application/json": { schema: HistoriesBody } } },
+  },
+  responses: {
+    200: jsonResponse(HistoriesEnvelope, "the history page"),
+    ...errorResponses(400, 401, 403, 404, 413),
+  },
+});
+
+export const historiesRouter = createRouter().openapi(list, async (c) => {
+  const db = c.get("db");
+  const caller = c.get("user")!;
+  const userId = parseId(c.req.valid("param").user_id, "u");
+  if (caller.id !== userId) {
+    if (!caller.staff) throw ApiError.forbidden("only the user themself or staff may read a user's history");
+    if (!(await findUserById(db, userId))) throw ApiError.notFound();
+  }
+  const body = c.req.valid("json") as z.infer<typeof HistoriesBody>;
+  const query = c.req.valid("query");
+  const filter: HistoryFilter = { userId, language: body.language };
+  if (body.video_id !== undefined) {
+    const videoId = tryParseId(body.video_id, "v");
+    if (videoId === null) throw ApiError.field("video_id", "a video id such as 1v");
+    filter.videoId = videoId;
+  }
+  // The query wins when both carry paging, so `pagination` links (which set ?page=) work with any body.
+  const perPage = c.req.query("per_page") !== undefined ? query.per_page : (body.per_page ?? query.per_page);
+  const p = paging({ ...query, page: query.page ?? body.page, per_page: perPage });
+  const rows = await listUserHistories(db, filter, p.offset, p.limit);
+  const envelope = await listEnvelope(c.req.url, p, rows, historyView, (h) => String(h.id), () => countUserHistories(db, filter));
+  return c.json(envelope as z.infer<typeof HistoriesEnvelope>, 200);
+});

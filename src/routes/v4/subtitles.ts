@@ -1,0 +1,172 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { findContainer, findVideoWithContainer } from "../../db/queries/catalogue";
+import { ApiError } from "../../lib/errors";
+import { parseId, tryParseId } from "../../lib/ids";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
+import { requireOfficialApp } from "../../middleware/application";
+import { requireUser } from "../../middleware/session";
+import { canManageContainer } from "../../services/catalogue-access";
+import { MAX_COMPLETION_VIDEO_IDS, containerCompletions, videoCompletions } from "../../services/completions";
+import { SUBTITLE_LANGUAGE_RE, startSrtImport, subtitleFile } from "../../services/subtitles";
+import type { AppEnv } from "../../types";
+import { jobView } from "../../views/job";
+import { idParam } from "./contracts/catalogue";
+import {
+  CompletionsBody,
+  CompletionsResponse,
+  RAW_SRT_TYPES,
+  SRT_IMPORT_DESCRIPTION,
+  SrtFileParams,
+  SrtImportJson,
+  SrtImportQuery,
+} from "./contracts/subtitles";
+import { JobSchema } from "./jobs";
+
+const mediaType = (header: string | undefined) => (header ?? "").split(";")[0].trim().toLowerCase();
+const isJson = (header: string | undefined) => mediaType(header) === "application/json";
+
+/** Names the accepted content types instead of the generic 415 (which says JSON only). */
+const srtContentType = createMiddleware<AppEnv>(async (c, next) => {
+  const type = mediaType(c.req.header("content-type"));
+  if (type !== "application/json" && !(RAW_SRT_TYPES as readonly string[]).includes(type)) {
+    throw ApiError.field("content-type", `send application/json ({language, content}) or the raw file as ${RAW_SRT_TYPES.join(", ")}`);
+  }
+  return next();
+});
+
+const rawFile = { schema: z.string().openapi({ format: "binary" }) };
+
+const importSrt = createRoute({
+  method: "post",
+  path: "/v4/videos/{video_id}/subtitles/import_srt",
+  summary: "Import a SubRip file (official applications; staff or the container's managers; a queued job)",
+  description: SRT_IMPORT_DESCRIPTION,
+  middleware: [requireOfficialApp, requireUser, srtContentType] as const,
+  request: {
+    params: idParam("video_id", "1v"),
+    query: SrtImportQuery,
+    body: {
+      required: false,
+      description: "the file, as JSON or raw bytes",
+      content: {
+        "application/json": { schema: SrtImportJson },
+        "application/x-subrip": rawFile,
+        "text/plain": rawFile,
+        "application/octet-stream": rawFile,
+      },
+    },
+  },
+  responses: {
+    202: jsonResponse(z.object({ job: JobSchema }), "the queued srt-import job"),
+    ...errorResponses(400, 401, 403, 404, 413),
+  },
+});
+
+const download = createRoute({
+  method: "get",
+  path: "/v4/videos/{video_id}/subtitles/{file}",
+  summary: "A video's subtitles in one language as SubRip (official applications)",
+  description:
+    "`file` is `<language>.srt`; any other extension is a 400 (only srt is supported). Built from the stored segments " +
+    "(in time order) and their non-empty texts; a language without text is a 404. Cached in KV until the subtitles " +
+    "change; `ETag` with 304 on `If-None-Match`, `Cache-Control: private, no-cache`.",
+  middleware: [requireOfficialApp] as const,
+  request: { params: SrtFileParams },
+  responses: {
+    200: { description: "the SubRip file", content: { "application/x-subrip": { schema: z.string() } } },
+    304: { description: "not modified" },
+    ...errorResponses(400, 403, 404),
+  },
+});
+
+const completions = createRoute({
+  method: "post",
+  path: "/v4/subtitle_completions",
+  summary: "Subtitle completions of videos or of a container (official applications)",
+  description:
+    `Body: \`{"video_ids": [...]}\` (at most ${MAX_COMPLETION_VIDEO_IDS}) or \`{"container_id": "50c"}\`, exactly one. ` +
+    "Video completion = floor(100 × segments with text in the language / segments). Container completion = " +
+    "floor(100 × Σ segments with text / Σ segments) over its normal-state videos.",
+  middleware: [requireOfficialApp] as const,
+  request: { body: jsonBody(CompletionsBody) },
+  responses: { 200: jsonResponse(CompletionsResponse, "completions by id"), ...errorResponses(400, 403, 404, 413) },
+});
+
+/** A video the caller may see: normal (in a normal container), or hidden but theirs to manage. */
+async function visibleVideo(c: Context<AppEnv>, videoId: number) {
+  const db = c.get("db");
+  const found = await findVideoWithContainer(db, videoId);
+  if (!found) throw ApiError.notFound();
+  const manager = await canManageContainer(db, c.get("user"), found.container.id);
+  const hidden = found.video.state !== "normal" || found.container.state !== "normal";
+  if (hidden && !manager) throw ApiError.notFound();
+  return { ...found, manager };
+}
+
+export const subtitlesRouter = createRouter()
+  .openapi(importSrt, async (c) => {
+    const videoId = parseId(c.req.valid("param").video_id, "v");
+    const { manager } = await visibleVideo(c, videoId);
+    if (!manager) throw ApiError.forbidden("only staff and the container's managers may import subtitles");
+
+    let language: string | undefined;
+    let bytes: Uint8Array;
+    if (isJson(c.req.header("content-type"))) {
+      const body = c.req.valid("json") as z.infer<typeof SrtImportJson>;
+      language = body.language;
+      bytes = new TextEncoder().encode(body.content);
+      if (!bytes.length) throw ApiError.field("content", "the file is empty");
+    } else {
+      language = c.req.valid("query").language;
+      if (!language) throw ApiError.field("language", "a raw upload needs ?language=<code>");
+      bytes = new Uint8Array(await c.req.arrayBuffer());
+      if (!bytes.length) throw ApiError.field("body", "the file is empty");
+    }
+    const job = await startSrtImport(c.get("db"), c.env, { user: c.get("user")!, videoId, language, bytes });
+    return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 202);
+  })
+  .openapi(download, async (c) => {
+    const { video_id, file } = c.req.valid("param");
+    // `en.json` reaches here as `en` (the router strips .json): look at the path as sent.
+    const m = /^(.*)\.srt$/.exec(file);
+    if (!m || !new URL(c.req.url).pathname.endsWith(".srt")) {
+      throw ApiError.field("file", "only the srt format is supported: request <language>.srt");
+    }
+    if (!SUBTITLE_LANGUAGE_RE.test(m[1])) throw ApiError.field("language", "a lowercase language code such as en or pt-br");
+    const videoId = parseId(video_id, "v");
+    await visibleVideo(c, videoId);
+    const srt = await subtitleFile(c.get("db"), c.env.CACHE, videoId, m[1]);
+    if (!srt) throw ApiError.notFound(`no subtitles in ${m[1]}`);
+    const headers = {
+      etag: srt.etag,
+      "cache-control": "private, no-cache",
+      "content-disposition": `inline; filename="${video_id}.${m[1]}.srt"`,
+    };
+    const inm = c.req.header("if-none-match");
+    if (inm && inm.split(",").some((t) => t.trim() === srt.etag)) return c.body(null, 304, headers);
+    return c.body(srt.body, 200, { ...headers, "content-type": "application/x-subrip; charset=utf-8" });
+  })
+  .openapi(completions, async (c) => {
+    const db = c.get("db");
+    const body = c.req.valid("json");
+    if ((body.video_ids === undefined) === (body.container_id === undefined)) {
+      const message = "send exactly one of video_ids and container_id";
+      throw ApiError.invalid([
+        { field: "video_ids", message },
+        { field: "container_id", message },
+      ]);
+    }
+    if (body.video_ids) {
+      const ids = body.video_ids.map((raw) => tryParseId(raw, "v")).filter((id): id is number => id !== null);
+      return c.json(await videoCompletions(db, c.get("user"), ids), 200);
+    }
+    const containerId = tryParseId(body.container_id, "c");
+    if (containerId === null) throw ApiError.field("container_id", "not a container id such as 50c");
+    const container = await findContainer(db, containerId);
+    if (!container) throw ApiError.notFound();
+    if (container.state !== "normal" && !(await canManageContainer(db, c.get("user"), containerId))) throw ApiError.notFound();
+    return c.json(await containerCompletions(db, containerId), 200);
+  });

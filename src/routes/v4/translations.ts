@@ -1,0 +1,184 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { findContainer } from "../../db/queries/catalogue";
+import {
+  addReport,
+  castVote,
+  containerTranslations,
+  hydrateTranslations,
+  languageTranslations,
+  videoTranslations,
+  voteCounts,
+  walkCount,
+  walkPage,
+  type TranslationWalk,
+} from "../../db/queries/translations";
+import { ApiError } from "../../lib/errors";
+import { formatId, parseId, tryParseId } from "../../lib/ids";
+import { listEnvelope, paging } from "../../lib/paging";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonResponse } from "../../lib/schemas";
+import { requireApp } from "../../middleware/application";
+import { optionalJsonBody } from "../../middleware/optional-body";
+import { requireUser } from "../../middleware/session";
+import {
+  LANGUAGE_COUNTS_TTL_SECONDS,
+  cachedLanguageTotals,
+  languageCounts,
+  visibleSubtitle,
+  visibleVideo,
+} from "../../services/localisation";
+import { translationView, voteView } from "../../views/localisation";
+import { OkSchema } from "./contracts/catalogue-writes";
+import {
+  LanguageCountsSchema,
+  ReportBody,
+  TranslationsEnvelope,
+  TranslationsQuery,
+  VoteBody,
+  VoteSchema,
+  subtitleParam,
+} from "./contracts/translations";
+
+/**
+ * Translations (interface: "Translations (v4)"): served under the interface's spelling `/v4/tranlslations`
+ * and the `/v4/translations` real clients use (WIRE.md), each route registered once per prefix with the
+ * same handler. A translation is a subtitle whose language differs from its video's origin language.
+ */
+const PREFIXES = ["/v4/tranlslations", "/v4/translations"] as const;
+type Prefix = (typeof PREFIXES)[number];
+const spelling = (prefix: Prefix) => (prefix === "/v4/translations" ? " (alias of `/v4/tranlslations`)" : "");
+const APP = "Needs `app=<application id>` (400 naming `app` without it).";
+
+const listRoute = (prefix: Prefix) =>
+  createRoute({
+    method: "get",
+    path: prefix,
+    summary: `Translations${spelling(prefix)}`,
+    description:
+      `${APP} Filters: \`video_id\` (that video's translations, by language then id; \`to\` optional), ` +
+      "`container_id` with `to` (its normal videos in episode order), or `to` alone (every translation into it, " +
+      "by video); `from` keeps videos whose origin language it is. Each item carries its timing, its original " +
+      "(the same segment in the origin language) and its likes and dislikes. Only normal videos of normal " +
+      "containers; an unknown or hidden `video_id`/`container_id` is 404.",
+    middleware: [requireApp] as const,
+    request: { query: TranslationsQuery },
+    responses: { 200: jsonResponse(TranslationsEnvelope, "the translation page"), ...errorResponses(400, 404) },
+  });
+
+const voteRoute = (prefix: Prefix, kind: "like" | "dislike") =>
+  createRoute({
+    method: "post",
+    path: `${prefix}/{subtitle_id}/${kind}`,
+    summary: `${kind === "like" ? "Upvote" : "Downvote"} a translation${spelling(prefix)}`,
+    description:
+      `${APP} A user token is required. One vote per user and translation: voting again replaces the vote. ` +
+      "The optional body `{origin_subtitle_id, reason}` is accepted for older clients and ignored. An unknown " +
+      "subtitle is 404; an original (a subtitle in its video's origin language) is not a translation: 400.",
+    middleware: [requireApp, requireUser, optionalJsonBody] as const,
+    request: {
+      params: subtitleParam("the translation (target subtitle)", "9s"),
+      body: { required: false, content: { "application/json": { schema: VoteBody } } },
+    },
+    responses: { 200: jsonResponse(VoteSchema, "the vote and the new counts"), ...errorResponses(400, 401, 404, 413) },
+  });
+
+const reportRoute = (prefix: Prefix) =>
+  createRoute({
+    method: "post",
+    path: `${prefix}/{subtitle_id}/report`,
+    summary: `Report an incorrect original subtitle${spelling(prefix)}`,
+    description:
+      `${APP} A user token is required. The path names the original subtitle (its video's origin language; a ` +
+      "translation is 400). Optional body `{reason}` (at most 500 characters). The first report of a user " +
+      "on a subtitle is 201; repeating it is 200 and stores nothing more.",
+    middleware: [requireApp, requireUser, optionalJsonBody] as const,
+    request: {
+      params: subtitleParam("the original subtitle", "8s"),
+      body: { required: false, content: { "application/json": { schema: ReportBody } } },
+    },
+    responses: {
+      201: jsonResponse(OkSchema, "reported"),
+      200: jsonResponse(OkSchema, "already reported by this user"),
+      ...errorResponses(400, 401, 404, 413),
+    },
+  });
+
+const languagesRoute = (prefix: Prefix) =>
+  createRoute({
+    method: "get",
+    path: `${prefix}/languages`,
+    summary: `Translation languages with counts${spelling(prefix)}`,
+    description:
+      `${APP} Target languages with the number of translations into each, most first: ` +
+      '`[{"language": "es", "count": 123}]`. Aggregated over the whole catalogue and cached for ' +
+      `${LANGUAGE_COUNTS_TTL_SECONDS} s, so new translations show up within that time.`,
+    middleware: [requireApp] as const,
+    request: {},
+    responses: { 200: jsonResponse(LanguageCountsSchema, "languages and counts"), ...errorResponses(400) },
+  });
+
+export const translationsRouter = createRouter();
+
+for (const prefix of PREFIXES) {
+  translationsRouter.openapi(languagesRoute(prefix), async (c) => {
+    const totals = await cachedLanguageTotals(c.env.CACHE, c.get("db"));
+    return c.json(languageCounts(totals, "translations"), 200);
+  });
+
+  translationsRouter.openapi(listRoute(prefix), async (c) => {
+    const db = c.get("db");
+    const q = c.req.valid("query");
+    const p = paging(q);
+    let walk: TranslationWalk | undefined;
+    if (q.video_id !== undefined) {
+      const { video, origin } = await visibleVideo(db, undefined, tryParseId(q.video_id, "v")!);
+      // A video whose origin is not `from`, or is `to`, has no such translations.
+      if ((!q.from || q.from === origin) && q.to !== origin) walk = videoTranslations({ id: video.id, origin }, q.to);
+    } else if (q.container_id !== undefined) {
+      const container = await findContainer(db, tryParseId(q.container_id, "c")!);
+      if (!container || container.state !== "normal") throw ApiError.notFound();
+      walk = containerTranslations({ id: container.id, origin: container.originLanguage }, q.to!, q.from);
+    } else {
+      walk = languageTranslations(q.to!, q.from);
+    }
+    const page = walk ? await walkPage(db, walk, p.offset, p.limit) : [];
+    // The walk's extra row (it only tells `more`) is hydrated too: one row more, and no gaps if a row vanished.
+    const ids = page.map((e) => e.id);
+    const [rows, votes] = await Promise.all([hydrateTranslations(db, page), voteCounts(db, ids)]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const ordered = ids.flatMap((id) => byId.get(id) ?? []);
+    const body = await listEnvelope(
+      c.req.url,
+      p,
+      ordered,
+      (t) => translationView(t, votes.get(t.id)),
+      (t) => formatId(t.id, "s"),
+      async () => (walk ? walkCount(db, walk) : 0),
+    );
+    return c.json(body as z.infer<typeof TranslationsEnvelope>, 200);
+  });
+
+  for (const kind of ["like", "dislike"] as const) {
+    translationsRouter.openapi(voteRoute(prefix, kind), async (c) => {
+      const db = c.get("db");
+      const subtitle = await visibleSubtitle(db, parseId(c.req.valid("param").subtitle_id, "s"));
+      if (subtitle.language === subtitle.origin) {
+        throw ApiError.field("subtitle_id", `${formatId(subtitle.id, "s")} is an original subtitle, not a translation`);
+      }
+      const value = kind === "like" ? 1 : -1;
+      const counts = await castVote(db, c.get("user")!.id, subtitle.id, value);
+      return c.json(voteView(subtitle.id, counts, value), 200);
+    });
+  }
+
+  translationsRouter.openapi(reportRoute(prefix), async (c) => {
+    const db = c.get("db");
+    const subtitle = await visibleSubtitle(db, parseId(c.req.valid("param").subtitle_id, "s"));
+    if (subtitle.language !== subtitle.origin) {
+      throw ApiError.field("subtitle_id", `${formatId(subtitle.id, "s")} is a translation; report its original subtitle`);
+    }
+    const body = c.req.valid("json") as z.infer<typeof ReportBody>;
+    const created = await addReport(db, c.get("user")!.id, subtitle.id, body.reason ?? "");
+    return created ? c.json({ ok: true as const }, 201) : c.json({ ok: true as const }, 200);
+  });
+}

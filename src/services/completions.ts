@@ -1,0 +1,97 @@
+import { z } from "zod";
+import type { JobMessage } from "../../queues/messages";
+import type { DB } from "../db/client";
+import {
+  containerCompletionStatements,
+  normalVideoIds,
+  readCompletions,
+  videoCompletionStatements,
+  videoVisibility,
+} from "../db/queries/completions";
+import { failJob, insertJob } from "../db/queries/jobs";
+import { runBatch } from "../db/queries/subtitles";
+import { formatId } from "../lib/ids";
+import type { User } from "../types";
+import { canManageContainer } from "./catalogue-access";
+
+/** `POST /v4/subtitle_completions.json` takes at most this many video ids. */
+export const MAX_COMPLETION_VIDEO_IDS = 100;
+
+/** `jobs.params` of a completion job. */
+export const CompletionParams = z.object({
+  videoIds: z.array(z.number().int().positive()).max(10_000).default([]),
+  containerIds: z.array(z.number().int().positive()).max(10_000).default([]),
+});
+export type CompletionParams = z.infer<typeof CompletionParams>;
+
+/**
+ * Recomputes the materialised completions of some videos and containers: one aggregate upsert and one
+ * delete per scope, all in one transaction. The subtitle_completions triggers then rebuild the video and
+ * container documents and the `sub:<lang>` facets, only for the rows whose percent changed.
+ */
+export async function recomputeCompletions(db: DB, params: CompletionParams) {
+  const videoIds = [...new Set(params.videoIds)];
+  const containerIds = [...new Set(params.containerIds)];
+  const statements = [
+    ...(videoIds.length ? videoCompletionStatements(videoIds) : []),
+    ...(containerIds.length ? containerCompletionStatements(containerIds) : []),
+  ];
+  const rowsWritten = await runBatch(db, statements);
+  return { videos: videoIds.length, containers: containerIds.length, rows_written: rowsWritten };
+}
+
+/** Queues a completion job (its own row, then the message), as the SRT import does when it finishes. */
+export async function startCompletion(db: DB, env: Env, params: CompletionParams, createdBy?: number | null) {
+  const job = await insertJob(db, { type: "completion", params, createdBy: createdBy ?? undefined });
+  try {
+    await env.JOBS.send({ type: "completion", jobId: job.id } satisfies JobMessage);
+  } catch (err) {
+    await failJob(db, job.id, `could not enqueue: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  }
+  return job;
+}
+
+type PercentMap = Record<string, number>;
+
+function groupPercents(rows: Array<{ id: number; language: string; percent: number }>) {
+  const byId = new Map<number, PercentMap>();
+  for (const r of rows) {
+    let m = byId.get(r.id);
+    if (!m) byId.set(r.id, (m = {}));
+    m[r.language] = r.percent;
+  }
+  return byId;
+}
+
+/**
+ * Completions of the given videos, keyed by wire id in the order asked. Missing videos are left out, and so
+ * are hidden ones (pending, blocked, or in a container that is not normal) unless the user manages them.
+ */
+export async function videoCompletions(db: DB, user: User | undefined, ids: number[]) {
+  const unique = [...new Set(ids)];
+  const rows = await videoVisibility(db, unique);
+  const allowedContainers = new Map<number, boolean>();
+  const visible = new Set<number>();
+  for (const r of rows) {
+    if (r.state === "normal" && r.containerState === "normal") {
+      visible.add(r.id);
+      continue;
+    }
+    if (!allowedContainers.has(r.containerId)) allowedContainers.set(r.containerId, await canManageContainer(db, user, r.containerId));
+    if (allowedContainers.get(r.containerId)) visible.add(r.id);
+  }
+  const shown = unique.filter((id) => visible.has(id));
+  const percents = groupPercents(await readCompletions(db, "v", shown));
+  return Object.fromEntries(shown.map((id) => [formatId(id, "v"), percents.get(id) ?? {}]));
+}
+
+/** A container's normal-state videos keyed like `videoCompletions`, plus `"container"`. */
+export async function containerCompletions(db: DB, containerId: number) {
+  const ids = (await normalVideoIds(db, containerId)).map((r) => r.id);
+  const [videoRows, containerRows] = await Promise.all([readCompletions(db, "v", ids), readCompletions(db, "c", [containerId])]);
+  const percents = groupPercents(videoRows);
+  const body: Record<string, PercentMap> = Object.fromEntries(ids.map((id) => [formatId(id, "v"), percents.get(id) ?? {}]));
+  body.container = groupPercents(containerRows).get(containerId) ?? {};
+  return body;
+}

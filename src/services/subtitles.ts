@@ -1,0 +1,207 @@
+import type { JobMessage } from "../../queues/messages";
+import type { DB } from "../db/client";
+import { failJob, insertJob, setJobPayloadKey } from "../db/queries/jobs";
+import {
+  historiesWithPrefix,
+  importChunkStatements,
+  listSubtitleCues,
+  listSubtitlesByStart,
+  listVideoSegments,
+  runBatch,
+  type ImportRow,
+  type ImportScope,
+} from "../db/queries/subtitles";
+import { formatId } from "../lib/ids";
+import { toHex } from "../lib/encoding";
+import type { User } from "../types";
+import { buildSrt, type Cue } from "./srt";
+
+/** Subtitle languages: `en`, `pt-br`. */
+export const SUBTITLE_LANGUAGE_RE = /^[a-z]{2}(-[a-z]{2})?$/;
+/** A cue matches an existing segment whose start is within this many milliseconds of its own. */
+export const START_TOLERANCE_MS = 250;
+/** Rows per import chunk (one transaction, one JSON parameter per statement); also capped by text size. */
+export const IMPORT_CHUNK_ROWS = 500;
+const IMPORT_CHUNK_CHARS = 256 * 1024;
+
+export type ImportMode = "create" | "match";
+/** One subtitle to write: the segment it belongs to (by start), the first cue that gave it its text. */
+export interface PlannedRow {
+  cue: number;
+  startMs: number;
+  endMs: number;
+  text: string;
+}
+
+/**
+ * Pairs cues with segments. `create` (the video had no segments): one segment per distinct cue start;
+ * cues that start at the same millisecond share one segment, their texts joined by a line break.
+ * `match`: each cue takes the nearest untaken segment whose start is within ±START_TOLERANCE_MS; a cue
+ * with none is `unmatched` and not written (the community's timing is never changed by an import).
+ */
+export function planImport(cues: Cue[], mode: ImportMode, segments: Array<{ startMs: number }>) {
+  const rows: PlannedRow[] = [];
+  if (mode === "create") {
+    for (const cue of cues) {
+      const last = rows[rows.length - 1];
+      if (last && last.startMs === cue.startMs) {
+        last.text = `${last.text}\n${cue.text}`;
+        last.endMs = Math.max(last.endMs, cue.endMs);
+      } else rows.push({ cue: cue.index, startMs: cue.startMs, endMs: cue.endMs, text: cue.text });
+    }
+    return { rows, unmatched: 0 };
+  }
+  const starts = segments.map((s) => s.startMs).sort((a, b) => a - b);
+  const taken = new Uint8Array(starts.length);
+  let unmatched = 0;
+  for (const cue of cues) {
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid] < cue.startMs - START_TOLERANCE_MS) lo = mid + 1;
+      else hi = mid;
+    }
+    let best = -1;
+    for (let i = lo; i < starts.length && starts[i] <= cue.startMs + START_TOLERANCE_MS; i++) {
+      if (!taken[i] && (best < 0 || Math.abs(starts[i] - cue.startMs) < Math.abs(starts[best] - cue.startMs))) best = i;
+    }
+    if (best < 0) unmatched++;
+    else {
+      taken[best] = 1;
+      rows.push({ cue: cue.index, startMs: starts[best], endMs: cue.endMs, text: cue.text });
+    }
+  }
+  return { rows, unmatched };
+}
+
+export const importUploadKey = (jobId: number) => `imports/${jobId}/upload.srt`;
+const historyPrefix = (jobId: number) => `import:${jobId}:`;
+
+/**
+ * Queues an SRT import: the jobs row (for its id), the upload in R2, the payload key, then the message.
+ * Anything failing after the row exists fails the job, so no job stays queued without a message.
+ */
+export async function startSrtImport(
+  db: DB,
+  env: Env,
+  input: { user: User; videoId: number; language: string; bytes: Uint8Array },
+) {
+  const { user, videoId, language, bytes } = input;
+  const job = await insertJob(db, { type: "srt-import", params: { videoId, language }, createdBy: user.id });
+  try {
+    const key = importUploadKey(job.id);
+    await env.SUBTITLES.put(key, bytes, {
+      httpMetadata: { contentType: "application/x-subrip" },
+      customMetadata: { language, video: formatId(videoId, "v"), user: formatId(user.id, "u") },
+    });
+    await setJobPayloadKey(db, job.id, key);
+    job.payloadKey = key;
+    await env.JOBS.send({ type: "srt-import", jobId: job.id } satisfies JobMessage);
+  } catch (err) {
+    await failJob(db, job.id, `could not enqueue: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  }
+  return job;
+}
+
+export interface ImportCounts {
+  cues: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  unmatched: number;
+  segments_created: number;
+  rows_written: number;
+}
+
+/**
+ * Writes planned rows in chunks. Each subtitle is classified against what is stored (new, changed text,
+ * same text); a row this job already wrote in an earlier delivery (its history exists) keeps the
+ * classification it had then, so a replay after a crash reports the same counts and writes only the rest.
+ */
+export async function writeImport(
+  db: DB,
+  jobId: number,
+  scope: ImportScope,
+  mode: ImportMode,
+  plan: { rows: PlannedRow[]; unmatched: number },
+  cueCount: number,
+  progress: (p: number) => Promise<void>,
+): Promise<ImportCounts> {
+  const [stored, segments, done] = await Promise.all([
+    listSubtitlesByStart(db, scope.videoId, scope.language),
+    mode === "create" ? listVideoSegments(db, scope.videoId) : Promise.resolve([]),
+    historiesWithPrefix(db, historyPrefix(jobId)),
+  ]);
+  const storedText = new Map(stored.map((s) => [s.startMs, s.text]));
+  const segmentStarts = new Set(segments.map((s) => s.startMs));
+  const counts: ImportCounts = { cues: cueCount, created: 0, updated: 0, unchanged: 0, unmatched: plan.unmatched, segments_created: 0, rows_written: 0 };
+
+  // Chunks follow the file's order; each carries the new segments and the texts of its own rows, so a
+  // text never waits for a segment of a later chunk.
+  const chunks: Array<{ segments: ImportRow[]; texts: ImportRow[] }> = [];
+  let chunk = { segments: [] as ImportRow[], texts: [] as ImportRow[] };
+  let chars = 0;
+  const flush = () => {
+    if (chunk.segments.length || chunk.texts.length) chunks.push(chunk);
+    chunk = { segments: [], texts: [] };
+    chars = 0;
+  };
+  for (const row of plan.rows) {
+    const key = `${historyPrefix(jobId)}${row.cue}`;
+    const segmentKey = `${key}:segment`;
+    if (mode === "create") {
+      if (done.has(segmentKey)) counts.segments_created++;
+      else if (!segmentStarts.has(row.startMs)) {
+        counts.segments_created++;
+        chunk.segments.push({ s: row.startMs, e: row.endMs, t: "", k: segmentKey });
+      }
+    }
+    const version = done.get(key);
+    if (version !== undefined) {
+      if (version === 1) counts.created++;
+      else counts.updated++;
+    } else {
+      const current = storedText.get(row.startMs);
+      if (current === row.text) counts.unchanged++;
+      else {
+        if (current === undefined) counts.created++;
+        else counts.updated++;
+        chunk.texts.push({ s: row.startMs, e: row.endMs, t: row.text, k: key });
+        chars += row.text.length;
+      }
+    }
+    if (Math.max(chunk.segments.length, chunk.texts.length) >= IMPORT_CHUNK_ROWS || chars >= IMPORT_CHUNK_CHARS) flush();
+  }
+  flush();
+
+  for (let i = 0; i < chunks.length; i++) {
+    counts.rows_written += await runBatch(db, importChunkStatements(scope, chunks[i].segments, chunks[i].texts));
+    await progress(20 + (70 * (i + 1)) / chunks.length);
+  }
+  return counts;
+}
+
+/** KV key of a built `.srt` file; deleted by every writer of that video's subtitles in that language. */
+export const srtCacheKey = (videoId: number, language: string) => `subtitles:srt:${videoId}:${language}:v1`;
+const SRT_CACHE_TTL_SECONDS = 3600;
+
+export async function invalidateSubtitleFile(kv: KVNamespace, videoId: number, language: string) {
+  await kv.delete(srtCacheKey(videoId, language));
+}
+
+/** The `.srt` of a video in a language with its ETag, from KV or built from D1; null when it has no text. */
+export async function subtitleFile(db: DB, kv: KVNamespace, videoId: number, language: string) {
+  const key = srtCacheKey(videoId, language);
+  const hit = await kv.get<{ etag: string; body: string }>(key, "json");
+  if (hit) return { ...hit, cached: true };
+  const cues = await listSubtitleCues(db, videoId, language);
+  if (!cues.length) return null;
+  // A blank line would end a cue early, so text lines never carry one; lines end in CRLF like the rest of the file.
+  const lines = (text: string) => text.replace(/\r\n?/g, "\n").replace(/\n\s*\n/g, "\n").trim().replace(/\n/g, "\r\n");
+  const body = buildSrt(cues.map((c) => ({ ...c, text: lines(c.text) })));
+  const etag = `"${toHex(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(body))).slice(0, 32)}"`;
+  await kv.put(key, JSON.stringify({ etag, body }), { expirationTtl: SRT_CACHE_TTL_SECONDS });
+  return { etag, body, cached: false };
+}

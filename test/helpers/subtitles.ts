@@ -1,0 +1,77 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq, sql } from "drizzle-orm";
+import { expect } from "vitest";
+import { queue } from "../../queues";
+import { insertJob, setJobPayloadKey } from "../../src/db/queries/jobs";
+import { segments, subtitleHistories, subtitles } from "../../src/db/schema";
+import { importUploadKey } from "../../src/services/subtitles";
+import { api, db } from ".";
+
+export const QUEUE = "media-catalogue-jobs";
+
+/** Delivers one message straight to the consumer (optionally with a doctored env) and returns the ack/retry outcome. */
+export async function deliver(body: unknown, opts: { attempts?: number; queueName?: string; env?: Env } = {}) {
+  const batch = createMessageBatch(opts.queueName ?? QUEUE, [
+    { id: crypto.randomUUID(), timestamp: new Date(), attempts: opts.attempts ?? 1, body },
+  ]);
+  const ctx = createExecutionContext();
+  await queue(batch, opts.env ?? env);
+  return getQueueResult(batch, ctx);
+}
+
+export interface TestCue {
+  startMs: number;
+  endMs: number;
+  text: string;
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+export const srtTime = (ms: number) =>
+  `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)},${pad(ms % 1000, 3)}`;
+
+/** SubRip text of cues (CRLF, as most files in the wild). */
+export const srtOf = (cues: TestCue[]) =>
+  cues.map((c, i) => `${i + 1}\r\n${srtTime(c.startMs)} --> ${srtTime(c.endMs)}\r\n${c.text.replace(/\n/g, "\r\n")}\r\n`).join("\r\n");
+
+/** `n` cues two seconds apart, with text made from `label`. */
+export const makeCues = (n: number, label = "line", from = 1000): TestCue[] =>
+  Array.from({ length: n }, (_, i) => ({ startMs: from + i * 2000, endMs: from + i * 2000 + 1500, text: `${label} ${i + 1}` }));
+
+/** An srt-import job row with its upload already in R2, as the route leaves it (but no message sent). */
+export async function importJob(userId: number, videoId: number, language: string, content: string | Uint8Array) {
+  const job = await insertJob(db(), { type: "srt-import", params: { videoId, language }, createdBy: userId });
+  const key = importUploadKey(job.id);
+  await env.SUBTITLES.put(key, content);
+  await setJobPayloadKey(db(), job.id, key);
+  return { ...job, payloadKey: key };
+}
+
+export async function insertSegments(videoId: number, spans: Array<[number, number]>) {
+  return db()
+    .insert(segments)
+    .values(spans.map(([startMs, endMs]) => ({ videoId, startMs, endMs })))
+    .returning();
+}
+
+/** Row counts that an import writes, for before/after comparisons. */
+export async function localisationCounts(videoId: number) {
+  const one = async (table: typeof segments | typeof subtitles | typeof subtitleHistories) =>
+    (await db().select({ n: sql<number>`count(*)` }).from(table).where(eq(table.videoId, videoId)).get())!.n;
+  return { segments: await one(segments), subtitles: await one(subtitles), histories: await one(subtitleHistories) };
+}
+
+type JobWire = { id: string; type: string; status: string; progress: number; result: Record<string, unknown> | null; error: string | null };
+
+/** Polls GET /v4/jobs/<id>.json until the real queue consumer has finished the job. */
+export async function waitForJob(jobId: string, token: string, timeoutMs = 20_000): Promise<JobWire> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const res = await api(`/v4/jobs/${jobId}.json?token=${token}`);
+    expect(res.status).toBe(200);
+    const job = (await res.json()) as JobWire;
+    if (job.status === "succeeded" || job.status === "failed") return job;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}

@@ -1,0 +1,161 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
+import { createContainer, createVideo } from "../helpers/catalogue";
+import { createHistories } from "../helpers/localisation";
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+let official: string;
+let partner: string;
+let owner: User;
+let other: User;
+let staff: User;
+let v1: { id: number; wireId: string; containerId: number };
+let v2: { id: number; wireId: string; containerId: number };
+
+const url = (userId: string, token?: string, app = official, extra = "") =>
+  `/v4/users/${userId}/subtitle_histories.json?app=${app}${token ? `&token=${token}` : ""}${extra}`;
+const post = (path: string, json?: unknown) => api(path, { method: "POST", json });
+type Page = { more: boolean; response: Array<Record<string, unknown>>; count?: number };
+
+beforeAll(async () => {
+  official = (await createApplication({ official: true })).wireId;
+  partner = (await createApplication()).wireId;
+  [owner, other, staff] = await Promise.all([signedInUser(), signedInUser(), signedInUser({ staff: true })]);
+  const c = await createContainer();
+  v1 = await createVideo(c.id);
+  v2 = await createVideo(c.id);
+  // Interleaved, so every filter has to skip rows of the others: 40 per (video, language) for the owner.
+  const rows = [];
+  for (let i = 0; i < 40; i++) {
+    for (const v of [v1, v2]) {
+      for (const language of ["en", "fr"]) rows.push({ userId: owner.user.id, videoId: v.id, containerId: c.id, language, text: `${language} ${i}` });
+    }
+  }
+  // Another user's history on the same videos never shows up in the owner's.
+  for (let i = 0; i < 20; i++) rows.push({ userId: other.user.id, videoId: v1.id, containerId: c.id, language: "en" });
+  await createHistories(rows);
+});
+
+describe("subtitle histories: happy path", () => {
+  it("lists the user's own history newest first in the v4 envelope", async () => {
+    const res = await post(url(owner.id, owner.token));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Page;
+    expect(body.more).toBe(true);
+    expect(body.response).toHaveLength(25);
+    const ids = body.response.map((h) => h.id as number);
+    expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+    expect(body.response[0]).toMatchObject({
+      kind: "subtitle",
+      video_id: v2.wireId,
+      container_id: `${v2.containerId}c`,
+      language: "fr",
+      text: "fr 39",
+      version: 1,
+      subtitle_id: null,
+    });
+    expect(body.response[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+
+  it("filters by video, by language and by both, paging from the body", async () => {
+    const cases: Array<[Record<string, unknown>, (h: Record<string, unknown>) => boolean]> = [
+      [{ video_id: v1.wireId }, (h) => h.video_id === v1.wireId],
+      [{ language: "fr" }, (h) => h.language === "fr"],
+      [{ video_id: v2.wireId, language: "en" }, (h) => h.video_id === v2.wireId && h.language === "en"],
+    ];
+    for (const [filter, matches] of cases) {
+      const res = await post(url(owner.id, owner.token), { ...filter, per_page: 10, page: 2 });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Page;
+      expect(body.response).toHaveLength(10);
+      expect(body.response.every(matches)).toBe(true);
+      // Served by an index in id order: the page, the extra row and the app and session lookups.
+      expect(rowsRead(res)).toBeLessThanOrEqual(10 * 2 + 1 + 5);
+    }
+  });
+
+  it("reads about a page of rows whatever the filter", async () => {
+    for (const filter of [{}, { video_id: v1.wireId }, { language: "en" }, { video_id: v1.wireId, language: "fr" }]) {
+      const res = await post(url(owner.id, owner.token), { ...filter, per_page: 5 });
+      expect(res.status).toBe(200);
+      expect(rowsRead(res)).toBeLessThanOrEqual(5 + 1 + 5);
+    }
+  });
+
+  it("counts with with_paging=true and ends with more: false", async () => {
+    const res = await post(url(owner.id, owner.token, official, "&with_paging=true"), { video_id: v1.wireId, language: "en", per_page: 30, page: 2 });
+    const body = (await res.json()) as Page;
+    expect(body.count).toBe(40);
+    expect(body.more).toBe(false);
+    expect(body.response).toHaveLength(10);
+  });
+
+  it("answers an empty list for a user without history, and takes no body (or an empty JSON one)", async () => {
+    const fresh = await signedInUser();
+    for (const init of [{}, { headers: { "content-type": "application/json" } }, { headers: { "content-type": "application/json" }, body: "null" }]) {
+      const res = await api(url(fresh.id, fresh.token), { method: "POST", ...init });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ more: false, response: [] });
+    }
+  });
+
+  it("lets staff read anyone's history", async () => {
+    const res = await post(url(owner.id, staff.token), { video_id: v1.wireId, per_page: 3 });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Page).response).toHaveLength(3);
+  });
+});
+
+describe("subtitle histories: bad input", () => {
+  it("names the field", async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ video_id: "12c" }, "video_id"],
+      [{ language: "english" }, "language"],
+      [{ page: 0 }, "page"],
+      [{ extra: true }, "extra"],
+    ];
+    for (const [json, field] of cases) {
+      const res = await post(url(owner.id, owner.token), json);
+      expect(res.status).toBe(400);
+      const err = await errorBody(res);
+      expect(err.vcode).toBe(5002);
+      expect(err.details?.map((d) => d.field)).toContain(field);
+    }
+  });
+
+  it("clamps per_page instead of refusing it", async () => {
+    const res = await post(url(owner.id, owner.token), { per_page: 500 });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Page).response).toHaveLength(100);
+  });
+});
+
+describe("subtitle histories: security", () => {
+  it("needs an official application", async () => {
+    const missing = await post(`/v4/users/${owner.id}/subtitle_histories.json?token=${owner.token}`);
+    expect(missing.status).toBe(400);
+    expect((await errorBody(missing)).details?.[0].field).toBe("app");
+    const res = await post(url(owner.id, owner.token, partner));
+    expect(res.status).toBe(403);
+    expect((await errorBody(res)).vcode).toBe(5403);
+  });
+
+  it("no token 401, another user's token 403, a missing user 404 (staff)", async () => {
+    const none = await post(url(owner.id));
+    expect(none.status).toBe(401);
+    expect((await errorBody(none)).vcode).toBe(4500);
+    const foreign = await post(url(owner.id, other.token));
+    expect(foreign.status).toBe(403);
+    expect((await errorBody(foreign)).vcode).toBe(5403);
+    expect((await post(url("999999999u", staff.token))).status).toBe(404);
+    expect((await post(url("12x", staff.token))).status).toBe(404);
+    // Another user's missing id is still just forbidden: nothing is revealed.
+    expect((await post(url("999999999u", other.token))).status).toBe(403);
+  });
+
+  it("never shows another user's rows", async () => {
+    const res = await post(url(other.id, other.token), { per_page: 100 });
+    const body = (await res.json()) as Page;
+    expect(body.response).toHaveLength(20);
+  });
+});

@@ -1,0 +1,117 @@
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { subtitles } from "../../src/db/schema";
+import { invalidateSubtitleFile, srtCacheKey } from "../../src/services/subtitles";
+import { api, createApplication, db, errorBody, signedInUser } from "../helpers";
+import { createContainer, createVideo } from "../helpers/catalogue";
+import { insertSegments } from "../helpers/subtitles";
+
+let official: string;
+let partner: string;
+let manager: Awaited<ReturnType<typeof signedInUser>>;
+let video: Awaited<ReturnType<typeof createVideo>>;
+let hidden: Awaited<ReturnType<typeof createVideo>>;
+
+beforeAll(async () => {
+  official = (await createApplication({ official: true })).wireId;
+  partner = (await createApplication()).wireId;
+  manager = await signedInUser();
+  const c = await createContainer({ title: "Downloads", managers: [manager.user.id] });
+  video = await createVideo(c.id, { number: 1 });
+  hidden = await createVideo(c.id, { number: 2, state: "blocked" });
+  // Inserted out of time order; the file must come out sorted.
+  const segs = await insertSegments(video.id, [[61_000, 62_500], [1_000, 2_000], [3_723_004, 3_724_000], [5_000, 6_000]]);
+  await db().insert(subtitles).values([
+    { segmentId: segs[0].id, videoId: video.id, language: "en", text: "Second" },
+    { segmentId: segs[1].id, videoId: video.id, language: "en", text: "First" },
+    { segmentId: segs[2].id, videoId: video.id, language: "en", text: "Third\nin two lines" },
+    { segmentId: segs[3].id, videoId: video.id, language: "en", text: "   " },
+    { segmentId: segs[1].id, videoId: video.id, language: "de", text: " " },
+  ]);
+  const [h] = await insertSegments(hidden.id, [[0, 1000]]);
+  await db().insert(subtitles).values({ segmentId: h.id, videoId: hidden.id, language: "en", text: "Hidden" });
+});
+
+const get = (path: string, headers?: HeadersInit) => api(path, { headers });
+const srtPath = (v: string, file: string, query = "") => `/v4/videos/${v}/subtitles/${file}?app=${official}${query}`;
+
+describe("GET /v4/videos/<id>/subtitles/<language>.srt", () => {
+  it("is for official applications only", async () => {
+    expect((await get(`/v4/videos/${video.wireId}/subtitles/en.srt`)).status).toBe(400);
+    const res = await get(`/v4/videos/${video.wireId}/subtitles/en.srt?app=${partner}`);
+    expect(res.status).toBe(403);
+    expect((await errorBody(res)).vcode).toBe(5403);
+  });
+
+  it("builds valid SubRip from the segments in time order, leaving out blank texts", async () => {
+    const res = await get(srtPath(video.wireId, "en.srt"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/x-subrip; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("private, no-cache");
+    expect(await res.text()).toBe(
+      "1\r\n00:00:01,000 --> 00:00:02,000\r\nFirst\r\n\r\n" +
+        "2\r\n00:01:01,000 --> 00:01:02,500\r\nSecond\r\n\r\n" +
+        "3\r\n01:02:03,004 --> 01:02:04,000\r\nThird\r\nin two lines\r\n\r\n",
+    );
+  });
+
+  it("refuses every other format with a 400 that says only srt is supported", async () => {
+    for (const file of ["en.vtt", "en.json", "en", "en.srt.txt", "import_srt.json"]) {
+      const res = await get(srtPath(video.wireId, file));
+      expect(res.status, file).toBe(400);
+      const body = await errorBody(res);
+      expect(body.details?.[0].field).toBe("file");
+      expect(body.error).toContain("only the srt format is supported");
+    }
+    const badLanguage = await get(srtPath(video.wireId, "EN.srt"));
+    expect(badLanguage.status).toBe(400);
+    expect((await errorBody(badLanguage)).details?.[0].field).toBe("language");
+  });
+
+  it("404s a language without text, a missing video and a hidden one (unless the caller manages it)", async () => {
+    for (const path of [srtPath(video.wireId, "fr.srt"), srtPath(video.wireId, "de.srt"), srtPath("999999999v", "en.srt"), srtPath(hidden.wireId, "en.srt")]) {
+      expect((await get(path)).status, path).toBe(404);
+    }
+    const managed = await get(srtPath(hidden.wireId, "en.srt", `&token=${manager.token}`));
+    expect(managed.status).toBe(200);
+    expect(await managed.text()).toContain("Hidden");
+  });
+
+  it("answers 304 to a matching If-None-Match", async () => {
+    const first = await get(srtPath(video.wireId, "en.srt"));
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const again = await get(srtPath(video.wireId, "en.srt"), { "if-none-match": etag });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect((await get(srtPath(video.wireId, "en.srt"), { "if-none-match": '"other"' })).status).toBe(200);
+  });
+
+  it("is served from KV until the subtitles change and the key is dropped", async () => {
+    const c = await createContainer({ title: "Download cache" });
+    const v = await createVideo(c.id);
+    const [seg] = await insertSegments(v.id, [[0, 1000]]);
+    await db().insert(subtitles).values({ segmentId: seg.id, videoId: v.id, language: "en", text: "Before" });
+    const first = await get(srtPath(v.wireId, "en.srt"));
+    expect(await first.text()).toContain("Before");
+    expect(await env.CACHE.get(srtCacheKey(v.id, "en"))).not.toBeNull();
+
+    await db().update(subtitles).set({ text: "After" }).where(eq(subtitles.segmentId, seg.id));
+    const cached = await get(srtPath(v.wireId, "en.srt"));
+    expect(await cached.text()).toContain("Before");
+    expect(cached.headers.get("etag")).toBe(first.headers.get("etag"));
+
+    await invalidateSubtitleFile(env.CACHE, v.id, "en");
+    const fresh = await get(srtPath(v.wireId, "en.srt"));
+    expect(await fresh.text()).toContain("After");
+    expect(fresh.headers.get("etag")).not.toBe(first.headers.get("etag"));
+  });
+
+  it("is documented in the OpenAPI document under its own file name", async () => {
+    const doc = (await (await api("/openapi.json")).json()) as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
+    expect(doc.paths["/v4/videos/{video_id}/subtitles/{file}"]?.get).toBeTruthy();
+    expect(doc.paths["/v4/videos/{video_id}/subtitles/import_srt.json"]?.post?.requestBody).toBeTruthy();
+    expect(doc.paths["/v4/subtitle_completions.json"]?.post).toBeTruthy();
+  });
+});
