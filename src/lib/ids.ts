@@ -8,6 +8,7 @@ export const SUFFIX = {
   list: "l",
   notification: "n",
   thread: "t",
+  message: "m",
   application: "a",
   genre: "g",
   timedComment: "tc",

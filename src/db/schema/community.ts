@@ -49,7 +49,12 @@ export const threads = sqliteTable("threads", {
   updatedAt: updatedAt(),
 });
 
-/** Each participant's own view of a thread: read flag, deletion and which folders it shows in. */
+/**
+ * Each participant's own view of a thread: read flag, deletion and which folders it shows in. Threads have
+ * two participants, so each row also names the other one (`peer_id`) and carries the thread's last message
+ * id and its own creation time: a page of threads is one index range plus a message and a user per thread.
+ * Folders are ordered by `last_message_id` (message ids only grow, so it is the order of the last message).
+ */
 export const threadParticipants = sqliteTable(
   "thread_participants",
   {
@@ -63,15 +68,48 @@ export const threadParticipants = sqliteTable(
     deleted: flag("deleted"),
     inInbox: flag("in_inbox"),
     inSent: flag("in_sent"),
+    /** Unix seconds of the last message. */
     lastMessageAt: integer("last_message_at").notNull().default(0),
+    // No foreign key: the other participant's row must outlive this user, and SQLite cannot add a column
+    // with ON DELETE SET NULL. A peer that no longer exists shows with a null username.
+    peerId: integer("peer_id"),
+    lastMessageId: integer("last_message_id").notNull().default(0),
+    /** Unix seconds; the participant joins when the thread starts, so this is the thread's creation time. */
+    createdAt: integer("created_at").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.threadId, t.userId] }),
-    index("thread_participants_inbox").on(t.userId, t.deleted, t.inInbox, t.lastMessageAt),
-    index("thread_participants_sent").on(t.userId, t.deleted, t.inSent, t.lastMessageAt),
-    index("thread_participants_unread").on(t.userId, t.deleted, t.inInbox, t.unread),
+    index("thread_participants_inbox").on(t.userId, t.deleted, t.inInbox, t.lastMessageId),
+    index("thread_participants_sent").on(t.userId, t.deleted, t.inSent, t.lastMessageId),
+    index("thread_participants_unread").on(t.userId, t.deleted, t.inInbox, t.unread, t.lastMessageId),
   ],
 );
+
+/**
+ * A user's thread counts (live inbox, unread inbox, live sent), kept by triggers on `thread_participants`
+ * (migration 0007_community_indexes_triggers) so `only_count`, `with_paging` and alerts read one row.
+ * Never written by hand.
+ */
+export const threadCounts = sqliteTable("thread_counts", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  inbox: integer("inbox").notNull().default(0),
+  unread: integer("unread").notNull().default(0),
+  sent: integer("sent").notNull().default(0),
+});
+
+/**
+ * A user's numbers of subscriptions and markers, kept by triggers on those tables (same migration), so the
+ * subscription limit and `with_paging` counts read one row. Never written by hand.
+ */
+export const followCounts = sqliteTable("follow_counts", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  subscriptions: integer("subscriptions").notNull().default(0),
+  markers: integer("markers").notNull().default(0),
+});
 
 export const messages = sqliteTable(
   "messages",
@@ -110,6 +148,18 @@ export const notifications = sqliteTable(
     uniqueIndex("notifications_job_user").on(t.jobId, t.userId),
   ],
 );
+
+/**
+ * A user's notification counts (all and unread), kept by triggers on `notifications` (migration
+ * 0005_community_counts_triggers) so the unread badge and `with_paging` counts read one row. Never written by hand.
+ */
+export const notificationCounts = sqliteTable("notification_counts", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  total: integer("total").notNull().default(0),
+  unread: integer("unread").notNull().default(0),
+});
 
 export const timedComments = sqliteTable(
   "timed_comments",

@@ -1,0 +1,66 @@
+import { z } from "@hono/zod-openapi";
+import { pagingQuery } from "../../../lib/paging";
+import { MAX_SUBSCRIPTIONS } from "../../../services/follows";
+import { ContainerSchema, VideoSchema } from "./catalogue";
+
+const ResourceId = z
+  .string({ error: "required: a container or video id such as 12c or 40v" })
+  .max(32)
+  .regex(/^[1-9][0-9]{0,14}[cv]$/, "a container or video id such as 12c or 40v");
+
+/** `{resource_id}` (WIRE.md); unknown fields are refused. */
+export const FollowBody = (what: string) =>
+  z
+    .object({ resource_id: ResourceId.openapi({ description: `the container or video to ${what}`, example: "12c" }) })
+    .strict();
+
+const followItem = (at: "subscribed_at" | "marked_at", name: string) => {
+  const when = z.object({ [at]: z.string().nullable().openapi({ description: "when it was added (the first time)" }) });
+  return z.union([ContainerSchema.and(when), VideoSchema.and(when)]).openapi(name, {
+    description: `the full container or video object plus \`${at}\``,
+  });
+};
+
+export const SubscriptionItem = followItem("subscribed_at", "Subscription");
+export const MarkerItem = followItem("marked_at", "Marker");
+
+const envelope = <T extends z.ZodType>(item: T, name: string) =>
+  z
+    .object({
+      more: z.boolean(),
+      response: z.union([z.array(item), z.array(z.string())]),
+      count: z.number().int().optional(),
+      pagination: z.object({ previous: z.string().nullable(), next: z.string().nullable() }).optional(),
+    })
+    .openapi(name);
+
+export const SubscriptionList = envelope(SubscriptionItem, "SubscriptionList");
+export const MarkerList = envelope(MarkerItem, "MarkerList");
+
+export const SubscriptionIds = z
+  .array(z.string())
+  .openapi("SubscriptionIds", { description: `every subscribed id, newest first, at most ${MAX_SUBSCRIPTIONS}`, example: ["12c", "40v"] });
+
+export const FollowListQuery = z.object({ ...pagingQuery });
+
+export const SubscriptionListQuery = z.object({
+  ...pagingQuery,
+  ids: z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .transform((v) => v === "true" || v === "1")
+    .openapi({
+      description: `\`true\`: a bare array of every subscribed id (\`["12c", "40v"]\`), newest first, paging ignored; at most ${MAX_SUBSCRIPTIONS}`,
+      type: "boolean",
+    }),
+});
+
+/** Path of one subscription or marker: `{user_id}` and the resource id (`12c`, `40v`). */
+export const FollowParams = z.object({
+  user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "12u" }),
+  resource_id: z.string().openapi({ param: { name: "resource_id", in: "path" }, example: "12c" }),
+});
+
+export const UserParams = z.object({
+  user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "12u" }),
+});

@@ -1,0 +1,107 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { findContainer } from "../../db/queries/catalogue";
+import { countUserContributions, listContainerContributors, listUserContributions } from "../../db/queries/contributions";
+import { findUserById } from "../../db/queries/users";
+import { ApiError } from "../../lib/errors";
+import { parseId } from "../../lib/ids";
+import { paging } from "../../lib/paging";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonResponse } from "../../lib/schemas";
+import { viewContext } from "../../lib/view-context";
+import { publicCache } from "../../middleware/cache";
+import { canManageContainer } from "../../services/catalogue-access";
+import type { AppEnv } from "../../types";
+import { containerContributorView, userContributionView } from "../../views/contribution";
+import { idParam } from "./contracts/catalogue";
+import {
+  ContainerContributors,
+  ContributionCount,
+  ContributionCountQuery,
+  ContributionsQuery,
+  UserContributions,
+} from "./contracts/contributions";
+
+const PUBLIC = "Public (no token needed): `Cache-Control: public`, ETag, 304.";
+const DERIVED =
+  "Derived from subtitle histories: `segments` counts timing changes, `subtitles` text changes (every history " +
+  "row, re-edits included).";
+
+const userContributions = createRoute({
+  method: "get",
+  path: "/v4/users/{user_id}/contributions",
+  summary: "Containers a user contributed to (bare array)",
+  description:
+    `${DERIVED} Most contributions first (ties: newer container first); containers not in the normal state ` +
+    `are left out. \`page\`, \`per_page\` (25, clamped to 100) and \`type\`. ${PUBLIC}`,
+  middleware: [publicCache] as const,
+  request: { params: idParam("user_id", "12u"), query: ContributionsQuery },
+  responses: { 200: jsonResponse(UserContributions, "`[{container, segments, subtitles}]`"), ...errorResponses(400, 404) },
+});
+
+const userCount = createRoute({
+  method: "get",
+  path: "/v4/users/{user_id}/contributions/count",
+  summary: "Number of contributions of a user",
+  description:
+    "`{\"count\": N}`: the user's segment and subtitle history rows over every container (with `type`, only " +
+    `that kind). ${PUBLIC}`,
+  middleware: [publicCache] as const,
+  request: { params: idParam("user_id", "12u"), query: ContributionCountQuery },
+  responses: { 200: jsonResponse(ContributionCount, "the count"), ...errorResponses(400, 404) },
+});
+
+const contributors = (base: "container" | "containers") =>
+  createRoute({
+    method: "get",
+    path: `/v4/${base}/{container_id}/contributions`,
+    summary:
+      base === "container"
+        ? "Contributors of a container (bare array; the interface's singular `container`)"
+        : "Contributors of a container (alias of `/v4/container/<id>/contributions.json`)",
+    description:
+      `${DERIVED} Most contributions first (ties: newer user first). \`page\`, \`per_page\` (25, clamped to ` +
+      `100) and \`type\`. Containers not in the normal state are 404 except to their managers and staff. ${PUBLIC}`,
+    middleware: [publicCache] as const,
+    request: { params: idParam("container_id", "50c"), query: ContributionsQuery },
+    responses: {
+      200: jsonResponse(ContainerContributors, "`[{user, segments, subtitles}]`"),
+      ...errorResponses(400, 404),
+    },
+  });
+
+async function existingUser(c: Context<AppEnv>, raw: string) {
+  const user = await findUserById(c.get("db"), parseId(raw, "u"));
+  if (!user) throw ApiError.notFound();
+  return user;
+}
+
+export const contributionsRouter = createRouter()
+  .openapi(userContributions, async (c) => {
+    const user = await existingUser(c, c.req.valid("param").user_id);
+    const q = c.req.valid("query");
+    const p = paging(q);
+    const rows = await listUserContributions(c.get("db"), user.id, q.type, p.offset, p.perPage);
+    const ctx = viewContext(c);
+    return c.json(rows.map((r) => userContributionView(r, ctx)), 200);
+  })
+  .openapi(userCount, async (c) => {
+    const user = await existingUser(c, c.req.valid("param").user_id);
+    return c.json({ count: await countUserContributions(c.get("db"), user.id, c.req.valid("query").type) }, 200);
+  });
+
+for (const base of ["container", "containers"] as const) {
+  contributionsRouter.openapi(contributors(base), async (c) => {
+    const db = c.get("db");
+    const container = await findContainer(db, parseId(c.req.valid("param").container_id, "c"));
+    if (!container) throw ApiError.notFound();
+    if (container.state !== "normal" && !(await canManageContainer(db, c.get("user"), container.id))) {
+      throw ApiError.notFound();
+    }
+    const q = c.req.valid("query");
+    const p = paging(q);
+    const rows = await listContainerContributors(db, container.id, q.type, p.offset, p.perPage);
+    const ctx = viewContext(c);
+    return c.json(rows.map((r) => containerContributorView(r, ctx)), 200);
+  });
+}

@@ -1,0 +1,80 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { listEnvelope, paging } from "../../lib/paging";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
+import { viewContext } from "../../lib/view-context";
+import { ownerOnly } from "../../middleware/user-scope";
+import { follow, followWireId, readFollowPage, unfollow } from "../../services/follows";
+import { followItemView } from "../../views/community";
+import { FollowBody, FollowListQuery, FollowParams, MarkerItem, MarkerList, UserParams } from "./contracts/follows";
+
+const GUARD =
+  "The owner's token (`token=` or `Authorization: Bearer`) or staff: none 401 (vcode 4500), another user's 403 (vcode 5403).";
+
+const list = createRoute({
+  method: "get",
+  path: "/v4/users/{user_id}/markers",
+  summary: "A user's markers, newest first",
+  description:
+    `${GUARD} Items are the full container and video objects plus \`marked_at\`; items deleted or no longer in the ` +
+    "normal state are left out of their page.",
+  middleware: [ownerOnly] as const,
+  request: { params: UserParams, query: FollowListQuery },
+  responses: { 200: jsonResponse(MarkerList, "the list envelope"), ...errorResponses(400, 401, 403, 404) },
+});
+
+const create = createRoute({
+  method: "post",
+  path: "/v4/users/{user_id}/markers",
+  summary: "Mark a container or video",
+  description:
+    `${GUARD} Body \`{"resource_id": "12v"}\`: the resource must exist and be in the normal state (a video's ` +
+    "container too), else 404 naming `resource_id`; a malformed id or an unknown field is 400. Marking twice is " +
+    "harmless: 201 the first time, 200 afterwards (the first `marked_at` stays).",
+  middleware: [ownerOnly] as const,
+  request: { params: UserParams, body: jsonBody(FollowBody("mark")) },
+  responses: {
+    201: jsonResponse(MarkerItem, "marked"),
+    200: jsonResponse(MarkerItem, "already marked; nothing changed"),
+    ...errorResponses(400, 401, 403, 404, 413),
+  },
+});
+
+const remove = createRoute({
+  method: "delete",
+  path: "/v4/users/{user_id}/markers/{resource_id}",
+  summary: "Remove a marker",
+  description: `${GUARD} 404 when the user has not marked it.`,
+  middleware: [ownerOnly] as const,
+  request: { params: FollowParams },
+  responses: { 204: { description: "removed" }, ...errorResponses(401, 403, 404) },
+});
+
+export const markersRouter = createRouter()
+  .openapi(list, async (c) => {
+    const p = paging(c.req.valid("query"));
+    const { rows, items, count } = await readFollowPage(c.get("db"), "markers", c.get("owner").id, p);
+    const ctx = viewContext(c);
+    const body = await listEnvelope(
+      c.req.url,
+      p,
+      rows,
+      (row) => {
+        const item = items.get(followWireId(row));
+        return item ? followItemView(item, "marked_at", ctx) : null;
+      },
+      followWireId,
+      count,
+    );
+    if (!p.onlyIds) body.response = (body.response as unknown[]).filter((item) => item !== null);
+    return c.json(body as z.infer<typeof MarkerList>, 200);
+  })
+  .openapi(create, async (c) => {
+    const { created, ...item } = await follow(c.get("db"), "markers", c.get("owner").id, c.req.valid("json").resource_id);
+    const body = followItemView(item, "marked_at", viewContext(c)) as z.infer<typeof MarkerItem>;
+    return created ? c.json(body, 201) : c.json(body, 200);
+  })
+  .openapi(remove, async (c) => {
+    await unfollow(c.get("db"), "markers", c.get("owner").id, c.req.valid("param").resource_id);
+    return c.body(null, 204);
+  });

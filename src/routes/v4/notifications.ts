@@ -1,0 +1,176 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { countNotifications, deleteNotification, findNotification, setNotificationUnread } from "../../db/queries/notifications";
+import { ApiError } from "../../lib/errors";
+import { formatId, parseId } from "../../lib/ids";
+import { listEnvelope, paging } from "../../lib/paging";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
+import { viewContext } from "../../lib/view-context";
+import { requireUser } from "../../middleware/session";
+import { ownerOnly } from "../../middleware/user-scope";
+import { MAX_NOTIFICATION_LENGTH, loadRefs, readInboxPage, startNotificationFanout } from "../../services/notifications";
+import type { AppEnv, User } from "../../types";
+import { jobView } from "../../views/job";
+import { notificationView } from "../../views/notification";
+import {
+  InboxQuery,
+  MarkQuery,
+  NotificationCount,
+  NotificationCreateBody,
+  NotificationCreateQuery,
+  NotificationList,
+  NotificationSchema,
+  notificationParams,
+  userParam,
+} from "./contracts/notifications";
+import { JobSchema } from "./jobs";
+
+/**
+ * After `ownerOnly`, for sending: the notification goes out in the sender's name to every subscriber, so the
+ * path user must be the token's user; staff may not send as someone else (403).
+ */
+const senderItself = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.get("owner").id !== c.get("user")!.id) throw ApiError.forbidden("a notification is sent only in one's own name");
+  return next();
+});
+
+const JobAccepted = jsonResponse(z.object({ job: JobSchema }), "the queued notification-fanout job");
+const createDescription =
+  "Only a manager of the container may send (staff too must manage it). The path user must be the token's " +
+  `user. \`content\`: 1 to ${MAX_NOTIFICATION_LENGTH} characters after trimming. Answers 202 with a ` +
+  "`notification-fanout` job that gives every subscriber of the container one copy, in chunks; its result is " +
+  "`{container_id, recipients}`.";
+
+const create = createRoute({
+  method: "post",
+  path: "/v4/users/{user_id}/notifications",
+  summary: "Notify a container's subscribers (its managers; a queued job)",
+  description: createDescription,
+  middleware: [ownerOnly, senderItself] as const,
+  request: { params: userParam, query: NotificationCreateQuery, body: jsonBody(NotificationCreateBody) },
+  responses: { 202: JobAccepted, ...errorResponses(400, 401, 403, 404, 413) },
+});
+
+const createAlias = createRoute({
+  method: "post",
+  path: "/v4/notifications",
+  summary: "Notify a container's subscribers, as the token's user (alias)",
+  description: createDescription,
+  middleware: [requireUser] as const,
+  request: { query: NotificationCreateQuery, body: jsonBody(NotificationCreateBody) },
+  responses: { 202: JobAccepted, ...errorResponses(400, 401, 403, 404, 413) },
+});
+
+const inboxResponses = {
+  200: jsonResponse(z.union([NotificationList, NotificationCount]), "the list envelope, or `{count}` with `only_count=true`"),
+  ...errorResponses(400, 401, 403, 404),
+};
+const inboxDescription =
+  "Newest first. `unread=true` keeps unread ones; `only_count=true` answers `{\"count\": N}` (unread with " +
+  "`unread=true`, else all), read from a per-user counter. Paging as everywhere; a page reads about " +
+  "`offset + per_page` index entries plus its rows, containers and senders.";
+
+const inbox = createRoute({
+  method: "get",
+  path: "/v4/users/{user_id}/notifications",
+  summary: "A user's notifications (the user or staff)",
+  description: inboxDescription,
+  middleware: [ownerOnly] as const,
+  request: { params: userParam, query: InboxQuery },
+  responses: inboxResponses,
+});
+
+const inboxAlias = createRoute({
+  method: "get",
+  path: "/v4/notifications",
+  summary: "The token's user's notifications (alias)",
+  description: inboxDescription,
+  middleware: [requireUser] as const,
+  request: { query: InboxQuery },
+  responses: inboxResponses,
+});
+
+const readOne = createRoute({
+  method: "get",
+  path: "/v4/users/{user_id}/notifications/{notification_id}",
+  summary: "One notification (the user or staff); reading does not change the read flag",
+  middleware: [ownerOnly] as const,
+  request: { params: notificationParams },
+  responses: { 200: jsonResponse(NotificationSchema, "the notification"), ...errorResponses(401, 403, 404) },
+});
+
+const mark = createRoute({
+  method: "put",
+  path: "/v4/users/{user_id}/notifications/{notification_id}",
+  summary: "Mark a notification read (`unread=false`) or unread (`unread=true`) (the user or staff)",
+  description: "Idempotent: marking a read notification read again changes nothing. Another user's id is 404.",
+  middleware: [ownerOnly] as const,
+  request: { params: notificationParams, query: MarkQuery },
+  responses: { 200: jsonResponse(NotificationSchema, "the notification"), ...errorResponses(400, 401, 403, 404) },
+});
+
+const remove = createRoute({
+  method: "delete",
+  path: "/v4/users/{user_id}/notifications/{notification_id}",
+  summary: "Delete a notification (the user or staff)",
+  middleware: [ownerOnly] as const,
+  request: { params: notificationParams },
+  responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
+});
+
+type Created = { container_id: string };
+async function send(c: Context<AppEnv>, sender: User, query: Created, content: string) {
+  const containerId = Number.parseInt(query.container_id, 10);
+  const job = await startNotificationFanout(c.get("db"), c.env, sender, containerId, content);
+  return { job: jobView(job, new URL(c.req.url).origin) };
+}
+
+async function listInbox(c: Context<AppEnv>, userId: number, q: z.infer<typeof InboxQuery>) {
+  const db = c.get("db");
+  const unreadOnly = q.unread ?? false;
+  const countOf = async () => {
+    const counts = await countNotifications(db, userId);
+    return unreadOnly ? counts.unread : counts.total;
+  };
+  if (q.only_count) return { count: await countOf() };
+  const p = paging(q);
+  const { rows, refs } = await readInboxPage(db, userId, unreadOnly, p.offset, p.limit, p.onlyIds ? 0 : p.perPage);
+  const ctx = viewContext(c);
+  return listEnvelope(c.req.url, p, rows, (r) => notificationView(r, refs, ctx), (r) => formatId(r.id, "n"), countOf);
+}
+
+async function viewOne(c: Context<AppEnv>, row: NonNullable<Awaited<ReturnType<typeof findNotification>>>) {
+  return notificationView(row, await loadRefs(c.get("db"), [row]), viewContext(c));
+}
+
+type InboxBody = z.infer<typeof NotificationList> | z.infer<typeof NotificationCount>;
+
+export const notificationsRouter = createRouter()
+  .openapi(create, async (c) => {
+    const body = await send(c, c.get("user")!, c.req.valid("query"), c.req.valid("json").content);
+    return c.json(body, 202);
+  })
+  .openapi(createAlias, async (c) => {
+    const body = await send(c, c.get("user")!, c.req.valid("query"), c.req.valid("json").content);
+    return c.json(body, 202);
+  })
+  .openapi(inbox, async (c) => c.json((await listInbox(c, c.get("owner").id, c.req.valid("query"))) as InboxBody, 200))
+  .openapi(inboxAlias, async (c) => c.json((await listInbox(c, c.get("user")!.id, c.req.valid("query"))) as InboxBody, 200))
+  .openapi(readOne, async (c) => {
+    const row = await findNotification(c.get("db"), c.get("owner").id, parseId(c.req.valid("param").notification_id, "n"));
+    if (!row) throw ApiError.notFound();
+    return c.json(await viewOne(c, row), 200);
+  })
+  .openapi(mark, async (c) => {
+    const id = parseId(c.req.valid("param").notification_id, "n");
+    const row = await setNotificationUnread(c.get("db"), c.get("owner").id, id, c.req.valid("query").unread);
+    if (!row) throw ApiError.notFound();
+    return c.json(await viewOne(c, row), 200);
+  })
+  .openapi(remove, async (c) => {
+    const id = parseId(c.req.valid("param").notification_id, "n");
+    if (!(await deleteNotification(c.get("db"), c.get("owner").id, id))) throw ApiError.notFound();
+    return c.body(null, 204);
+  });

@@ -1,0 +1,99 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { listEnvelope, paging } from "../../lib/paging";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
+import { viewContext } from "../../lib/view-context";
+import { requireOfficialApp } from "../../middleware/application";
+import { ownerOnly } from "../../middleware/user-scope";
+import { MAX_SUBSCRIPTIONS, allSubscriptionIds, follow, followWireId, readFollowPage, unfollow } from "../../services/follows";
+import { followItemView } from "../../views/community";
+import {
+  FollowBody,
+  FollowParams,
+  SubscriptionIds,
+  SubscriptionItem,
+  SubscriptionList,
+  SubscriptionListQuery,
+  UserParams,
+} from "./contracts/follows";
+
+const GUARD =
+  "Official applications only (`app=` of an official application: none is 400 naming `app`, another 403), then the " +
+  "owner's token (`token=` or `Authorization: Bearer`) or staff: none 401 (vcode 4500), another user's 403 (vcode 5403).";
+
+const list = createRoute({
+  method: "get",
+  path: "/v4/users/{user_id}/subscriptions",
+  summary: "A user's subscriptions, newest first",
+  description:
+    `${GUARD} Items are the full container and video objects plus \`subscribed_at\`; items deleted or no longer in ` +
+    "the normal state are left out of their page. `ids=true` answers a bare array of every subscribed id " +
+    `(\`["12c", "40v"]\`), newest first and unpaged; a user holds at most ${MAX_SUBSCRIPTIONS} subscriptions.`,
+  middleware: [requireOfficialApp, ownerOnly] as const,
+  request: { params: UserParams, query: SubscriptionListQuery },
+  responses: {
+    200: jsonResponse(z.union([SubscriptionList, SubscriptionIds]), "the list envelope, or with `ids=true` a bare array of ids"),
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+const create = createRoute({
+  method: "post",
+  path: "/v4/users/{user_id}/subscriptions",
+  summary: "Subscribe to a container or video",
+  description:
+    `${GUARD} The resource must exist and be in the normal state (a video's container too), else 404 naming ` +
+    "`resource_id`; a malformed id or an unknown field is 400. Subscribing twice is harmless: 201 the first time, " +
+    `200 afterwards (the first \`subscribed_at\` stays). At most ${MAX_SUBSCRIPTIONS} subscriptions per user: ` +
+    "one more is 400 naming `resource_id`.",
+  middleware: [requireOfficialApp, ownerOnly] as const,
+  request: { params: UserParams, body: jsonBody(FollowBody("subscribe to")) },
+  responses: {
+    201: jsonResponse(SubscriptionItem, "subscribed"),
+    200: jsonResponse(SubscriptionItem, "already subscribed; nothing changed"),
+    ...errorResponses(400, 401, 403, 404, 413),
+  },
+});
+
+const remove = createRoute({
+  method: "delete",
+  path: "/v4/users/{user_id}/subscriptions/{resource_id}",
+  summary: "Unsubscribe",
+  description: `${GUARD} 404 when the user is not subscribed to it.`,
+  middleware: [requireOfficialApp, ownerOnly] as const,
+  request: { params: FollowParams },
+  responses: { 204: { description: "unsubscribed" }, ...errorResponses(400, 401, 403, 404) },
+});
+
+export const subscriptionsRouter = createRouter()
+  .openapi(list, async (c) => {
+    const db = c.get("db");
+    const owner = c.get("owner");
+    const q = c.req.valid("query");
+    if (q.ids) return c.json(await allSubscriptionIds(db, owner.id), 200);
+    const p = paging(q);
+    const { rows, items, count } = await readFollowPage(db, "subscriptions", owner.id, p);
+    const ctx = viewContext(c);
+    const body = await listEnvelope(
+      c.req.url,
+      p,
+      rows,
+      (row) => {
+        const item = items.get(followWireId(row));
+        return item ? followItemView(item, "subscribed_at", ctx) : null;
+      },
+      followWireId,
+      count,
+    );
+    if (!p.onlyIds) body.response = (body.response as unknown[]).filter((item) => item !== null);
+    return c.json(body as z.infer<typeof SubscriptionList>, 200);
+  })
+  .openapi(create, async (c) => {
+    const { created, ...item } = await follow(c.get("db"), "subscriptions", c.get("owner").id, c.req.valid("json").resource_id);
+    const body = followItemView(item, "subscribed_at", viewContext(c)) as z.infer<typeof SubscriptionItem>;
+    return created ? c.json(body, 201) : c.json(body, 200);
+  })
+  .openapi(remove, async (c) => {
+    await unfollow(c.get("db"), "subscriptions", c.get("owner").id, c.req.valid("param").resource_id);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import type { JobMessage } from "../../queues/messages";
+import type { DB } from "../db/client";
+import { findContainer, findContainersByIds, isContainerManager } from "../db/queries/catalogue";
+import { failJob, insertJob, type Job } from "../db/queries/jobs";
+import {
+  countContainerSubscribers,
+  fanoutChunk,
+  findUserRefs,
+  listNotifications,
+  type FanoutScope,
+  type NotificationRow,
+} from "../db/queries/notifications";
+import { ApiError } from "../lib/errors";
+import type { User } from "../types";
+import type { NotificationRefs } from "../views/notification";
+
+/** Characters of a notification's content (after trimming); small enough to travel in the job's params. */
+export const MAX_NOTIFICATION_LENGTH = 2000;
+/** Subscribers per fan-out statement: one INSERT ... SELECT each, so the chunk size binds no parameters. */
+export const FANOUT_CHUNK = 500;
+
+/** `jobs.params` of a notification-fanout job. */
+export const NotificationFanoutParams = z.object({
+  containerId: z.number().int().positive(),
+  senderId: z.number().int().positive(),
+  content: z.string().min(1).max(MAX_NOTIFICATION_LENGTH),
+});
+export type NotificationFanoutParams = z.infer<typeof NotificationFanoutParams>;
+
+/**
+ * A manager's notification to the subscribers of a container: 404 when the container does not exist, 403
+ * unless the sender manages it (staff included: only managers speak for a channel). Queues a
+ * `notification-fanout` job; a failure after the jobs row exists fails the job, so none is left queued
+ * without a message.
+ */
+export async function startNotificationFanout(db: DB, env: Env, sender: User, containerId: number, content: string) {
+  const container = await findContainer(db, containerId);
+  if (!container) throw ApiError.notFound();
+  if (!(await isContainerManager(db, container.id, sender.id))) {
+    throw ApiError.forbidden("only a manager of this container may notify its subscribers");
+  }
+  const params: NotificationFanoutParams = { containerId: container.id, senderId: sender.id, content };
+  const job = await insertJob(db, { type: "notification-fanout", params, createdBy: sender.id });
+  try {
+    await env.JOBS.send({ type: "notification-fanout", jobId: job.id } satisfies JobMessage);
+  } catch (err) {
+    await failJob(db, job.id, `could not enqueue: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  }
+  return job;
+}
+
+/**
+ * The fan-out job: walks the container's subscribers in user order, `FANOUT_CHUNK` at a time (keyset on
+ * `subscriptions_resource_user`), inserting one notification each. Idempotent: `(job_id, user_id)` is unique,
+ * so a replay after a crash re-walks and inserts only the copies still missing. Result: `{container_id,
+ * recipients}`, the subscribers walked (each holds exactly one copy afterwards).
+ */
+export async function fanOutNotification(
+  db: DB,
+  job: Job,
+  params: NotificationFanoutParams,
+  progress: (percent: number) => Promise<void>,
+  chunkSize = FANOUT_CHUNK,
+) {
+  const scope: FanoutScope = {
+    jobId: job.id,
+    containerId: params.containerId,
+    senderId: params.senderId,
+    content: params.content,
+    createdAt: Math.floor(job.createdAt.getTime() / 1000),
+  };
+  const expected = await countContainerSubscribers(db, params.containerId);
+  await progress(5);
+  let cursor = 0;
+  let recipients = 0;
+  for (;;) {
+    const { walked, last } = await fanoutChunk(db, scope, cursor, chunkSize);
+    if (walked === 0 || last === null) break;
+    recipients += walked;
+    cursor = last;
+    await progress(5 + Math.min(94, Math.floor((94 * recipients) / Math.max(expected, 1))));
+    if (walked < chunkSize) break;
+  }
+  return { container_id: `${params.containerId}c`, recipients };
+}
+
+/**
+ * A page of a user's inbox (up to `limit` rows, newest first) with the page's containers and senders,
+ * batch-loaded by primary key: one statement each, however many notifications share them.
+ */
+export async function readInboxPage(db: DB, userId: number, unreadOnly: boolean, offset: number, limit: number, perPage: number) {
+  const rows = await listNotifications(db, userId, unreadOnly, offset, limit);
+  return { rows, refs: await loadRefs(db, rows.slice(0, perPage)) };
+}
+
+export async function loadRefs(db: DB, rows: NotificationRow[]): Promise<NotificationRefs> {
+  const containerIds = [...new Set(rows.map((r) => r.containerId).filter((id): id is number => id !== null))];
+  const senderIds = [...new Set(rows.map((r) => r.senderId).filter((id): id is number => id !== null))];
+  const [cs, us] = await Promise.all([findContainersByIds(db, containerIds), findUserRefs(db, senderIds)]);
+  return { containers: new Map(cs.map((c) => [c.id, c])), senders: new Map(us.map((u) => [u.id, u])) };
+}

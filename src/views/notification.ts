@@ -1,0 +1,27 @@
+import type { NotificationRow } from "../db/queries/notifications";
+import { formatId } from "../lib/ids";
+import { containerConcise, type ContainerRow, type ViewContext } from "./catalogue";
+import { isoTime } from "./time";
+import { userRef } from "./user";
+
+export interface NotificationRefs {
+  containers: Map<number, Pick<ContainerRow, "id" | "type" | "doc">>;
+  senders: Map<number, { id: number; username: string }>;
+}
+
+/**
+ * `{id: "7n", content, unread, container: {id, type, titles, url} | null, sender: {id, username, url} | null,
+ * created_at}`. The container and sender are null once deleted (or, for the page, not loaded).
+ */
+export function notificationView(n: NotificationRow, refs: NotificationRefs, ctx: ViewContext) {
+  const container = n.containerId === null ? undefined : refs.containers.get(n.containerId);
+  const sender = n.senderId === null ? undefined : refs.senders.get(n.senderId);
+  return {
+    id: formatId(n.id, "n"),
+    content: n.content,
+    unread: n.unread,
+    container: container ? containerConcise(container, ctx) : null,
+    sender: sender ? userRef(sender, ctx.origin) : null,
+    created_at: isoTime(n.createdAt),
+  };
+}
