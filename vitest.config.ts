@@ -1,5 +1,35 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { exportJWK, generateKeyPair } from "jose";
 import { defineConfig } from "vitest/config";
+
+/**
+ * External identity of the test run (README, "External identity"): fresh key pairs per run, public halves
+ * inline in the config bindings, and everything the tests need to sign with in TEST_IDENTITY
+ * (test/helpers/identity.ts). No network anywhere.
+ */
+async function identityBindings() {
+  const pair = async (alg: string, kid: string) => {
+    const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
+    return { pub: { ...(await exportJWK(publicKey)), kid, alg, use: "sig" }, priv: { ...(await exportJWK(privateKey)), kid, alg } };
+  };
+  const [social, idp, store] = await Promise.all([pair("RS256", "social-1"), pair("ES256", "idp-1"), pair("ES256", "store-1")]);
+  const t = {
+    audience: "catalogue-test",
+    social: { name: "testsocial", issuer: "https://social.test", alg: "RS256", kid: "social-1", key: social.priv },
+    idp: { name: "testidp", issuer: "https://idp.test", alg: "ES256", kid: "idp-1", key: idp.priv },
+    retailer: { name: "testshop", secret: "testshop-secret-0123456789abcdef0123456789" },
+    store: { bundleId: "com.example.catalogue.test", maxAgeSeconds: 3600, key: store.priv },
+  };
+  return {
+    IDENTITY_PROVIDERS: JSON.stringify({
+      social: [{ name: t.social.name, issuer: t.social.issuer, audience: t.audience, jwks: { keys: [social.pub] } }],
+      idp: [{ name: t.idp.name, issuer: t.idp.issuer, audience: [t.audience, "another-app"], jwks: { keys: [idp.pub] } }],
+    }),
+    RETAILER_SECRETS: JSON.stringify({ [t.retailer.name]: t.retailer.secret }),
+    STORE_KEYS: JSON.stringify({ bundle_id: t.store.bundleId, keys: [store.pub], max_age_seconds: t.store.maxAgeSeconds }),
+    TEST_IDENTITY: JSON.stringify(t),
+  };
+}
 
 export default defineConfig(async () => {
   // The real migrations, applied to the test D1 in test/setup.ts.
@@ -9,9 +39,13 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // Explicit, so a developer's .dev.vars (ENVIRONMENT=development) never changes what tests see.
           bindings: {
+            ENVIRONMENT: "production",
             TEST_MIGRATIONS: migrations,
             V3_TOKEN_SECRET: "test-v3-token-secret-0123456789abcdef",
+            // Test providers, retailer and store with their own keys (never the .dev.vars ones).
+            ...(await identityBindings()),
           },
         },
       }),

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { devIdentityProviders, devRetailerSecrets, devStoreKeys } from "./dev-identity.mjs";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
@@ -33,6 +34,11 @@ export function wrangler(args, { quiet = false } = {}) {
 const DEV_VARS = {
   ENVIRONMENT: () => "development",
   V3_TOKEN_SECRET: () => randomBytes(32).toString("hex"),
+  // External identity (README, "External identity"): local providers with inline keys, so logins work offline.
+  // Their private keys are public in scripts/dev-identity.mjs, which also mints credentials for them.
+  IDENTITY_PROVIDERS: devIdentityProviders,
+  RETAILER_SECRETS: devRetailerSecrets,
+  STORE_KEYS: devStoreKeys,
 };
 
 export function ensureDevVars() {
@@ -42,7 +48,12 @@ export function ensureDevVars() {
   const missing = Object.entries(DEV_VARS).filter(([key]) => !present.has(key));
   if (!missing.length) return;
   const sep = existing.endsWith("\n") ? "" : "\n";
-  writeFileSync(file, existing + sep + missing.map(([key, make]) => `${key}=${make()}`).join("\n") + "\n");
+  // JSON values are single-quoted: dotenv then takes them literally (no `#` comments, no escapes).
+  const line = ([key, make]) => {
+    const value = make();
+    return /^[\w.-]*$/.test(value) ? `${key}=${value}` : `${key}='${value}'`;
+  };
+  writeFileSync(file, existing + sep + missing.map(line).join("\n") + "\n");
   console.log(`.dev.vars: added ${missing.map(([key]) => key).join(", ")}`);
 }
 

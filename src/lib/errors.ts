@@ -12,8 +12,10 @@ export const VCODE = {
   tokenRequired: 4500,
   invalidInput: 5002,
   forbidden: 5403,
+  conflict: 5409,
   tooLarge: 5413,
   rateLimited: 5429,
+  unavailable: 5503,
   badLogin: 7403,
 } as const;
 
@@ -49,6 +51,13 @@ export class ApiError extends Error {
   static invalidSession(status = 401) {
     return new ApiError(status, VCODE.invalidSession, "invalid or expired session token");
   }
+  static conflict(message: string) {
+    return new ApiError(409, VCODE.conflict, message);
+  }
+  /** The server cannot serve this request as configured (e.g. a misconfigured login provider). */
+  static unavailable(message: string) {
+    return new ApiError(503, VCODE.unavailable, message);
+  }
   static tooLarge(limitBytes: number) {
     return new ApiError(413, VCODE.tooLarge, `request body too large (limit ${limitBytes} bytes)`);
   }
@@ -65,5 +74,22 @@ export class ApiError extends Error {
       ...(this.details ? { details: this.details } : {}),
       ...this.extra,
     };
+  }
+}
+
+/** OAuth 2.0 token endpoint errors keep the RFC 6749 body: `{error, error_description}`. */
+export class OAuthError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 429 | 503,
+    readonly code:
+      | "invalid_request"
+      | "invalid_client"
+      | "invalid_grant"
+      | "unsupported_grant_type"
+      | "temporarily_unavailable",
+    readonly description: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(description);
   }
 }

@@ -19,8 +19,10 @@ const ERROR_TEXT: Record<number, string> = {
   401: "missing or invalid credentials",
   403: "forbidden",
   404: "not found",
+  409: "conflicts with an existing account link (vcode 5409)",
   413: "body too large (vcode 5413)",
-  429: "rate limited (vcode 5429)",
+  429: "rate limited (vcode 5429, `Retry-After` header)",
+  503: "this login path is misconfigured on the server (vcode 5503)",
 };
 
 export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({

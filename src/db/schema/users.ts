@@ -23,12 +23,30 @@ export const users = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     staff: flag("staff"),
     avatarUrl: text("avatar_url"),
+    // External identities, "<provider or retailer>:<its id of the user>" (src/services/identity/accounts.ts).
     socialId: text("social_id").unique(),
     idpId: text("idp_id").unique(),
     retailerRef: text("retailer_ref").unique(),
+    // The app store account: "<bundle id>:<appAccountToken or originalTransactionId>".
+    storeRef: text("store_ref").unique(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
+);
+
+/**
+ * Single-use login credentials (retailer parameters, store receipts) already spent: the SHA-256 of what was
+ * signed, kept until the credential would have expired anyway, so a replay is refused.
+ */
+export const usedCredentials = sqliteTable(
+  "used_credentials",
+  {
+    hash: text("hash").primaryKey(),
+    kind: text("kind", { enum: ["retailer", "store"] }).notNull(),
+    // Unix seconds; rows past it are deleted by the next single-use login.
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("used_credentials_expires").on(t.expiresAt)],
 );
 
 /** Login sessions; only the SHA-256 of a token is stored. */

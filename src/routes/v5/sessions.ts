@@ -10,6 +10,11 @@ import {
   replaceSessions,
   sessionUser,
 } from "../../services/sessions";
+import { requestToken } from "../../middleware/session";
+import { externalLogin } from "../../services/identity/login";
+import type { ExternalKind } from "../../services/identity/providers";
+import { clientAddress, limitLoginByAccount, limitLoginByAddress } from "../../services/login-limits";
+import type { User } from "../../types";
 import { userSummary } from "../../views/user";
 
 const UserSummary = z
@@ -26,21 +31,51 @@ const UserSummary = z
 
 const Session = z.object({ token: z.string(), user: UserSummary }).openapi("Session");
 
-const EXTERNAL_CREDENTIALS = ["social_token", "idp_token", "retailer_params", "store_token"] as const;
+/** The body field of each external credential and its kind (src/services/identity). */
+const EXTERNAL_CREDENTIALS = {
+  social_token: "social",
+  idp_token: "idp",
+  retailer_params: "retailer",
+  store_token: "store",
+} as const satisfies Record<string, ExternalKind>;
+type ExternalField = keyof typeof EXTERNAL_CREDENTIALS;
 
 const Credentials = z
   .object({
     username: z.string().min(1).max(100).optional(),
     password: z.string().min(1).max(1000).optional(),
-    social_token: z.string().max(8192).optional(),
-    idp_token: z.string().max(8192).optional(),
-    retailer_params: z.string().max(8192).optional(),
-    store_token: z.string().max(16384).optional(),
+    social_token: z.string().min(1).max(8192).optional().openapi({ description: "an OpenID Connect ID token of a configured social network" }),
+    idp_token: z.string().min(1).max(8192).optional().openapi({ description: "an OpenID Connect ID token of a configured identity provider" }),
+    retailer_params: z.string().min(1).max(2048).optional().openapi({
+      description: "`retailer=<name>&user_ref=<ref>[&email=][&name=]&expires=<unix s>&sig=<hex HMAC-SHA256>`, single-use",
+    }),
+    store_token: z.string().min(1).max(16384).optional().openapi({ description: "a signed app store transaction (compact JWS, ES256), single-use" }),
   })
   .strict()
   .openapi("Credentials", {
-    description: "One credential body: `username` + `password`, or one of the external credentials.",
+    description:
+      "Exactly one credential body: `username` + `password`, or one of `social_token`, `idp_token`, `retailer_params`, " +
+      "`store_token`. `social_token`/`idp_token` with the `token=` (or Bearer) of a logged-in user link that user.",
   });
+type Credentials = z.infer<typeof Credentials>;
+
+type Credential = { kind: "password"; username: string; password: string } | { kind: ExternalKind; value: string };
+
+/** Exactly one credential body; a second one is named as a 400 rather than silently ignored. */
+function credentialOf(body: Credentials): Credential {
+  const external = (Object.keys(EXTERNAL_CREDENTIALS) as ExternalField[]).filter((f) => body[f] !== undefined);
+  const sent = [...(body.username !== undefined || body.password !== undefined ? ["username"] : []), ...external];
+  if (sent.length > 1) {
+    const extra = sent.slice(1).map((field) => ({ field, message: `send one credential body (${sent[0]} is given too)` }));
+    throw ApiError.invalid(extra, "send exactly one credential body");
+  }
+  if (external.length) return { kind: EXTERNAL_CREDENTIALS[external[0]], value: body[external[0]]! };
+  const problems = [];
+  if (!body.username) problems.push({ field: "username", message: "required" });
+  if (!body.password) problems.push({ field: "password", message: "required" });
+  if (problems.length) throw ApiError.invalid(problems);
+  return { kind: "password", username: body.username!, password: body.password! };
+}
 
 const TokenParam = z.object({
   token: z.string().min(1).max(200).openapi({ param: { name: "token", in: "path" } }),
@@ -50,9 +85,11 @@ const create = createRoute({
   method: "post",
   path: "/v5/sessions",
   summary: "Log in (POST /v5/sessions.json)",
-  description: "Over HTTPS only (plain HTTP is allowed in local development). Answers 201 with a token.",
+  description:
+    "Over HTTPS only (plain HTTP is allowed in local development). Answers 201 with a token. External credentials " +
+    "create or link accounts (README, \"External identity\"). Rate limited per address and per account (429).",
   request: { body: jsonBody(Credentials) },
-  responses: { 201: jsonResponse(Session, "logged in"), ...errorResponses(400, 401, 403, 413) },
+  responses: { 201: jsonResponse(Session, "logged in"), ...errorResponses(400, 401, 403, 409, 413, 429, 503) },
 });
 
 const read = createRoute({
@@ -90,18 +127,21 @@ async function userOfToken(c: { get(k: "db"): Parameters<typeof sessionUser>[0] 
 
 export const sessionsRouter = createRouter()
   .openapi(create, async (c) => {
-    const body = c.req.valid("json");
-    const external = EXTERNAL_CREDENTIALS.find((k) => body[k] !== undefined);
-    if (body.username === undefined && body.password === undefined && external) {
-      throw ApiError.field(external, `${external} logins are not enabled on this server`);
-    }
-    const problems = [];
-    if (!body.username) problems.push({ field: "username", message: "required" });
-    if (!body.password) problems.push({ field: "password", message: "required" });
-    if (problems.length) throw ApiError.invalid(problems);
+    const credential = credentialOf(c.req.valid("json"));
     assertSecureTransport(c.req.url, c.env.ENVIRONMENT);
+    await limitLoginByAddress(c.env, clientAddress((name) => c.req.header(name)));
     const db = c.get("db");
-    const user = await authenticate(db, body.username!, body.password!);
+    let user: User;
+    if (credential.kind === "password") {
+      await limitLoginByAccount(c.env, `password:${credential.username}`);
+      user = await authenticate(db, credential.username, credential.password);
+    } else {
+      // token= is read only with social_token/idp_token (it links); other bodies ignore it, as passwords always have.
+      const linking = credential.kind === "social" || credential.kind === "idp" ? requestToken(c) : undefined;
+      const linkTo = linking ? await sessionUser(db, linking) : undefined;
+      if (linking && !linkTo) throw ApiError.invalidSession();
+      user = await externalLogin(db, c.env, { kind: credential.kind, credential: credential.value, linkTo });
+    }
     const token = await openSession(db, user);
     return c.json({ token, user: userSummary(user) }, 201);
   })
