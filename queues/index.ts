@@ -1,11 +1,20 @@
 import { createDb, emptyStats, instrument } from "../src/db/client";
 import { failJob, findJob } from "../src/db/queries/jobs";
 import type { JobType } from "../src/db/schema";
+import { completion } from "./completion";
+import { listEdit } from "./list-edit";
 import { JobMessage } from "./messages";
+import { notificationFanout } from "./notification-fanout";
 import { runJob, type JobHandler } from "./runner";
+import { srtImport } from "./srt-import";
 
 /** Consumers by job type; each later feature registers its own. */
-export const handlers: Partial<Record<JobType, JobHandler>> = {};
+export const handlers: Partial<Record<JobType, JobHandler>> = {
+  "list-edit": listEdit,
+  "notification-fanout": notificationFanout,
+  "srt-import": srtImport,
+  completion,
+};
 
 export const DEAD_LETTER_QUEUE = "media-catalogue-jobs-dlq";
 

@@ -1,19 +1,24 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { HTTPException } from "hono/http-exception";
 import type { Context } from "hono";
-import { ApiError, VCODE } from "./lib/errors";
+import { ApiError, OAuthError, VCODE } from "./lib/errors";
 import { documentedPath, routingPath } from "./lib/paths";
+import { toXml } from "./lib/xml";
 import { createRouter } from "./lib/router";
 import { limitBody } from "./middleware/body-limit";
 import { requestContext } from "./middleware/context";
+import { v3Router } from "./routes/v3";
 import { sessionsRouter } from "./routes/v5/sessions";
 import { v4Router } from "./routes/v4";
 import type { AppEnv } from "./types";
 
 const isV3 = (path: string) => path.startsWith("/api/v3") || path.startsWith("/v3/") || path === "/oauth/token";
 
-/** The one place errors become responses: WIRE.md bodies for v4/v5, the v3 body for v3. */
+/** The one place errors become responses: WIRE.md bodies for v4/v5, the v3 body for v3, RFC 6749 for OAuth. */
 export function renderError(err: unknown, c: Context<AppEnv>) {
+  if (err instanceof OAuthError) {
+    return c.json({ error: err.code, error_description: err.description }, err.status, err.headers);
+  }
   let apiError: ApiError;
   if (err instanceof ApiError) apiError = err;
   else if (err instanceof HTTPException) {
@@ -27,8 +32,13 @@ export function renderError(err: unknown, c: Context<AppEnv>) {
     apiError = new ApiError(500, 500, "internal error");
   }
   const headers = { ...apiError.headers };
-  if (isV3(new URL(c.req.url).pathname)) {
-    return c.json({ message: apiError.message, status: apiError.status }, apiError.status as 400, headers);
+  const path = new URL(c.req.url).pathname;
+  if (isV3(path)) {
+    const body = { message: apiError.message, status: apiError.status };
+    if (path.endsWith(".xml")) {
+      return c.body(toXml(body), apiError.status as 400, { ...headers, "content-type": "application/xml; charset=utf-8" });
+    }
+    return c.json(body, apiError.status as 400, headers);
   }
   return c.json(apiError.toBody(), apiError.status as 400, headers);
 }
@@ -42,6 +52,7 @@ export function createApp() {
   app.use("*", limitBody);
 
   app.route("/", sessionsRouter);
+  app.route("/", v3Router);
   app.route("/", v4Router);
 
   app.get("/", (c) =>

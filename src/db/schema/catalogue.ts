@@ -66,7 +66,8 @@ export const containers = sqliteTable(
     index("containers_views").on(t.views),
     index("containers_sort_title").on(t.sortTitle),
     index("containers_origin_country_views").on(t.originCountry, t.views),
-    index("containers_upcoming").on(t.upcoming, t.type),
+    // v3 coming soon: upcoming titles of a type, soonest release first.
+    index("containers_upcoming_release").on(t.upcoming, t.type, t.releaseDate),
   ],
 );
 
@@ -94,6 +95,8 @@ export const videos = sqliteTable(
   (t) => [
     index("videos_container_state_type_number").on(t.containerId, t.state, t.type, t.number),
     index("videos_container_state_number").on(t.containerId, t.state, t.number),
+    // v3 /movies.json: every normal-state movie, newest first.
+    index("videos_type_state").on(t.type, t.state, t.id),
   ],
 );
 

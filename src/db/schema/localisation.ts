@@ -73,8 +73,36 @@ export const subtitleHistories = sqliteTable(
   (t) => [
     index("subtitle_histories_user").on(t.userId, t.id),
     index("subtitle_histories_user_video_language").on(t.userId, t.videoId, t.language, t.id),
+    // Histories filtered by video alone or by language alone, newest first (POST .../subtitle_histories.json).
+    index("subtitle_histories_user_video").on(t.userId, t.videoId, t.id),
+    index("subtitle_histories_user_language").on(t.userId, t.language, t.id),
     index("subtitle_histories_container_user").on(t.containerId, t.kind, t.userId),
     uniqueIndex("subtitle_histories_source").on(t.sourceKey),
+  ],
+);
+
+/**
+ * Contributions per (container, user), derived from `subtitle_histories` by triggers (migration
+ * 0005_community_counts_triggers): history rows of kind segment and subtitle, and their sum. Never written by hand.
+ * Lists read it in `total` order, so a page costs about a page of rows however many histories lie behind it.
+ */
+export const contributions = sqliteTable(
+  "contributions",
+  {
+    containerId: integer("container_id")
+      .notNull()
+      .references(() => containers.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    segments: integer("segments").notNull().default(0),
+    subtitles: integer("subtitles").notNull().default(0),
+    total: integer("total").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.containerId, t.userId] }),
+    index("contributions_container_total").on(t.containerId, t.total, t.userId),
+    index("contributions_user_total").on(t.userId, t.total, t.containerId),
   ],
 );
 
@@ -91,6 +119,9 @@ export const subtitleCompletions = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.resourceKind, t.resourceId, t.language] }),
     index("subtitle_completions_language_percent").on(t.resourceKind, t.language, t.percent, t.resourceId),
+    // Covering lookup for the derived-document triggers: without planner statistics SQLite otherwise picks
+    // the language index above and scans every completion of the kind on each rebuild.
+    index("subtitle_completions_resource").on(t.resourceKind, t.resourceId, t.language, t.percent),
   ],
 );
 
@@ -122,7 +153,8 @@ export const reports = sqliteTable(
     reason: text("reason").notNull().default(""),
     createdAt: createdAt(),
   },
-  (t) => [index("reports_subtitle").on(t.subtitleId)],
+  // One report per user and subtitle: a repeated report stores nothing.
+  (t) => [uniqueIndex("reports_subtitle_user").on(t.subtitleId, t.userId)],
 );
 
 export const captionSuggestions = sqliteTable(

@@ -1,0 +1,134 @@
+import { type SQL, and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { DB } from "../client";
+import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { containers, genres, titles, videos } from "../schema";
+
+export interface LicenceFilter {
+  watchableIn?: string;
+  platform?: string;
+}
+
+/** `EXISTS` on the licences primary key (container, region, platform): one probe per candidate. */
+function licensedSql(containerIdColumn: SQL, f: LicenceFilter) {
+  if (!f.watchableIn) return sql`1`;
+  const platform = f.platform ? sql` AND l.platform = ${f.platform}` : sql``;
+  return sql`EXISTS (SELECT 1 FROM licenses l WHERE l.container_id = ${containerIdColumn} AND l.region = ${f.watchableIn}${platform})`;
+}
+
+export const generalGenres = (db: DB) =>
+  db.select({ id: genres.id, name: genres.nameEn }).from(genres).where(eq(genres.set, "general")).orderBy(genres.position).all();
+
+/**
+ * The general genres that have at least one listable container of `type` matching the filters. Each genre
+ * is an `EXISTS` that stops at its first match, walking that genre's facet rows.
+ */
+export async function genresWithResources(
+  db: DB,
+  f: LicenceFilter & { type: string; originCountry?: string; subtitleLanguage?: string; minCompletion: number },
+) {
+  const facet = (name: string) =>
+    sql`EXISTS (SELECT 1 FROM container_facets x WHERE x.container_id = f.container_id AND x.facet = ${name})`;
+  const conditions = [facet("public"), facet(`type:${f.type}`)];
+  if (f.originCountry) conditions.push(facet(`country:${f.originCountry}`));
+  if (f.subtitleLanguage) {
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM subtitle_completions sc WHERE sc.resource_kind = 'c' AND sc.resource_id = f.container_id AND sc.language = ${f.subtitleLanguage} AND sc.percent >= ${f.minCompletion})`,
+    );
+  }
+  conditions.push(licensedSql(sql`f.container_id`, f));
+  return db.all<{ id: number; name: string }>(sql`
+    SELECT g.id AS id, g.name_en AS name FROM genres g
+    WHERE g.${sql.raw('"set"')} = 'general'
+      AND EXISTS (SELECT 1 FROM container_facets f WHERE f.facet = 'genre:' || g.id AND ${sql.join(conditions, sql` AND `)})
+    ORDER BY g.position`);
+}
+
+/** Upcoming films and/or series, soonest release first, one page (+1 row to tell whether more exist). */
+export function comingSoon(db: DB, f: LicenceFilter & { types: Array<"film" | "series">; offset: number; limit: number }) {
+  return db
+    .select()
+    .from(containers)
+    .where(
+      and(
+        eq(containers.upcoming, true),
+        inArray(containers.type, f.types),
+        eq(containers.state, "normal"),
+        licensedSql(sql`${containers.id}`, f),
+      ),
+    )
+    .orderBy(containers.releaseDate, containers.id)
+    .limit(f.limit)
+    .offset(f.offset)
+    .all();
+}
+
+/**
+ * v3 movies: normal-state `movie` videos, newest first, of normal, public films. Two queries (page of
+ * videos, then their containers) since one select may not repeat column names (docs/decisions.md).
+ */
+export async function movieVideos(db: DB, offset: number, limit: number) {
+  const page = await db
+    .select({ video: videos })
+    .from(videos)
+    .innerJoin(containers, eq(containers.id, videos.containerId))
+    .where(
+      and(
+        eq(videos.type, "movie"),
+        eq(videos.state, "normal"),
+        eq(containers.state, "normal"),
+        eq(containers.hosted, true),
+        eq(containers.licensed, true),
+      ),
+    )
+    .orderBy(desc(videos.id))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  const byId = new Map((await containersByIds(db, [...new Set(page.map((r) => r.video.containerId))])).map((c) => [c.id, c]));
+  return page.map(({ video }) => ({ video, container: byId.get(video.containerId)! }));
+}
+
+/** The main `movie` video of each film container (lowest number), for v3 movie resources. */
+export async function mainMovies(db: DB, containerIds: number[]) {
+  if (!containerIds.length) return new Map<number, typeof videos.$inferSelect>();
+  const rows = await db
+    .select()
+    .from(videos)
+    .where(and(inArray(videos.containerId, containerIds), eq(videos.state, "normal"), eq(videos.type, "movie")))
+    .orderBy(videos.containerId, videos.number)
+    .all();
+  const byContainer = new Map<number, typeof videos.$inferSelect>();
+  for (const v of rows) if (!byContainer.has(v.containerId)) byContainer.set(v.containerId, v);
+  return byContainer;
+}
+
+/** The FTS5 index of migration 0011, declared here only to join it (drizzle-kit does not manage it). */
+const titlesFts = sqliteTable("titles_fts", { text: text("text") });
+
+/**
+ * Containers whose titles (any language) match the FTS5 query, in index order, joined in one statement
+ * (one row per match from `titles`, one from `containers`). No `ORDER BY rank`: bm25 reads a size row for
+ * every match, so a common word would read thousands of rows; the caller ranks the few candidates itself.
+ */
+export async function searchContainers(db: DB, match: string, candidates: number) {
+  const rows = await db
+    .select({ container: containers })
+    .from(titlesFts)
+    .innerJoin(titles, sql`${titles}.rowid = ${titlesFts}.rowid`)
+    .innerJoin(containers, eq(containers.id, titles.resourceId))
+    .where(sql`${titlesFts} MATCH ${match}`)
+    .limit(candidates)
+    .all();
+  const unique = new Map(rows.map((r) => [r.container.id, r.container]));
+  return [...unique.values()];
+}
+
+/** D1 binds at most 100 parameters per statement, so id lists are read in chunks. */
+const ID_CHUNK = 90;
+
+export async function containersByIds(db: DB, ids: number[]) {
+  const chunks: number[][] = [];
+  for (let i = 0; i < ids.length; i += ID_CHUNK) chunks.push(ids.slice(i, i + ID_CHUNK));
+  const rows = await Promise.all(chunks.map((chunk) => db.select().from(containers).where(inArray(containers.id, chunk)).all()));
+  return rows.flat();
+}

@@ -1,0 +1,37 @@
+import { createMiddleware } from "hono/factory";
+import { ApiError } from "../lib/errors";
+import { verifyV3Token } from "../lib/v3-tokens";
+import type { AppEnv } from "../types";
+
+/** When v4 took over; sent as the RFC 9745 `Deprecation` date on every v3 response. */
+export const V3_DEPRECATED_AT = "@1356998400";
+
+/** The v4 equivalent of each v3 listing, for the `Link: rel="successor-version"` header. */
+function successorOf(path: string): string {
+  if (path.includes("/genres/")) return "/v4/containers/genres.json";
+  if (path.includes("/coming_soon")) return "/v4/lists/6l.json";
+  if (path.includes("/search")) return "/v4/containers.json";
+  if (path.includes("/series")) return "/v4/series.json";
+  return "/v4/films.json";
+}
+
+export const v3Deprecation = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const origin = new URL(c.req.url).origin;
+  c.res.headers.set("deprecation", V3_DEPRECATED_AT);
+  c.res.headers.append("link", `<${origin}${successorOf(c.req.path)}>; rel="successor-version"`);
+  c.res.headers.append("link", `<${origin}/docs>; rel="deprecation"`);
+});
+
+/** `access_token=` (or a Bearer header): missing or invalid 401, expired 403 (interface: "v3 access token"). */
+export const v3Auth = createMiddleware<AppEnv>(async (c, next) => {
+  const auth = c.req.header("authorization");
+  const token = c.req.query("access_token") ?? (auth ? /^Bearer\s+(\S+)$/i.exec(auth)?.[1] : undefined);
+  if (!token) throw new ApiError(401, 401, "access_token is required");
+  const check = await verifyV3Token(c.env.V3_TOKEN_SECRET, token);
+  if (!check.ok) {
+    if (check.reason === "expired") throw new ApiError(403, 403, "The access token has expired; request a new one");
+    throw new ApiError(401, 401, "The access token is invalid");
+  }
+  return next();
+});

@@ -1,0 +1,156 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { comingSoon, containersByIds, generalGenres, genresWithResources, movieVideos } from "../../db/queries/v3";
+import { findVideoWithContainer } from "../../db/queries/catalogue";
+import { ApiError } from "../../lib/errors";
+import { createRouter } from "../../lib/router";
+import { v3Auth } from "../../middleware/v3";
+import { v3ComingSoon, v3Movie, v3Series } from "../../views/v3";
+import {
+  countryQuery,
+  licenceQuery,
+  v3Context,
+  v3Envelope,
+  v3Page,
+  v3PagingQuery,
+  v3Respond,
+} from "./shared";
+
+/** subtitle_language keeps genres with resources at least this complete in that language (interface). */
+export const V3_SUBTITLE_THRESHOLD = 90;
+
+const Genre = z.object({ id: z.number().int(), name: z.string() }).openapi("V3Genre");
+const Item = z.record(z.string(), z.unknown());
+const jsonOrXml = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { "application/json": { schema }, "application/xml": { schema } },
+});
+const v3Errors = {
+  400: { description: "bad parameter" },
+  401: { description: "missing or invalid access_token" },
+  403: { description: "expired access_token: request a new one and repeat" },
+  404: { description: "not found" },
+};
+
+function licenceFilter(q: { watchable_in?: string; platform?: string }) {
+  if (q.platform && !q.watchable_in) throw ApiError.field("platform", "platform is only usable together with watchable_in");
+  return { watchableIn: q.watchable_in, platform: q.platform };
+}
+
+const GENRE_KINDS = { movies: "film", series: "series", music_videos: "artist" } as const;
+
+const genresRoute = (kind: keyof typeof GENRE_KINDS) =>
+  createRoute({
+    method: "get",
+    path: `/api/v3/genres/${kind}`,
+    summary: `v3 genres of ${kind.replace("_", " ")} (.json or .xml)`,
+    description:
+      "The 22 genres of the interface document (id 16 before 15). Filters keep genres that have resources " +
+      `matching them: origin_country, subtitle_language (at least ${V3_SUBTITLE_THRESHOLD}% complete), ` +
+      "watchable_in and platform (only with watchable_in).",
+    middleware: [v3Auth] as const,
+    request: {
+      query: z.object({ ...licenceQuery, origin_country: countryQuery("origin country"), subtitle_language: countryQuery("language code"), access_token: z.string().optional() }),
+    },
+    responses: { 200: jsonOrXml(v3Envelope(Genre), "genres"), ...v3Errors },
+  });
+
+const COMING_SOON = { "": ["film", "series"], "/movies": ["film"], "/series": ["series"] } as const;
+
+const comingSoonRoute = (suffix: keyof typeof COMING_SOON) =>
+  createRoute({
+    method: "get",
+    path: `/api/v3/coming_soon${suffix}`,
+    summary: `v3 coming soon${suffix ? ` (${suffix.slice(1)})` : ""} (.json or .xml)`,
+    description:
+      "Upcoming titles, soonest release first. `language` picks titles and descriptions in that language, " +
+      "falling back to English (`title_language` / `description_language` say which was used).",
+    middleware: [v3Auth] as const,
+    request: {
+      query: z.object({ ...licenceQuery, ...v3PagingQuery, language: z.string().regex(/^[a-z]{2}(-[a-z]{2,4})?$/i).optional(), access_token: z.string().optional() }),
+    },
+    responses: { 200: jsonOrXml(v3Envelope(Item), "coming-soon items"), ...v3Errors },
+  });
+
+const moviesRoute = (path: string) =>
+  createRoute({
+    method: "get",
+    path,
+    summary: "v3 movie list",
+    middleware: [v3Auth] as const,
+    request: { query: z.object({ ...v3PagingQuery, access_token: z.string().optional() }) },
+    responses: { 200: jsonOrXml(v3Envelope(Item), "movies"), ...v3Errors },
+  });
+
+const oneRoute = (kind: "movies" | "series") =>
+  createRoute({
+    method: "get",
+    path: `/api/v3/${kind}/{id}`,
+    summary: `one v3 ${kind === "movies" ? "movie" : "series"} (the \`uri\` of search results)`,
+    middleware: [v3Auth] as const,
+    request: { params: z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/) }), query: z.object({ access_token: z.string().optional() }) },
+    responses: { 200: jsonOrXml(Item, "the resource"), ...v3Errors },
+  });
+
+export const v3CatalogueRouter = createRouter();
+
+for (const kind of Object.keys(GENRE_KINDS) as Array<keyof typeof GENRE_KINDS>) {
+  v3CatalogueRouter.openapi(genresRoute(kind), async (c) => {
+    const q = c.req.valid("query");
+    const filters = licenceFilter(q);
+    const unfiltered = !q.origin_country && !q.subtitle_language && !filters.watchableIn;
+    const db = c.get("db");
+    const genres = unfiltered
+      ? await generalGenres(db)
+      : await genresWithResources(db, {
+          ...filters,
+          type: GENRE_KINDS[kind],
+          originCountry: q.origin_country,
+          subtitleLanguage: q.subtitle_language,
+          minCompletion: V3_SUBTITLE_THRESHOLD,
+        });
+    return v3Respond(c, { count: genres.length, pagination: { previous: "", next: "" }, response: genres });
+  });
+}
+
+for (const suffix of Object.keys(COMING_SOON) as Array<keyof typeof COMING_SOON>) {
+  v3CatalogueRouter.openapi(comingSoonRoute(suffix), async (c) => {
+    const q = c.req.valid("query");
+    const page = q.page ?? 1;
+    const perPage = q.per_page;
+    const rows = await comingSoon(c.get("db"), {
+      ...licenceFilter(q),
+      types: [...COMING_SOON[suffix]],
+      offset: (page - 1) * perPage,
+      limit: perPage + 1,
+    });
+    const ctx = await v3Context(c, q.language?.toLowerCase());
+    const { items, pagination } = v3Page(c.req.url, page, perPage, rows);
+    return v3Respond(c, { count: items.length, pagination, response: items.map((r) => v3ComingSoon(r, ctx)) });
+  });
+}
+
+for (const path of ["/v3/movies", "/api/v3/movies"]) {
+  v3CatalogueRouter.openapi(moviesRoute(path), async (c) => {
+    const q = c.req.valid("query");
+    const page = q.page ?? 1;
+    const rows = await movieVideos(c.get("db"), (page - 1) * q.per_page, q.per_page + 1);
+    const ctx = await v3Context(c);
+    const { items, pagination } = v3Page(c.req.url, page, q.per_page, rows);
+    return v3Respond(c, { count: items.length, pagination, response: items.map((r) => v3Movie(r.video, r.container, ctx)) });
+  });
+}
+
+v3CatalogueRouter.openapi(oneRoute("movies"), async (c) => {
+  const found = await findVideoWithContainer(c.get("db"), Number(c.req.valid("param").id));
+  if (!found || found.video.type !== "movie" || found.video.state !== "normal" || found.container.state !== "normal") {
+    throw ApiError.notFound("The resource couldn't be found");
+  }
+  return v3Respond(c, v3Movie(found.video, found.container, await v3Context(c)));
+});
+
+v3CatalogueRouter.openapi(oneRoute("series"), async (c) => {
+  const [series] = await containersByIds(c.get("db"), [Number(c.req.valid("param").id)]);
+  if (!series || series.type !== "series" || series.state !== "normal") throw ApiError.notFound("The resource couldn't be found");
+  return v3Respond(c, v3Series(series, await v3Context(c)));
+});
+

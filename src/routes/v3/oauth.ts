@@ -1,0 +1,128 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { findApplication } from "../../db/queries/applications";
+import { timingSafeEqual } from "../../lib/encoding";
+import { ApiError, OAuthError } from "../../lib/errors";
+import { tryParseId } from "../../lib/ids";
+import { createRouter } from "../../lib/router";
+import { V3_TOKEN_TTL_SECONDS, issueV3Token } from "../../lib/v3-tokens";
+import { externalLogin } from "../../services/identity/login";
+import { clientAddress, limitLoginByAccount, limitLoginByAddress } from "../../services/login-limits";
+import { authenticate } from "../../services/sessions";
+import type { AppEnv } from "../../types";
+
+const TokenRequest = z.object({
+  grant_type: z.string().max(50).optional(),
+  client_id: z.string().max(50).optional(),
+  client_secret: z.string().max(200).optional(),
+  username: z.string().max(100).optional(),
+  password: z.string().max(1000).optional(),
+  social_access_token: z.string().max(8192).optional(),
+});
+type TokenRequest = z.infer<typeof TokenRequest>;
+
+const TokenResponse = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal("bearer"),
+    expires_in: z.number().int(),
+    scope: z.literal("public"),
+    user_id: z.number().int().optional(),
+  })
+  .openapi("V3AccessToken");
+
+const OAuthErrorBody = z.object({ error: z.string(), error_description: z.string() }).openapi("OAuthError");
+
+const token = createRoute({
+  method: "post",
+  path: "/oauth/token",
+  summary: "v3 OAuth 2.0 access token",
+  description:
+    "`grant_type` = `client_credentials` or `password` (with `username` + `password`, or `social_access_token`: " +
+    "an OpenID Connect ID token of a configured social network, which creates or links the account as v5 does), " +
+    "with `client_id` and " +
+    "`client_secret`, in the query, a form body or a JSON body. Tokens are valid for 24 hours; the password " +
+    "grant's response includes `user_id`.",
+  // Parameters are read by tokenParams (query, form or JSON) so every failure keeps the OAuth error body.
+  request: { query: TokenRequest },
+  responses: {
+    200: { description: "a token", content: { "application/json": { schema: TokenResponse } } },
+    400: { description: "invalid_request, invalid_grant or unsupported_grant_type", content: { "application/json": { schema: OAuthErrorBody } } },
+    401: { description: "invalid_client", content: { "application/json": { schema: OAuthErrorBody } } },
+    429: { description: "temporarily_unavailable: too many logins (`Retry-After`)", content: { "application/json": { schema: OAuthErrorBody } } },
+    503: { description: "temporarily_unavailable: the social login is misconfigured or its keys unreachable", content: { "application/json": { schema: OAuthErrorBody } } },
+  },
+});
+
+/** Query, form and JSON parameters merged (body wins); anything unreadable is an OAuth invalid_request. */
+async function tokenParams(c: Context<AppEnv>): Promise<TokenRequest> {
+  const merged: Record<string, unknown> = { ...c.req.query() };
+  const type = c.req.header("content-type") ?? "";
+  try {
+    if (type.includes("application/json")) Object.assign(merged, await c.req.json());
+    else if (type.includes("form")) Object.assign(merged, await c.req.parseBody());
+  } catch {
+    throw new OAuthError(400, "invalid_request", "the request body could not be read");
+  }
+  const parsed = TokenRequest.safeParse(merged);
+  if (!parsed.success) {
+    throw new OAuthError(400, "invalid_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  }
+  return parsed.data;
+}
+
+async function client(c: Context<AppEnv>, p: TokenRequest) {
+  if (!p.client_id || !p.client_secret) throw new OAuthError(401, "invalid_client", "client_id and client_secret are required");
+  const id = tryParseId(p.client_id, "a") ?? (/^[1-9]\d{0,14}$/.test(p.client_id) ? Number(p.client_id) : null);
+  const application = id === null ? undefined : await findApplication(c.get("db"), id);
+  if (!application || !timingSafeEqual(application.secret, p.client_secret)) {
+    throw new OAuthError(401, "invalid_client", "unknown client or wrong client_secret");
+  }
+  return application;
+}
+
+/** Identity failures keep the OAuth body: 429/503 as temporarily_unavailable, every other refusal invalid_grant. */
+function asOAuthError(err: unknown): unknown {
+  if (!(err instanceof ApiError)) return err;
+  // The identity services name the v5 field; v3 calls it social_access_token.
+  const message = err.message.replaceAll("social_token", "social_access_token");
+  if (err.status === 429 || err.status === 503) return new OAuthError(err.status, "temporarily_unavailable", message, err.headers);
+  return new OAuthError(400, "invalid_grant", message);
+}
+
+/**
+ * The password grant: `username` + `password`, or `social_access_token` (an OpenID Connect ID token of a
+ * configured social network) with the v5 creation and linking rules. Rate limited like v5 logins.
+ */
+async function passwordGrantUser(c: Context<AppEnv>, p: TokenRequest) {
+  const db = c.get("db");
+  try {
+    await limitLoginByAddress(c.env, clientAddress((name) => c.req.header(name)));
+    if (p.social_access_token !== undefined && p.username === undefined && p.password === undefined) {
+      if (!p.social_access_token) throw new OAuthError(400, "invalid_request", "social_access_token is empty");
+      return await externalLogin(db, c.env, { kind: "social", credential: p.social_access_token });
+    }
+    if (!p.username || !p.password) {
+      throw new OAuthError(400, "invalid_request", "username and password (or social_access_token) are required");
+    }
+    await limitLoginByAccount(c.env, `password:${p.username}`);
+    return await authenticate(db, p.username, p.password);
+  } catch (err) {
+    throw asOAuthError(err);
+  }
+}
+
+export const oauthRouter = createRouter().openapi(token, async (c) => {
+  const p = await tokenParams(c);
+  if (p.grant_type !== "client_credentials" && p.grant_type !== "password") {
+    throw new OAuthError(400, "unsupported_grant_type", "grant_type must be client_credentials or password");
+  }
+  const application = await client(c, p);
+  let userId: number | undefined;
+  if (p.grant_type === "password") userId = (await passwordGrantUser(c, p)).id;
+  const access_token = await issueV3Token(c.env.V3_TOKEN_SECRET, { clientId: application.id, userId });
+  return c.json(
+    { access_token, token_type: "bearer" as const, expires_in: V3_TOKEN_TTL_SECONDS, scope: "public" as const, ...(userId ? { user_id: userId } : {}) },
+    200,
+  );
+});

@@ -1,0 +1,71 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { generalGenres } from "../../db/queries/v3";
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "../../lib/paging";
+import { requestFormat } from "../../lib/paths";
+import { toXml } from "../../lib/xml";
+import type { AppEnv } from "../../types";
+import type { V3Context } from "../../views/v3";
+
+const code = (what: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, "a two-letter code")
+    .transform((s) => s.toLowerCase())
+    .optional()
+    .openapi({ description: what, type: "string" });
+
+/** Filters shared by the v3 listings; `platform` only with `watchable_in` (checked by `licenceFilter`). */
+export const licenceQuery = {
+  watchable_in: code("country code; keeps items licensed for that region"),
+  platform: z.enum(["mobile", "web", "tv"]).optional().openapi({ description: "licensed platform; only with watchable_in" }),
+};
+
+export const v3PagingQuery = {
+  page: z.coerce.number().int().min(1).max(100_000).optional(),
+  per_page: z.coerce
+    .number()
+    .int()
+    .optional()
+    .transform((n) => Math.min(Math.max(n ?? DEFAULT_PER_PAGE, 1), MAX_PER_PAGE))
+    .openapi({ type: "integer", description: `default ${DEFAULT_PER_PAGE}, at most ${MAX_PER_PAGE}` }),
+};
+
+export const countryQuery = code;
+
+export const v3Envelope = (schema: z.ZodType) =>
+  z.object({
+    count: z.number().int().openapi({ description: "number of items in this response" }),
+    pagination: z.object({ previous: z.string(), next: z.string() }),
+    response: z.array(schema),
+  });
+
+/** The v3 list envelope: absolute `previous`/`next` URLs (same path and extension) or empty strings. */
+export function v3Page<T>(url: string, page: number, perPage: number, rows: T[]) {
+  const more = rows.length > perPage;
+  const items = more ? rows.slice(0, perPage) : rows;
+  const link = (p: number) => {
+    const u = new URL(url);
+    u.searchParams.set("page", String(p));
+    return u.toString();
+  };
+  return { items, pagination: { previous: page > 1 ? link(page - 1) : "", next: more ? link(page + 1) : "" } };
+}
+
+/** JSON or XML (`.xml` paths), the same data. */
+export function v3Respond(c: Context<AppEnv>, data: unknown) {
+  if (requestFormat(c.req.url) === "xml") {
+    return c.body(toXml(data), 200, { "content-type": "application/xml; charset=utf-8" });
+  }
+  return c.json(data as object, 200);
+}
+
+export async function v3Context(c: Context<AppEnv>, language?: string): Promise<V3Context> {
+  const genres = await generalGenres(c.get("db"));
+  return {
+    origin: new URL(c.req.url).origin,
+    webOrigin: c.env.WEB_ORIGIN,
+    genreNames: new Map(genres.map((g) => [g.id, g.name])),
+    language,
+  };
+}

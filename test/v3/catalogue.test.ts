@@ -1,0 +1,151 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { subtitleCompletions, licenses, containers } from "../../src/db/schema";
+import { api, db } from "../helpers";
+import { createContainer, createVideo } from "../helpers/catalogue";
+import { v3Token } from "../helpers/v3";
+
+let token: string;
+let film: Awaited<ReturnType<typeof createContainer>>;
+let movieId: number;
+const get = (path: string) => api(`${path}${path.includes("?") ? "&" : "?"}access_token=${token}`);
+
+beforeAll(async () => {
+  token = await v3Token();
+  film = await createContainer({ type: "film", originCountry: "fr", title: "Quiet Harbour", titles: { fr: "Port tranquille" }, genres: [9], regions: ["fr"] });
+  movieId = (await createVideo(film.id, { type: "movie", number: 1 })).id;
+  await db().insert(subtitleCompletions).values({ resourceKind: "c", resourceId: film.id, language: "de", percent: 95 });
+  const series = await createContainer({ type: "series", originCountry: "kr", title: "Moon River Love", genres: [18, 6] });
+  await createVideo(series.id, { number: 1 });
+  await db().insert(subtitleCompletions).values({ resourceKind: "c", resourceId: series.id, language: "es", percent: 60 });
+  for (let i = 0; i < 3; i++) {
+    const up = await createContainer({
+      type: i === 2 ? "series" : "film",
+      upcoming: true,
+      originCountry: "us",
+      title: `Soon ${i}`,
+      titles: i === 0 ? { ko: `곧 ${i}` } : {},
+      descriptions: { en: `Coming ${i}` },
+      releaseDate: `2027-0${i + 1}-01`,
+      genres: [1],
+    });
+    await db().insert(licenses).values({ containerId: up.id, region: "us", platform: i === 1 ? "tv" : "web" });
+  }
+  await createContainer({ type: "artist", title: "Moon Singers", genres: [23] });
+  await createContainer({ type: "news", title: "Moon Report Daily" });
+});
+
+describe("v3 genres", () => {
+  it("lists the 22 genres of the interface, id 16 before id 15", async () => {
+    const res = await get("/api/v3/genres/movies.json");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { count: number; pagination: unknown; response: Array<{ id: number; name: string }> };
+    expect(body.count).toBe(22);
+    expect(body.pagination).toEqual({ previous: "", next: "" });
+    const ids = body.response.map((g) => g.id);
+    expect(ids.indexOf(16)).toBe(ids.indexOf(15) - 1);
+    expect(body.response[0]).toEqual({ id: 1, name: "Action & Adventure" });
+  });
+
+  it("keeps genres with matching resources for each filter", async () => {
+    const names = async (path: string) => ((await (await get(path)).json()) as { response: Array<{ id: number }> }).response.map((g) => g.id);
+    expect(await names("/api/v3/genres/movies.json?origin_country=fr")).toEqual([9]);
+    expect(await names("/api/v3/genres/series.json?origin_country=KR")).toEqual([6, 18]);
+    expect(await names("/api/v3/genres/movies.json?subtitle_language=de")).toEqual([9]);
+    expect(await names("/api/v3/genres/series.json?subtitle_language=es")).toEqual([]); // 60% < 90%
+    expect(await names("/api/v3/genres/movies.json?watchable_in=fr&platform=web")).toEqual([9]);
+    expect(await names("/api/v3/genres/movies.json?watchable_in=fr&platform=tv")).toEqual([]);
+  });
+
+  it("refuses platform without watchable_in", async () => {
+    const res = await get("/api/v3/genres/series.json?platform=web");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ message: expect.stringContaining("platform"), status: 400 });
+  });
+});
+
+describe("v3 coming soon", () => {
+  it("pages with absolute next/previous links and v3 item fields", async () => {
+    const res = await get("/api/v3/coming_soon.json?per_page=2");
+    const body = (await res.json()) as { count: number; pagination: { previous: string; next: string }; response: Array<Record<string, unknown>> };
+    expect(body.count).toBe(2);
+    expect(body.pagination.previous).toBe("");
+    expect(body.pagination.next).toMatch(/^https:\/\/api\.test\/api\/v3\/coming_soon\.json\?.*page=2/);
+    expect(body.response[0]).toMatchObject({ title: "Soon 0", title_language: "en", description: "Coming 0", description_language: "en", type: "movie" });
+    expect(body.response[0].created_at).toMatch(/^[A-Z][a-z]+ \d\d, \d{4} \d\d:\d\d$/);
+    expect(body.response[0].genres).toEqual([{ id: 1, name: "Action & Adventure" }]);
+    const page2 = (await (await api(body.pagination.next)).json()) as { response: unknown[]; pagination: { previous: string } };
+    expect(page2.response).toHaveLength(1);
+    expect(page2.pagination.previous).toContain("page=1");
+  });
+
+  it("answers titles in the asked language, falling back to English", async () => {
+    const body = (await (await get("/api/v3/coming_soon/movies.json?language=ko")).json()) as { response: Array<Record<string, string>> };
+    expect(body.response.map((r) => [r.title, r.title_language])).toEqual([["곧 0", "ko"], ["Soon 1", "en"]]);
+  });
+
+  it("filters by type, region and platform", async () => {
+    const series = (await (await get("/api/v3/coming_soon/series.json")).json()) as { response: Array<{ type: string }> };
+    expect(series.response.map((r) => r.type)).toEqual(["series"]);
+    const tv = (await (await get("/api/v3/coming_soon.json?watchable_in=us&platform=tv")).json()) as { response: Array<{ title: string }> };
+    expect(tv.response.map((r) => r.title)).toEqual(["Soon 1"]);
+  });
+});
+
+describe("v3 search", () => {
+  it("requires a query", async () => {
+    expect((await get("/api/v3/search.json")).status).toBe(400);
+  });
+
+  it("finds movies, series, artists and news in any language's titles", async () => {
+    const body = (await (await get("/api/v3/search.json?query=moon")).json()) as { response: Array<{ type: string; resource: Record<string, unknown> }> };
+    const types = body.response.map((r) => [r.type, r.resource.title]).sort();
+    expect(types).toEqual([["other", "Moon Report Daily"], ["other", "Moon Singers"], ["series", "Moon River Love"]]);
+    const series = body.response.find((r) => r.type === "series")!.resource;
+    expect(series).toMatchObject({ uri: expect.stringMatching(/\/api\/v3\/series\/\d+\.json$/), episodes: { count: 1 }, subtitles: { es: 60 } });
+
+    const fr = (await (await get("/api/v3/search.json?query=tranquille")).json()) as { response: Array<{ type: string; resource: Record<string, unknown> }> };
+    expect(fr.response).toHaveLength(1);
+    expect(fr.response[0]).toMatchObject({ type: "movie", resource: { id: movieId, channel_id: film.id, origin_country: "France", formats: { flash_embed: expect.any(String) } } });
+
+    const soon = (await (await get("/api/v3/search.json?query=soon")).json()) as { response: Array<{ type: string; resource: { type: string } }> };
+    expect(soon.response.map((r) => [r.type, r.resource.type]).sort()).toEqual([["coming_soon", "movie"], ["coming_soon", "movie"], ["coming_soon", "other"]]);
+  });
+
+  it("follows title changes", async () => {
+    const c = await createContainer({ type: "news", title: "Zebra Bulletin" });
+    expect(((await (await get("/api/v3/search.json?query=zebra")).json()) as { response: unknown[] }).response).toHaveLength(1);
+    await api(`/v4/containers/${c.wireId}.json`); // unrelated read keeps nothing stale
+    await db().update(containers).set({ state: "blocked" }).where(eq(containers.id, c.id));
+    expect(((await (await get("/api/v3/search.json?query=zebra")).json()) as { response: unknown[] }).response).toHaveLength(0);
+  });
+});
+
+describe("v3 movies, XML and deprecation", () => {
+  it("lists movies with the v3 movie fields at /v3/movies.json and /api/v3/movies.json", async () => {
+    for (const path of ["/v3/movies.json", "/api/v3/movies.json"]) {
+      const body = (await (await get(path)).json()) as { response: Array<Record<string, unknown>> };
+      const movie = body.response.find((m) => m.id === movieId)!;
+      expect(movie).toMatchObject({ title: "Quiet Harbour", channel_id: film.id, uri: expect.stringContaining(`/api/v3/movies/${movieId}.json`), genres: [{ id: 9, name: "Drama" }] });
+      expect(Object.keys(movie)).toEqual(expect.arrayContaining(["description", "created_at", "origin_country", "image", "subtitles", "formats"]));
+    }
+  });
+
+  it("answers every v3 path in XML too", async () => {
+    for (const path of ["/api/v3/genres/movies.xml", "/api/v3/coming_soon.xml", "/api/v3/search.xml?query=moon", "/v3/movies.xml"]) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("application/xml");
+      const text = await res.text();
+      expect(text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><response><count>\d+<\/count>/);
+    }
+    const genres = await (await get("/api/v3/genres/movies.xml")).text();
+    expect(genres).toContain("<response><id>1</id><name>Action &amp; Adventure</name></response>");
+  });
+
+  it("marks v3 responses deprecated with a link to the v4 equivalent", async () => {
+    const res = await get("/api/v3/coming_soon.json");
+    expect(res.headers.get("deprecation")).toMatch(/^@\d+$/);
+    expect(res.headers.get("link")).toContain('</v4/lists/6l.json>; rel="successor-version"'.replace("</", "<https://api.test/"));
+  });
+});

@@ -1,0 +1,88 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { issueV3Token } from "../../src/lib/v3-tokens";
+import { api, createApplication, createUser } from "../helpers";
+
+let client: Awaited<ReturnType<typeof createApplication>>;
+let user: Awaited<ReturnType<typeof createUser>>;
+beforeAll(async () => {
+  client = await createApplication({ secret: "v3-client-secret" });
+  user = await createUser();
+});
+
+const form = (params: Record<string, string>) =>
+  api("/oauth/token", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(params).toString(),
+  });
+
+describe("POST /oauth/token", () => {
+  it("grants client_credentials from a form body", async () => {
+    const res = await form({ grant_type: "client_credentials", client_id: client.wireId, client_secret: "v3-client-secret" });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ token_type: "bearer", expires_in: 86400, scope: "public" });
+    expect(body.access_token).toEqual(expect.any(String));
+    expect(body.user_id).toBeUndefined();
+  });
+
+  it("grants password with the user id, from JSON and from the query", async () => {
+    const json = await api("/oauth/token", {
+      method: "POST",
+      json: { grant_type: "password", client_id: String(client.id), client_secret: "v3-client-secret", username: user.user.username, password: user.password },
+    });
+    expect(json.status).toBe(200);
+    expect(((await json.json()) as { user_id: number }).user_id).toBe(user.user.id);
+    const q = new URLSearchParams({ grant_type: "password", client_id: client.wireId, client_secret: "v3-client-secret", username: user.user.username, password: user.password });
+    const query = await api(`/oauth/token?${q}`, { method: "POST" });
+    expect(query.status).toBe(200);
+    expect(((await query.json()) as { user_id: number }).user_id).toBe(user.user.id);
+  });
+
+  it("answers OAuth error bodies", async () => {
+    const badClient = await form({ grant_type: "client_credentials", client_id: client.wireId, client_secret: "nope" });
+    expect(badClient.status).toBe(401);
+    expect(await badClient.json()).toEqual({ error: "invalid_client", error_description: expect.any(String) });
+
+    const badGrant = await form({ grant_type: "implicit", client_id: client.wireId, client_secret: "v3-client-secret" });
+    expect(badGrant.status).toBe(400);
+    expect(((await badGrant.json()) as { error: string }).error).toBe("unsupported_grant_type");
+
+    const badPassword = await form({ grant_type: "password", client_id: client.wireId, client_secret: "v3-client-secret", username: user.user.username, password: "wrong" });
+    expect(badPassword.status).toBe(400);
+    expect(((await badPassword.json()) as { error: string }).error).toBe("invalid_grant");
+
+    const malformed = await api("/oauth/token", { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: string }).error).toBe("invalid_request");
+  });
+});
+
+describe("v3 token cycle (401 / 403 / new token works)", () => {
+  const path = "/api/v3/genres/movies.json";
+  it("missing or invalid token is 401 with the v3 error body", async () => {
+    const missing = await api(path);
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toEqual({ message: expect.any(String), status: 401 });
+    expect((await api(`${path}?access_token=garbage`)).status).toBe(401);
+  });
+
+  it("an expired token is 403; a new token makes the repeated request succeed", async () => {
+    const dayAndASecondAgo = Math.floor(Date.now() / 1000) - 86401;
+    const expired = await issueV3Token(env.V3_TOKEN_SECRET, { clientId: client.id }, dayAndASecondAgo);
+    const refused = await api(`${path}?access_token=${expired}`);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { status: number }).status).toBe(403);
+
+    const res = await form({ grant_type: "client_credentials", client_id: client.wireId, client_secret: "v3-client-secret" });
+    const { access_token } = (await res.json()) as { access_token: string };
+    const repeated = await api(`${path}?access_token=${access_token}`);
+    expect(repeated.status).toBe(200);
+  });
+
+  it("a token signed with another secret is invalid", async () => {
+    const forged = await issueV3Token("another-secret-another-secret-xx", { clientId: client.id });
+    expect((await api(`${path}?access_token=${forged}`)).status).toBe(401);
+  });
+});
