@@ -31,3 +31,11 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.get("user")) throw ApiError.tokenRequired();
   return next();
 });
+
+/** Staff only: no token 401 (vcode 4500), any other user 403 (vcode 5403). */
+export const requireStaff = createMiddleware<AppEnv>(async (c, next) => {
+  const user = c.get("user");
+  if (!user) throw ApiError.tokenRequired();
+  if (!user.staff) throw ApiError.forbidden("only staff may do this");
+  return next();
+});

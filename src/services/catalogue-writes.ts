@@ -58,10 +58,6 @@ const STAFF_ONLY = ["type", "state", "managers", "licenses", "flags.hosted", "fl
 
 const notManager = () => ApiError.forbidden("only staff and the container's managers may do this");
 
-export function assertStaff(user: User | undefined) {
-  if (!user?.staff) throw ApiError.forbidden("only staff may do this");
-}
-
 /**
  * The container a user may edit: staff, or one of its managers. Someone who may not edit it gets 403 for a
  * visible container and 404 for one they cannot see (not in the normal state), as on the reads.

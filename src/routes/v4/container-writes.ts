@@ -1,30 +1,22 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createMiddleware } from "hono/factory";
 import { findContainer } from "../../db/queries/catalogue";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
-import { requireUser } from "../../middleware/session";
+import { requireStaff, requireUser } from "../../middleware/session";
 import {
-  assertStaff,
   createContainer,
   deleteContainer,
   manageableContainer,
   updateContainer,
 } from "../../services/catalogue-writes";
 import { invalidateCatalogueListings } from "../../services/kv-cache";
-import type { AppEnv } from "../../types";
 import { containerView } from "../../views/catalogue";
 import { ContainerSchema, idParam } from "./contracts/catalogue";
 import { ContainerCreateBody, ContainerUpdateBody } from "./contracts/catalogue-writes";
 
-/** Staff-only routes refuse everyone else before the body is even read. */
-const requireStaff = createMiddleware<AppEnv>(async (c, next) => {
-  assertStaff(c.get("user"));
-  return next();
-});
 
 const create = createRoute({
   method: "post",
@@ -34,7 +26,7 @@ const create = createRoute({
     "Staff only (no token 401/4500, anyone else 403/5403). `titles.en` is required. Genres come from the " +
     "general set for films, series and news and from the music set for artists; a genre of the wrong set is a " +
     "400 naming `genres`. Unknown fields are refused (400). Answers 201 with the container.",
-  middleware: [requireUser, requireStaff] as const,
+  middleware: [requireStaff] as const,
   request: { body: jsonBody(ContainerCreateBody) },
   responses: { 201: jsonResponse(ContainerSchema, "the new container"), ...errorResponses(400, 401, 403, 413) },
 });
@@ -61,7 +53,7 @@ const remove = createRoute({
   description:
     "Staff only; managers get 403. Its videos, titles, descriptions, genres, licences, managers, completions, " +
     "list items, subscriptions, markers, segments, subtitles and timed comments go with it.",
-  middleware: [requireUser, requireStaff] as const,
+  middleware: [requireStaff] as const,
   request: { params: idParam("container_id", "50c") },
   responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
 });

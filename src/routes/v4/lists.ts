@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createMiddleware } from "hono/factory";
 import { findList } from "../../db/queries/lists";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
@@ -16,20 +15,13 @@ import {
   readListPage,
   startListEdit,
 } from "../../services/lists";
-import type { AppEnv } from "../../types";
+import { requireStaff } from "../../middleware/session";
 import { jobView } from "../../views/job";
 import { listItemView, listView } from "../../views/list";
 import { idParam } from "./contracts/catalogue";
 import { ListCreateBody, ListEditBody, ListItemsEnvelope, ListItemsQuery, ListSchema } from "./contracts/lists";
 import { JobSchema } from "./jobs";
 
-/** Staff only: no token 401 (vcode 4500), a non-staff user 403 (vcode 5403). */
-const requireStaff = createMiddleware<AppEnv>(async (c, next) => {
-  const user = c.get("user");
-  if (!user) throw ApiError.tokenRequired();
-  if (!user.staff) throw ApiError.forbidden("staff only");
-  return next();
-});
 
 const read = createRoute({
   method: "get",

@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { ownerOnly } from "../../middleware/user-scope";
-import { follow, followWireId, readFollowPage, unfollow } from "../../services/follows";
+import { follow, unfollow } from "../../services/follows";
 import { followItemView } from "../../views/community";
+import { followPageBody } from "./follow-page";
 import { FollowBody, FollowListQuery, FollowParams, MarkerItem, MarkerList, UserParams } from "./contracts/follows";
 
 const GUARD =
@@ -52,21 +52,7 @@ const remove = createRoute({
 
 export const markersRouter = createRouter()
   .openapi(list, async (c) => {
-    const p = paging(c.req.valid("query"));
-    const { rows, items, count } = await readFollowPage(c.get("db"), "markers", c.get("owner").id, p);
-    const ctx = viewContext(c);
-    const body = await listEnvelope(
-      c.req.url,
-      p,
-      rows,
-      (row) => {
-        const item = items.get(followWireId(row));
-        return item ? followItemView(item, "marked_at", ctx) : null;
-      },
-      followWireId,
-      count,
-    );
-    if (!p.onlyIds) body.response = (body.response as unknown[]).filter((item) => item !== null);
+    const body = await followPageBody(c, "markers", "marked_at", c.req.valid("query"));
     return c.json(body as z.infer<typeof MarkerList>, 200);
   })
   .openapi(create, async (c) => {

@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { requireOfficialApp } from "../../middleware/application";
 import { ownerOnly } from "../../middleware/user-scope";
-import { MAX_SUBSCRIPTIONS, allSubscriptionIds, follow, followWireId, readFollowPage, unfollow } from "../../services/follows";
+import { MAX_SUBSCRIPTIONS, allSubscriptionIds, follow, unfollow } from "../../services/follows";
 import { followItemView } from "../../views/community";
+import { followPageBody } from "./follow-page";
 import {
   FollowBody,
   FollowParams,
@@ -71,21 +71,7 @@ export const subscriptionsRouter = createRouter()
     const owner = c.get("owner");
     const q = c.req.valid("query");
     if (q.ids) return c.json(await allSubscriptionIds(db, owner.id), 200);
-    const p = paging(q);
-    const { rows, items, count } = await readFollowPage(db, "subscriptions", owner.id, p);
-    const ctx = viewContext(c);
-    const body = await listEnvelope(
-      c.req.url,
-      p,
-      rows,
-      (row) => {
-        const item = items.get(followWireId(row));
-        return item ? followItemView(item, "subscribed_at", ctx) : null;
-      },
-      followWireId,
-      count,
-    );
-    if (!p.onlyIds) body.response = (body.response as unknown[]).filter((item) => item !== null);
+    const body = await followPageBody(c, "subscriptions", "subscribed_at", q);
     return c.json(body as z.infer<typeof SubscriptionList>, 200);
   })
   .openapi(create, async (c) => {
