@@ -1,13 +1,20 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { DB } from "../client";
 import { containerManagers, containers, videos } from "../schema";
 
 /** One row: the derived `doc` column carries titles, genres, completions and counts. */
 export const findContainer = (db: DB, id: number) => db.select().from(containers).where(eq(containers.id, id)).get();
 
-/** Bulk read by primary key: one row per id. Order is the caller's business. */
-export const findContainersByIds = (db: DB, ids: number[]) =>
-  ids.length ? db.select().from(containers).where(inArray(containers.id, ids)).all() : Promise.resolve([]);
+/**
+ * Bulk read by primary key as one D1 batch of single-row lookups: D1 counts one row read per id this way,
+ * where `id IN (...)` counts two (the IN list's temporary table, then the row). Order is the caller's business.
+ */
+export async function findContainersByIds(db: DB, ids: number[]) {
+  if (!ids.length) return [];
+  const lookups = ids.map((id) => db.select().from(containers).where(eq(containers.id, id)));
+  const results = await db.batch(lookups as [(typeof lookups)[number], ...typeof lookups]);
+  return results.flat();
+}
 
 /** A video and its container, by two primary-key lookups in one round trip. */
 export async function findVideoWithContainer(db: DB, id: number) {

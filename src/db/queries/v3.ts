@@ -1,5 +1,6 @@
 import { type SQL, and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { DB } from "../client";
+import { findContainersByIds } from "./catalogue";
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { containers, genres, titles, videos } from "../schema";
 
@@ -84,7 +85,7 @@ export async function movieVideos(db: DB, offset: number, limit: number) {
     .limit(limit)
     .offset(offset)
     .all();
-  const byId = new Map((await containersByIds(db, [...new Set(page.map((r) => r.video.containerId))])).map((c) => [c.id, c]));
+  const byId = new Map((await findContainersByIds(db, [...new Set(page.map((r) => r.video.containerId))])).map((c) => [c.id, c]));
   return page.map(({ video }) => ({ video, container: byId.get(video.containerId)! }));
 }
 
@@ -121,14 +122,4 @@ export async function searchContainers(db: DB, match: string, candidates: number
     .all();
   const unique = new Map(rows.map((r) => [r.container.id, r.container]));
   return [...unique.values()];
-}
-
-/** D1 binds at most 100 parameters per statement, so id lists are read in chunks. */
-const ID_CHUNK = 90;
-
-export async function containersByIds(db: DB, ids: number[]) {
-  const chunks: number[][] = [];
-  for (let i = 0; i < ids.length; i += ID_CHUNK) chunks.push(ids.slice(i, i + ID_CHUNK));
-  const rows = await Promise.all(chunks.map((chunk) => db.select().from(containers).where(inArray(containers.id, chunk)).all()));
-  return rows.flat();
 }

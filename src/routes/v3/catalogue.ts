@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { comingSoon, containersByIds, generalGenres, genresWithResources, movieVideos } from "../../db/queries/v3";
-import { findVideoWithContainer } from "../../db/queries/catalogue";
+import { comingSoon, generalGenres, genresWithResources, movieVideos } from "../../db/queries/v3";
+import { findContainer, findVideoWithContainer } from "../../db/queries/catalogue";
 import { ApiError } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
 import { v3Auth } from "../../middleware/v3";
@@ -149,7 +149,7 @@ v3CatalogueRouter.openapi(oneRoute("movies"), async (c) => {
 });
 
 v3CatalogueRouter.openapi(oneRoute("series"), async (c) => {
-  const [series] = await containersByIds(c.get("db"), [Number(c.req.valid("param").id)]);
+  const series = await findContainer(c.get("db"), Number(c.req.valid("param").id));
   if (!series || series.type !== "series" || series.state !== "normal") throw ApiError.notFound("The resource couldn't be found");
   return v3Respond(c, v3Series(series, await v3Context(c)));
 });
