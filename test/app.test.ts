@@ -34,3 +34,14 @@ describe("cross-cutting behaviour", () => {
     expect(await res.text()).toContain("/openapi.json");
   });
 });
+
+describe("D1 read replication bookmarks", () => {
+  it("returns the session bookmark and accepts it back", async () => {
+    const first = await api("/v4/containers/genres.json");
+    const bookmark = first.headers.get("x-d1-bookmark");
+    expect(bookmark).toMatch(/\S+/);
+    const next = await api("/v4/containers/genres.json", { headers: { "x-d1-bookmark": bookmark! } });
+    expect(next.status).toBe(200);
+    expect(next.headers.get("x-d1-bookmark")).toMatch(/\S+/);
+  });
+});
