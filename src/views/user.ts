@@ -23,3 +23,14 @@ export function userRef(user: Pick<User, "id" | "username">, origin: string) {
     url: { api: `${origin}/v4/users/${formatId(user.id, "u")}.json` },
   };
 }
+
+/** A user as other users see them: no email. */
+export function publicProfile(user: User) {
+  return {
+    id: formatId(user.id, "u"),
+    username: user.username,
+    name: user.name,
+    images: user.avatarUrl ? { avatar: { url: user.avatarUrl } } : {},
+    created_at: isoTime(user.createdAt),
+  };
+}

@@ -19,6 +19,7 @@ import { markersRouter } from "./markers";
 import { subscriptionsRouter } from "./subscriptions";
 import { threadsRouter } from "./threads";
 import { subtitlesRouter } from "./subtitles";
+import { usersRouter } from "./users";
 import { videosRouter } from "./videos";
 
 /**
@@ -46,3 +47,4 @@ v4Router.route("/", historiesRouter);
 v4Router.route("/", translationsRouter);
 v4Router.route("/", captionsRouter);
 v4Router.route("/", timedCommentsRouter);
+v4Router.route("/", usersRouter);

@@ -1,0 +1,35 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { findUserById } from "../../db/queries/users";
+import { ApiError } from "../../lib/errors";
+import { parseId } from "../../lib/ids";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonResponse } from "../../lib/schemas";
+import { publicCache } from "../../middleware/cache";
+import { publicProfile } from "../../views/user";
+import { idParam } from "./contracts/catalogue";
+
+const PublicUser = z
+  .object({
+    id: z.string().openapi({ example: "12u" }),
+    username: z.string(),
+    name: z.string(),
+    images: z.record(z.string(), z.unknown()),
+    created_at: z.string().nullable(),
+  })
+  .openapi("PublicUser");
+
+const read = createRoute({
+  method: "get",
+  path: "/v4/users/{user_id}",
+  summary: "A user's public profile",
+  description: "What other users may see: no email, nothing private. The `url.api` of managers and authors.",
+  middleware: [publicCache] as const,
+  request: { params: idParam("user_id", "12u") },
+  responses: { 200: jsonResponse(PublicUser, "the profile"), ...errorResponses(404) },
+});
+
+export const usersRouter = createRouter().openapi(read, async (c) => {
+  const user = await findUserById(c.get("db"), parseId(c.req.valid("param").user_id, "u"));
+  if (!user) throw ApiError.notFound();
+  return c.json(publicProfile(user), 200);
+});
