@@ -69,3 +69,19 @@ export function v3SearchItem(c: ContainerRow, movie: VideoRow | undefined, ctx: 
   if (c.type === "film" && movie) return { type: "movie", resource: v3Movie(movie, c, ctx) };
   return { type: "other", resource: { ...common(c, ctx), subtitles: c.doc?.subtitle_completions ?? {} } };
 }
+
+/** An episode of a v3 series (the `episodes.uri` listing). */
+export function v3Episode(v: VideoRow, series: ContainerRow, ctx: V3Context) {
+  const [title] = pick(v.doc?.titles, ctx.language);
+  return {
+    id: v.id,
+    number: v.number,
+    title: title || `${pick(series.doc?.titles, ctx.language)[0]} ${v.number ?? ""}`.trim(),
+    duration: v.duration,
+    created_at: v3Date(v.createdAt),
+    image: v.posterUrl ?? series.posterUrl ?? "",
+    subtitles: v.doc?.subtitle_completions ?? {},
+    formats: { flash_embed: `${ctx.webOrigin}/player/${v.id}v` },
+    series_id: series.id,
+  };
+}

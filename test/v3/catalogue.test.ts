@@ -112,6 +112,13 @@ describe("v3 search", () => {
     expect(soon.response.map((r) => [r.type, r.resource.type]).sort()).toEqual([["coming_soon", "movie"], ["coming_soon", "movie"], ["coming_soon", "other"]]);
   });
 
+  it("links series to an episodes listing that answers", async () => {
+    const body = (await (await get("/api/v3/search.json?query=river")).json()) as { response: Array<{ resource: { episodes: { uri: string } } }> };
+    const episodes = (await (await get(body.response[0].resource.episodes.uri)).json()) as { count: number; response: Array<Record<string, unknown>> };
+    expect(episodes.count).toBe(1);
+    expect(episodes.response[0]).toMatchObject({ number: 1, created_at: expect.stringMatching(/^[A-Z][a-z]+ \d\d, \d{4}/) });
+  });
+
   it("follows title changes", async () => {
     const c = await createContainer({ type: "news", title: "Zebra Bulletin" });
     expect(((await (await get("/api/v3/search.json?query=zebra")).json()) as { response: unknown[] }).response).toHaveLength(1);

@@ -1,10 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { comingSoon, generalGenres, genresWithResources, movieVideos } from "../../db/queries/v3";
 import { findContainer, findVideoWithContainer } from "../../db/queries/catalogue";
+import { listContainerVideos } from "../../db/queries/container-videos";
 import { ApiError } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
 import { v3Auth } from "../../middleware/v3";
-import { v3ComingSoon, v3Movie, v3Series } from "../../views/v3";
+import { v3ComingSoon, v3Episode, v3Movie, v3Series } from "../../views/v3";
 import {
   countryQuery,
   licenceQuery,
@@ -146,6 +147,37 @@ v3CatalogueRouter.openapi(oneRoute("movies"), async (c) => {
     throw ApiError.notFound("The resource couldn't be found");
   }
   return v3Respond(c, v3Movie(found.video, found.container, await v3Context(c)));
+});
+
+const episodesRoute = createRoute({
+  method: "get",
+  path: "/api/v3/series/{id}/episodes",
+  summary: "episodes of a v3 series (the `episodes.uri` of series resources)",
+  middleware: [v3Auth] as const,
+  request: {
+    params: z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/) }),
+    query: z.object({ ...v3PagingQuery, access_token: z.string().optional() }),
+  },
+  responses: { 200: jsonOrXml(v3Envelope(Item), "episodes in number order"), ...v3Errors },
+});
+
+v3CatalogueRouter.openapi(episodesRoute, async (c) => {
+  const db = c.get("db");
+  const q = c.req.valid("query");
+  const series = await findContainer(db, Number(c.req.valid("param").id));
+  if (!series || series.type !== "series" || series.state !== "normal") throw ApiError.notFound("The resource couldn't be found");
+  const page = q.page ?? 1;
+  const rows = await listContainerVideos(db, {
+    containerId: series.id,
+    state: "normal",
+    type: "episode",
+    direction: "asc",
+    offset: (page - 1) * q.per_page,
+    limit: q.per_page + 1,
+  });
+  const ctx = await v3Context(c);
+  const { items, pagination } = v3Page(c.req.url, page, q.per_page, rows);
+  return v3Respond(c, { count: items.length, pagination, response: items.map((v) => v3Episode(v, series, ctx)) });
 });
 
 v3CatalogueRouter.openapi(oneRoute("series"), async (c) => {
