@@ -1,31 +1,11 @@
-import { env } from "cloudflare:workers";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  containerFacets,
-  containerGenres,
-  containerManagers,
-  containers,
-  descriptions,
-  licenses,
-  listItems,
-  lists,
-  markers,
-  segments,
-  subscriptions,
-  subtitleCompletions,
-  subtitleHistories,
-  subtitles,
-  timedComments,
-  titles,
-  videos,
-} from "../../src/db/schema";
+import { PLATFORMS, containerFacets, containers, descriptions, licenses, titles, videos } from "../../src/db/schema";
 import { insertGenreLinks, insertLicenses, insertManagers, insertTexts, newContainerId } from "../../src/db/queries/catalogue-writes";
-import { PLATFORMS } from "../../src/db/schema";
 import { WRITE_LIMITS } from "../../src/routes/v4/contracts/catalogue-writes";
-import { KV_KEYS } from "../../src/services/kv-cache";
 import { api, db, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { fieldsOf, minimal, post, put, read, send } from "../helpers/container-writes";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 let staff: User;
@@ -36,29 +16,8 @@ beforeAll(async () => {
   [staff, manager, other] = await Promise.all([signedInUser({ staff: true }), signedInUser(), signedInUser()]);
 });
 
-const send = (method: string, path: string, token?: string, json?: unknown) =>
-  api(token ? `${path}?token=${token}` : path, { method, json });
-const post = (token: string | undefined, json: unknown) => send("POST", "/v4/containers.json", token, json);
-const put = (id: string, token: string | undefined, json: unknown) => send("PUT", `/v4/containers/${id}.json`, token, json);
-const del = (id: string, token?: string) => send("DELETE", `/v4/containers/${id}.json`, token);
-const read = async (id: string, token?: string) => (await send("GET", `/v4/containers/${id}.json`, token)).json() as Promise<any>;
-
-const minimal = (over: Record<string, unknown> = {}) => ({
-  type: "series",
-  origin: { country: "kr", language: "ko" },
-  titles: { en: `Series ${crypto.randomUUID()}` },
-  ...over,
-});
-
 /** A container managed by `manager`, made through the database. */
 const managed = (over: Parameters<typeof createContainer>[0] = {}) => createContainer({ managers: [manager.user.id], ...over });
-
-async function fieldsOf(res: Response) {
-  expect(res.status).toBe(400);
-  const body = await errorBody(res);
-  expect(body.vcode).toBe(5002);
-  return body.details!.map((d) => d.field);
-}
 
 describe("POST /v4/containers.json: happy path", () => {
   it("creates a container with every field and answers 201 with the container view", async () => {
@@ -345,114 +304,5 @@ describe("PUT /v4/containers/<id>.json", () => {
     const hidden = await managed({ state: "pending" });
     expect((await put(hidden.wireId, other.token, {})).status).toBe(404);
     expect((await put(hidden.wireId, manager.token, {})).status).toBe(200);
-  });
-});
-
-describe("DELETE /v4/containers/<id>.json", () => {
-  it("is staff only: 401 without a token, 403 for another user and for a manager", async () => {
-    const c = await managed();
-    const none = await del(c.wireId);
-    expect(none.status).toBe(401);
-    expect((await errorBody(none)).vcode).toBe(4500);
-    for (const u of [other, manager]) {
-      const res = await del(c.wireId, u.token);
-      expect(res.status).toBe(403);
-      expect((await errorBody(res)).vcode).toBe(5403);
-    }
-    expect((await send("GET", `/v4/containers/${c.wireId}.json`)).status).toBe(200);
-    expect((await del("999999999c", staff.token)).status).toBe(404);
-  });
-
-  it("deletes the container and leaves nothing dangling", async () => {
-    const c = await managed({ titles: { ko: "삭제" }, descriptions: { en: "Gone soon" }, genres: [6], regions: ["us"] });
-    const v1 = await createVideo(c.id, { title: "One" });
-    const v2 = await createVideo(c.id, { type: "trailer", state: "pending" });
-    const vids = [v1.id, v2.id];
-    const d = db();
-    await d.insert(descriptions).values({ resourceKind: "v", resourceId: v1.id, language: "en", text: "Ep" });
-    await d.insert(subtitleCompletions).values([
-      { resourceKind: "c", resourceId: c.id, language: "en", percent: 80 },
-      { resourceKind: "v", resourceId: v1.id, language: "en", percent: 80 },
-    ]);
-    const [list] = await d.insert(lists).values({}).returning();
-    await d.insert(listItems).values([
-      { listId: list.id, position: 1, resourceKind: "c", resourceId: c.id },
-      { listId: list.id, position: 2, resourceKind: "v", resourceId: v1.id },
-    ]);
-    for (const [kind, id] of [["c", c.id], ["v", v1.id]] as const) {
-      await d.insert(subscriptions).values({ userId: other.user.id, resourceKind: kind, resourceId: id });
-      await d.insert(markers).values({ userId: other.user.id, resourceKind: kind, resourceId: id });
-    }
-    const [seg] = await d.insert(segments).values({ videoId: v1.id, startMs: 0, endMs: 1000 }).returning();
-    await d.insert(subtitles).values({ segmentId: seg.id, videoId: v1.id, language: "en", text: "Hi" });
-    await d.insert(timedComments).values({ videoId: v1.id, language: "en", userId: other.user.id, timeMs: 10, comment: "!" });
-    await d.insert(subtitleHistories).values({ kind: "segment", userId: other.user.id, videoId: v1.id, containerId: c.id, language: "en" });
-
-    const res = await del(c.wireId, staff.token);
-    expect(res.status).toBe(204);
-    expect(await res.text()).toBe("");
-    expect((await send("GET", `/v4/containers/${c.wireId}.json`, staff.token)).status).toBe(404);
-    expect((await send("GET", `/v4/videos/${v1.wireId}.json`, staff.token)).status).toBe(404);
-
-    const polymorphic = (t: typeof titles | typeof descriptions | typeof subtitleCompletions | typeof subscriptions | typeof markers) =>
-      d.select().from(t).where(
-        and(inArray(t.resourceKind, ["c", "v"]), inArray(t.resourceId, [c.id, ...vids])),
-      );
-    for (const t of [titles, descriptions, subtitleCompletions, subscriptions, markers]) {
-      // Rows of other resources may share an id with another kind; none may point at ours.
-      const left = (await polymorphic(t)).filter((r) => (r.resourceKind === "c" ? r.resourceId === c.id : vids.includes(r.resourceId)));
-      expect(left).toEqual([]);
-    }
-    expect(await d.select().from(listItems).where(eq(listItems.listId, list.id))).toEqual([]);
-    expect(await d.select().from(videos).where(eq(videos.containerId, c.id))).toEqual([]);
-    for (const [table, column] of [
-      [containerGenres, containerGenres.containerId],
-      [containerManagers, containerManagers.containerId],
-      [licenses, licenses.containerId],
-      [containerFacets, containerFacets.containerId],
-      [subtitleHistories, subtitleHistories.containerId],
-    ] as const) {
-      expect(await d.select().from(table).where(eq(column, c.id))).toEqual([]);
-    }
-    expect(await d.select().from(segments).where(inArray(segments.videoId, vids))).toEqual([]);
-    expect(await d.select().from(subtitles).where(inArray(subtitles.videoId, vids))).toEqual([]);
-    expect(await d.select().from(timedComments).where(inArray(timedComments.videoId, vids))).toEqual([]);
-  });
-});
-
-describe("KV-cached listings are invalidated by container writes", () => {
-  const cached = () => env.CACHE.get(KV_KEYS.allContainers);
-  const prime = () => env.CACHE.put(KV_KEYS.allContainers, JSON.stringify([{ id: "stale" }]));
-
-  it("on create, delete, and a change of type or state, but not on other edits", async () => {
-    await prime();
-    const created = await post(staff.token, minimal());
-    expect(created.status).toBe(201);
-    expect(await cached()).toBeNull();
-    const { id } = (await created.json()) as { id: string };
-
-    await prime();
-    expect((await put(id, staff.token, { flags: { on_air: true } })).status).toBe(200);
-    expect(await cached()).not.toBeNull();
-    expect((await put(id, staff.token, { state: "normal" })).status).toBe(200);
-    expect(await cached()).not.toBeNull();
-    expect((await put(id, staff.token, { state: "blocked" })).status).toBe(200);
-    expect(await cached()).toBeNull();
-
-    await prime();
-    expect((await put(id, staff.token, { type: "news" })).status).toBe(200);
-    expect(await cached()).toBeNull();
-
-    await prime();
-    expect((await del(id, staff.token)).status).toBe(204);
-    expect(await cached()).toBeNull();
-  });
-
-  it("not on refused writes", async () => {
-    const c = await managed();
-    await prime();
-    expect((await put(c.wireId, manager.token, { state: "blocked" })).status).toBe(403);
-    expect((await del(c.wireId, manager.token)).status).toBe(403);
-    expect(await cached()).not.toBeNull();
   });
 });
