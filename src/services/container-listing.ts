@@ -16,27 +16,30 @@ export interface ListingFilters {
 }
 
 /**
- * The facets (see `container_facets`) a listed container must carry. Everyone sees only `public` (hosted
- * and licensed) containers; `hosted=0` / `licensed=0` swap that for `unhosted` / `unlicensed`, but only for
- * an application with unhosted access: for any other caller they are silently ignored.
+ * The facets (see `container_facets`) a listed container must carry. Everyone sees only public (hosted and
+ * licensed) containers, whose facets are plain (`genre:6`); `hosted=0` / `licensed=0` ask for fan channels
+ * instead (`unhosted` / `unlicensed`, with `x:`-prefixed facets), but only from an application with unhosted
+ * access: for any other caller they are silently ignored (migration 0012).
  */
 export function listingFacets(q: ListingFilters, application: Application | undefined): string[] {
-  const facets: string[] = [];
   const fanChannels = application?.unhostedAccess === true;
   const unhosted = fanChannels && q.hosted === false;
   const unlicensed = fanChannels && q.licensed === false;
+  const prefix = unhosted || unlicensed ? "x:" : "";
+  const filters: string[] = [];
+  if (q.type) filters.push(`type:${q.type}`);
+  if (q.genre !== undefined) filters.push(`genre:${q.genre}`);
+  if (q.origin_country) filters.push(`country:${q.origin_country}`);
+  if (q.subtitle_completion) filters.push(`sub:${q.subtitle_completion}`);
+  if (q.family_friendly) filters.push("family");
+  const facets = filters.map((f) => prefix + f);
   if (unhosted) facets.push("unhosted");
   if (unlicensed) facets.push("unlicensed");
-  if (!unhosted && !unlicensed) facets.push("public");
-  if (q.type) facets.push(`type:${q.type}`);
-  if (q.genre !== undefined) facets.push(`genre:${q.genre}`);
-  if (q.origin_country) facets.push(`country:${q.origin_country}`);
-  if (q.subtitle_completion) facets.push(`sub:${q.subtitle_completion}`);
-  if (q.family_friendly) facets.push("family");
+  if (!facets.length) facets.push("public");
   return facets;
 }
 
-/** Containers by id in the given order (one IN query by primary key); missing ids are skipped. */
+/** Containers by id in the given order (one batch of primary-key lookups); missing ids are skipped. */
 export async function containersInOrder(db: DB, ids: number[]): Promise<ContainerRow[]> {
   const rows = await findContainersByIds(db, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));

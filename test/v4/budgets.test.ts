@@ -23,7 +23,7 @@ const FILTERS: Record<string, string> = {
   family_friendly: "family_friendly=1",
 };
 const SORTS = ["views", "views_recent", "trending", "newest_video", "average_rating", "release_date", "viki_air_time", "title"];
-const PAGES = [1, 4];
+const PAGES = [1, 4, 6];
 
 let counts: LargeCatalogueCounts;
 let oneContainer: number;

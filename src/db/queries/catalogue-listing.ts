@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, exists, notExists, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DB } from "../client";
 import { containerFacets, containers, genres, type ContainerDoc } from "../schema";
@@ -35,7 +35,8 @@ const SORT_COLUMN = {
  * sort order), every other one is a primary-key probe per candidate row, the most selective first.
  */
 const SELECTIVITY = ["unhosted", "unlicensed", "sub:", "genre:", "country:", "type:", "family", "public", "all"];
-const rank = (facet: string) => {
+const rank = (prefixed: string) => {
+  const facet = prefixed.startsWith("x:") ? prefixed.slice(2) : prefixed;
   const i = SELECTIVITY.findIndex((p) => (p.endsWith(":") ? facet.startsWith(p) : facet === p));
   return i === -1 ? SELECTIVITY.length : i;
 };
@@ -47,22 +48,18 @@ export interface FacetQuery {
 }
 
 /**
- * The driving facet and one primary-key probe per other facet. D1 counts a probe that finds its row as one
- * row read and a probe that misses as none, so `public` (hosted and licensed) is probed in its negative form,
- * NOT EXISTS `unhosted` / `unlicensed`: free for the usual public container.
+ * The driving facet and one primary-key probe per other facet. Public listings need no probe for "public":
+ * the plain facet names only exist on public containers (fan channels carry `x:`-prefixed ones).
  */
 function plan(db: DB, q: FacetQuery) {
-  const unique = [...new Set(q.facets.length ? q.facets : ["all"])].sort((a, b) => rank(a) - rank(b));
+  const unique = [...new Set(q.facets.length ? q.facets : ["public"])].sort((a, b) => rank(a) - rank(b));
   const [driver, ...others] = unique;
   const probeFor = (facet: string) =>
     db
       .select({ one: sql`1` })
       .from(probe)
       .where(and(eq(probe.containerId, f.containerId), eq(probe.facet, facet)));
-  const where: SQL[] = [eq(f.facet, driver)];
-  if (others.includes("public")) where.push(notExists(probeFor("unhosted")), notExists(probeFor("unlicensed")));
-  for (const facet of others) if (facet !== "public") where.push(exists(probeFor(facet)));
-  return and(...where)!;
+  return and(eq(f.facet, driver), ...others.map((facet) => exists(probeFor(facet))))!;
 }
 
 /**

@@ -29,7 +29,8 @@ export async function genresWithResources(
 ) {
   const facet = (name: string) =>
     sql`EXISTS (SELECT 1 FROM container_facets x WHERE x.container_id = f.container_id AND x.facet = ${name})`;
-  const conditions = [facet("public"), facet(`type:${f.type}`)];
+  // Plain facet names belong to public (hosted and licensed) containers only (migration 0012).
+  const conditions = [facet(`type:${f.type}`)];
   if (f.originCountry) conditions.push(facet(`country:${f.originCountry}`));
   if (f.subtitleLanguage) {
     conditions.push(
