@@ -39,7 +39,7 @@ export function listingFacets(q: ListingFilters, application: Application | unde
   return facets;
 }
 
-/** Containers by id in the given order (one batch of primary-key lookups); missing ids are skipped. */
+/** Containers by id in the given order (one `IN` read); missing ids are skipped. */
 export async function containersInOrder(db: DB, ids: number[]): Promise<ContainerRow[]> {
   const rows = await findContainersByIds(db, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));

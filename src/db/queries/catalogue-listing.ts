@@ -80,6 +80,33 @@ export async function listContainerIds(db: DB, q: FacetQuery & { offset: number;
   return rows.map((r) => r.id);
 }
 
+/**
+ * The same page as `listContainerIds`, with the container rows, in one statement: the facet walk (with its
+ * LIMIT/OFFSET) is a subquery, and only its rows join `containers`, one row read each. The join does not
+ * promise the subquery's order, so rows are put back in it by the same key the walk sorted on.
+ */
+export async function listContainerPage(db: DB, q: FacetQuery & { offset: number; limit: number }) {
+  const key = SORT_COLUMN[q.sort];
+  const ascending = q.sort === "title";
+  const order = ascending ? [asc(key), asc(f.containerId)] : [desc(key), desc(f.containerId)];
+  const page = db
+    .select({ pid: f.containerId, k: sql<number | string>`${key}`.as("k") })
+    .from(f)
+    .where(plan(db, q))
+    .orderBy(...order)
+    .limit(q.limit)
+    .offset(q.offset)
+    .as("page");
+  const rows = await db
+    .select({ k: page.k, container: containers })
+    .from(page)
+    .innerJoin(containers, eq(containers.id, page.pid))
+    .all();
+  const cmp = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
+    (a.k < b.k ? -1 : a.k > b.k ? 1 : 0) || a.container.id - b.container.id;
+  return rows.sort((a, b) => (ascending ? cmp(a, b) : cmp(b, a))).map((r) => r.container);
+}
+
 /** Total for `with_paging=true`: reads every row of the driving facet (plus one probe per other facet). */
 export async function countContainers(db: DB, q: FacetQuery) {
   const row = await db.select({ n: count() }).from(f).where(plan(db, q)).get();

@@ -1,6 +1,6 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { countContainers, listAllContainersConcise, listContainerIds, listGenres } from "../../db/queries/catalogue-listing";
+import { countContainers, listAllContainersConcise, listContainerIds, listContainerPage, listGenres } from "../../db/queries/catalogue-listing";
 import type { ContainerDoc } from "../../db/schema";
 import { formatId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
@@ -8,7 +8,7 @@ import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
-import { bulkContainers, containersInOrder, listingFacets } from "../../services/container-listing";
+import { bulkContainers, listingFacets } from "../../services/container-listing";
 import { KV_KEYS, cachedJson } from "../../services/kv-cache";
 import { TYPE_OF_PSEUDO, containerConcise, containerView, type ContainerRow } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
@@ -90,15 +90,15 @@ async function listContainers(c: Context<AppEnv>, q: ListingQuery, type?: Contai
     return { more: false, response: rows.map((r) => (p.onlyIds ? formatId(r.id, "c") : containerView(r, ctx))) };
   }
   const facetQuery = { facets: listingFacets({ ...q, type: type ?? q.type }, c.get("application")), sort: q.sort };
-  const ids = await listContainerIds(db, { ...facetQuery, offset: p.offset, limit: p.limit });
-  const byId = new Map<number, ContainerRow>();
-  if (!p.onlyIds) for (const r of await containersInOrder(db, ids.slice(0, p.perPage))) byId.set(r.id, r);
-  // A container deleted between the two reads is skipped; the extra id past the page only signals `more`.
-  const present = p.onlyIds ? ids : ids.filter((id, i) => i >= p.perPage || byId.has(id));
+  const window = { ...facetQuery, offset: p.offset, limit: p.limit };
+  // only_ids needs no container rows; otherwise one statement walks the facet and joins the page's rows.
+  const rows = p.onlyIds ? [] : await listContainerPage(db, window);
+  const ids = p.onlyIds ? await listContainerIds(db, window) : rows.map((r) => r.id);
+  const byId = new Map(rows.map((r) => [r.id, r]));
   return (await listEnvelope(
     c.req.url,
     p,
-    present,
+    ids,
     (id) => containerView(byId.get(id)!, ctx),
     (id) => formatId(id, "c"),
     () => countContainers(db, facetQuery),
