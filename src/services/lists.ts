@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { JobMessage } from "../../queues/messages";
 import type { DB } from "../db/client";
+import { findContainersByIds } from "../db/queries/catalogue";
 import { failJob, insertJob, setJobPayloadKey } from "../db/queries/jobs";
 import {
   containerStates,
   countListItems,
   findListItemPage,
   insertList,
-  loadContainers,
   loadVideos,
   replaceListItems,
   videoStates,
@@ -139,12 +139,12 @@ export async function readListPage(db: DB, listId: number, filter: ListItemFilte
 
   const page = refs.slice(0, p.perPage);
   const [cs, vs] = await Promise.all([
-    loadContainers(db, page.filter((r) => r.kind === "c").map((r) => r.id)),
+    findContainersByIds(db, page.filter((r) => r.kind === "c").map((r) => r.id)),
     loadVideos(db, page.filter((r) => r.kind === "v").map((r) => r.id)),
   ]);
   const byId = new Map(cs.map((c) => [c.id, c]));
   const missing = [...new Set(vs.map((v) => v.containerId).filter((id) => !byId.has(id)))];
-  for (const c of await loadContainers(db, missing)) byId.set(c.id, c);
+  for (const c of await findContainersByIds(db, missing)) byId.set(c.id, c);
 
   const entries = new Map<string, ListEntry>();
   for (const c of cs) entries.set(formatId(c.id, "c"), { kind: "c", container: c });

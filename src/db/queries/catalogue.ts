@@ -1,23 +1,17 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { DB } from "../client";
+import { inChunks } from "./chunks";
 import { containerManagers, containers, videos } from "../schema";
 
 /** One row: the derived `doc` column carries titles, genres, completions and counts. */
 export const findContainer = (db: DB, id: number) => db.select().from(containers).where(eq(containers.id, id)).get();
 
-/** D1 binds at most 100 parameters per statement. */
-const ID_CHUNK = 90;
-
 /**
- * Bulk read by primary key, one `IN` statement per 90 ids (2 rows read per id: the IN list, then the row).
+ * Bulk read by primary key, one `IN` statement per 100 ids (2 rows read per id: the IN list, then the row).
  * Listing pages avoid even that by joining their facet walk (catalogue-listing.ts). Order is the caller's.
  */
-export async function findContainersByIds(db: DB, ids: number[]) {
-  const chunks: number[][] = [];
-  for (let i = 0; i < ids.length; i += ID_CHUNK) chunks.push(ids.slice(i, i + ID_CHUNK));
-  const rows = await Promise.all(chunks.map((chunk) => db.select().from(containers).where(inArray(containers.id, chunk)).all()));
-  return rows.flat();
-}
+export const findContainersByIds = (db: DB, ids: number[]) =>
+  inChunks(ids, (chunk) => db.select().from(containers).where(inArray(containers.id, chunk)).all());
 
 /** A video and its container, by two primary-key lookups in one round trip. */
 export async function findVideoWithContainer(db: DB, id: number) {

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DB } from "../client";
+import { inChunks } from "./chunks";
 import { CONTAINER_TYPES, containers, listItems, lists, titles, videos, type VIDEO_TYPES } from "../schema";
 
 export type ListRow = typeof lists.$inferSelect;
@@ -16,18 +17,6 @@ export interface ListItemRef {
 /** D1 allows 100 bound parameters per statement: 20 rows of 4 columns stay well inside it. */
 export const ITEM_ROWS_PER_INSERT = 20;
 
-/** Ids per `IN (...)`: D1 binds at most 100 parameters per statement. */
-export const IDS_PER_LOOKUP = 100;
-
-/**
- * Runs a primary-key lookup per chunk of IDS_PER_LOOKUP ids and concatenates the rows. (An
- * `IN (SELECT value FROM json_each(?))` would bind once, but D1 counts three rows read per id against two.)
- */
-async function inChunks<T>(ids: number[], lookup: (chunk: number[]) => Promise<T[]>): Promise<T[]> {
-  const chunks: number[][] = [];
-  for (let i = 0; i < ids.length; i += IDS_PER_LOOKUP) chunks.push(ids.slice(i, i + IDS_PER_LOOKUP));
-  return (await Promise.all(chunks.map(lookup))).flat();
-}
 
 export const findList = (db: DB, id: number) => db.select().from(lists).where(eq(lists.id, id)).get();
 
@@ -88,10 +77,6 @@ export async function videoStates(db: DB, ids: number[]) {
   );
   return new Map(rows.map((r) => [r.id, { state: r.state, containerState: r.containerState }]));
 }
-
-/** Containers by id: one statement for a page (per_page is at most 100). */
-export const loadContainers = (db: DB, ids: number[]) =>
-  inChunks(ids, (chunk) => db.select().from(containers).where(inArray(containers.id, chunk)).all());
 
 /** Videos by id: one statement for a page. */
 export const loadVideos = (db: DB, ids: number[]) =>
