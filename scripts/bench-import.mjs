@@ -71,7 +71,7 @@ try {
 
   const waitFor = async (jobId) => {
     for (;;) {
-      const job = await (await fetch(`${base}/v4/jobs/${jobId}.json?token=${token}`)).json();
+      const { job } = await (await fetch(`${base}/v4/jobs/${jobId}.json?token=${token}`)).json();
       if (job.status === "succeeded" || job.status === "failed") return job;
       await new Promise((r) => setTimeout(r, 25));
     }

@@ -2,6 +2,7 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { HTTPException } from "hono/http-exception";
 import type { Context } from "hono";
 import { ApiError, OAuthError, VCODE } from "./lib/errors";
+import { allowedMethods } from "./lib/allowed-methods";
 import { documentedPath, routingPath } from "./lib/paths";
 import { toXml } from "./lib/xml";
 import { createRouter } from "./lib/router";
@@ -79,7 +80,16 @@ export function createApp() {
   });
   app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Media Catalogue Service API" }));
 
-  app.notFound((c) => renderError(ApiError.notFound(), c));
+  app.notFound((c) => {
+    const allowed = allowedMethods(app.routes, routingPath(c.req.raw));
+    if (allowed.length && !allowed.includes(c.req.method)) {
+      const error = new ApiError(405, VCODE.methodNotAllowed, `${c.req.method} is not served here; use ${allowed.join(", ")}`, undefined, undefined, {
+        allow: allowed.join(", "),
+      });
+      return renderError(error, c);
+    }
+    return renderError(ApiError.notFound(), c);
+  });
   app.onError(renderError);
   return app;
 }

@@ -14,5 +14,9 @@ export type AppEnv = {
     application?: Application;
     /** The user of the session token, when the request carries one. */
     user?: User;
+    /** A user token was sent but not used (dead, malformed or empty): public reads answer as anonymous. */
+    ignoredToken?: "invalid" | "empty";
+    /** An unsigned request named an application the server does not know; public reads treat it as none. */
+    ignoredApp?: string;
   };
 };

@@ -9,6 +9,7 @@ export const VCODE = {
   staleTimestamp: 5,
   invalidSession: 11,
   notFound: 404,
+  methodNotAllowed: 405,
   tokenRequired: 4500,
   invalidInput: 5002,
   forbidden: 5403,

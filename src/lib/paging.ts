@@ -3,23 +3,42 @@ import { z } from "@hono/zod-openapi";
 export const DEFAULT_PER_PAGE = 25;
 export const MAX_PER_PAGE = 100;
 
+export const MAX_PAGE = 100_000;
+
 const truthy = z
   .enum(["true", "false", "1", "0"])
   .optional()
   .transform((v) => v === "true" || v === "1");
 
-/** Query parameters shared by every paged v4 list. `per_page` is clamped, never refused. */
+/** A whole number from a query string or a JSON body (`"2"` or `2`), or undefined when it cannot be read. */
+const readInt = (v: number | string | undefined) => {
+  const n = typeof v === "number" ? Math.trunc(v) : Number.parseInt(v ?? "", 10);
+  return Number.isFinite(n) ? n : undefined;
+};
+
+/**
+ * `page` and `per_page`, read the same way on every list (v4 query, JSON bodies, v3): an unreadable or out-of-range
+ * value falls back to the default or the nearest bound and is never a 400 (clients send `per_page=500`).
+ */
+export const pageField = z
+  .union([z.number(), z.string()])
+  .optional()
+  .transform((v) => Math.min(Math.max(readInt(v) ?? 1, 1), MAX_PAGE))
+  .openapi({ description: `1-based page number; unreadable or below 1 is 1, above ${MAX_PAGE} is ${MAX_PAGE}`, type: "integer" });
+
+export const perPageField = z
+  .union([z.number(), z.string()])
+  .optional()
+  .transform((v) => {
+    const n = readInt(v);
+    return n === undefined || n < 1 ? DEFAULT_PER_PAGE : Math.min(n, MAX_PER_PAGE);
+  })
+  .openapi({ description: `items per page, default ${DEFAULT_PER_PAGE} (also for unreadable values), clamped to at most ${MAX_PER_PAGE}`, type: "integer" });
+
+/** Query parameters shared by every paged v4 list. */
 export const pagingQuery = {
-  page: z.coerce.number().int().min(1).max(100_000).optional().openapi({ description: "1-based page number" }),
-  per_page: z
-    .string()
-    .optional()
-    .transform((v) => {
-      const n = Number.parseInt(v ?? "", 10);
-      if (!Number.isFinite(n) || n < 1) return DEFAULT_PER_PAGE;
-      return Math.min(n, MAX_PER_PAGE);
-    })
-    .openapi({ description: `items per page, default ${DEFAULT_PER_PAGE}, clamped to at most ${MAX_PER_PAGE}`, type: "integer" }),
+  page: pageField,
+  per_page: perPageField,
   with_paging: truthy.openapi({ description: "add `count` and `pagination` links", type: "boolean" }),
   only_ids: truthy.openapi({ description: "answer with an array of ids only", type: "boolean" }),
 };
@@ -47,8 +66,16 @@ export function paging(q: { page?: number; per_page?: number; with_paging?: bool
   };
 }
 
-function pageUrl(requestUrl: string, page: number) {
+/**
+ * Credentials never travel in links: clients add their own (the v3 gem appends `access_token=` to `next`, and a
+ * second copy used to make the next page a 400), and a link pasted into a bug report must not carry a session.
+ */
+const CREDENTIAL_PARAMS = ["access_token", "token", "sig", "t", "signature", "timestamp"];
+
+/** The request's own URL at another page: same path, paging and filter parameters, no credentials. */
+export function pageUrl(requestUrl: string, page: number) {
   const url = new URL(requestUrl);
+  for (const name of CREDENTIAL_PARAMS) url.searchParams.delete(name);
   url.searchParams.set("page", String(page));
   return url.toString();
 }

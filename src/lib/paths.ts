@@ -6,11 +6,18 @@ import { getPath as honoGetPath } from "hono/utils/url";
  * Hono's router cannot match a parameter followed by a literal suffix inside one segment (`:id.json`).
  */
 export function routingPath(request: Request): string {
-  const path = honoGetPath(request);
+  let path = honoGetPath(request);
+  if ((request.method === "GET" || request.method === "HEAD") && V5_READ_ALIAS.test(path)) path = `/v4/${path.slice(4)}`;
   if (path.endsWith(".json")) return path.slice(0, -5);
   if (path.endsWith(".xml") && (path.startsWith("/api/v3/") || path.startsWith("/v3/"))) return path.slice(0, -4);
   return path;
 }
+
+/**
+ * One container or video read under /v5 answers as under /v4: yt-dlp's Viki extractor reads a channel with a signed
+ * `GET /v5/containers/<id>.json` (docs/decisions.md, "v5 catalogue reads"). Only these two reads; nothing else moves.
+ */
+const V5_READ_ALIAS = /^\/v5\/(containers|videos)\/[^/]+\.json$/;
 
 export function requestFormat(url: string): "json" | "xml" {
   return new URL(url).pathname.endsWith(".xml") ? "xml" : "json";

@@ -22,7 +22,15 @@ export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
   }
   const appId = tryParseId(rawApp, "a");
   const application = appId === null ? undefined : await findApplication(c.get("db"), appId);
-  if (!application) throw new ApiError(401, VCODE.invalidSignature, `unknown application '${rawApp}'`);
+  if (!application) {
+    if (signed) throw unknownApplication(rawApp);
+    // Unsigned and unknown (yt-dlp names its own app id): as if no app= had been sent. Routes that need an
+    // application still refuse it in requireApp/requireOfficialApp.
+    c.set("ignoredApp", rawApp);
+    await next();
+    if (c.res.status !== 401) c.res.headers.set(APP_IGNORED_HEADER, "unknown");
+    return;
+  }
 
   if (signed) {
     const timestamp = querySig !== undefined ? c.req.query("t") : c.req.header("timestamp");
@@ -45,13 +53,22 @@ export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
   return next();
 });
 
+/** Says that the unsigned `app=` of the request names no known application and was not used. */
+export const APP_IGNORED_HEADER = "x-app-ignored";
+
+const unknownApplication = (rawApp: string) => new ApiError(401, VCODE.invalidSignature, `unknown application '${rawApp}'`);
+
 export const requireApp = createMiddleware<AppEnv>(async (c, next) => {
+  const ignored = c.get("ignoredApp");
+  if (ignored !== undefined) throw unknownApplication(ignored);
   if (!c.get("application")) throw ApiError.field("app", "this route needs app=<application id>");
   return next();
 });
 
 /** Subscriptions, subtitles, completions and histories are for official applications only. */
 export const requireOfficialApp = createMiddleware<AppEnv>(async (c, next) => {
+  const ignored = c.get("ignoredApp");
+  if (ignored !== undefined) throw unknownApplication(ignored);
   const application = c.get("application");
   if (!application) throw ApiError.field("app", "this route needs app=<application id> of an official application");
   if (!application.official) throw ApiError.forbidden("this route is restricted to official applications");

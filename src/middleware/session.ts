@@ -4,8 +4,10 @@ import { ApiError } from "../lib/errors";
 import { hashToken } from "../lib/tokens";
 import type { AppEnv } from "../types";
 
+type TokenSource = { req: { query(k: string): string | undefined; header(k: string): string | undefined } };
+
 /** `token=` (the interface's form) or `Authorization: Bearer` (what newer clients send). */
-export function requestToken(c: { req: { query(k: string): string | undefined; header(k: string): string | undefined } }) {
+export function requestToken(c: TokenSource) {
   const query = c.req.query("token");
   if (query) return query;
   const auth = c.req.header("authorization");
@@ -13,29 +15,47 @@ export function requestToken(c: { req: { query(k: string): string | undefined; h
   return m?.[1];
 }
 
+/** Says on a public read that the user token sent was not used (README, "What the API tolerates"). */
+export const TOKEN_IGNORED_HEADER = "x-token-ignored";
+
+/** Session tokens are 32 random bytes in base64url (43 characters); `None` or `undefined` cannot match a session, so no D1 read. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,200}$/;
+
 /**
- * Loads the user of a session token when one is sent. Sessions are read from D1 on every request,
- * never from KV, so a deleted session stops working at once. A token that matches no session is 401.
+ * Loads the user of a session token when one is sent. Sessions are read from D1 on every request, never from KV,
+ * so a deleted session stops working at once. A token that matches no live session (or `token=` with no value) does
+ * not end the request here: a public read answers as for an anonymous caller and says so in `x-token-ignored`
+ * (yt-dlp sends `token=None` when it is not logged in), while every route that needs a user refuses it through
+ * `missingUser` (401, vcode 11 for a dead token).
  */
 export const loadUser = createMiddleware<AppEnv>(async (c, next) => {
   const token = requestToken(c);
   if (token) {
-    const user = await findSessionUser(c.get("db"), await hashToken(token));
-    if (!user) throw ApiError.invalidSession();
-    c.set("user", user);
+    const user = TOKEN_SHAPE.test(token) ? await findSessionUser(c.get("db"), await hashToken(token)) : undefined;
+    if (user) c.set("user", user);
+    else c.set("ignoredToken", "invalid");
+  } else if (c.req.query("token") === "") {
+    c.set("ignoredToken", "empty");
   }
-  return next();
+  await next();
+  const ignored = c.get("ignoredToken");
+  if (ignored && c.res.status !== 401) c.res.headers.set(TOKEN_IGNORED_HEADER, ignored);
 });
 
+/** The error for a route that needs a user and has none: a dead token is named as such, no token is "required". */
+export function missingUser(c: { get(key: "ignoredToken"): "invalid" | "empty" | undefined }) {
+  return c.get("ignoredToken") === "invalid" ? ApiError.invalidSession() : ApiError.tokenRequired();
+}
+
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
-  if (!c.get("user")) throw ApiError.tokenRequired();
+  if (!c.get("user")) throw missingUser(c);
   return next();
 });
 
 /** Staff only: no token 401 (vcode 4500), any other user 403 (vcode 5403). */
 export const requireStaff = createMiddleware<AppEnv>(async (c, next) => {
   const user = c.get("user");
-  if (!user) throw ApiError.tokenRequired();
+  if (!user) throw missingUser(c);
   if (!user.staff) throw ApiError.forbidden("only staff may do this");
   return next();
 });

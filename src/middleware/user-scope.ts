@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { findUserById } from "../db/queries/users";
 import { ApiError } from "../lib/errors";
 import { parseId } from "../lib/ids";
+import { missingUser } from "./session";
 import type { AppEnv, User } from "../types";
 
 declare module "hono" {
@@ -18,7 +19,7 @@ declare module "hono" {
  */
 export const ownerOnly = createMiddleware<AppEnv>(async (c, next) => {
   const user = c.get("user");
-  if (!user) throw ApiError.tokenRequired();
+  if (!user) throw missingUser(c);
   const ownerId = parseId(c.req.param("user_id"), "u");
   if (ownerId === user.id) {
     c.set("owner", user);

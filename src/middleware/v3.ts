@@ -26,7 +26,8 @@ export const v3Deprecation = createMiddleware<AppEnv>(async (c, next) => {
 /** `access_token=` (or a Bearer header): missing or invalid 401, expired 403 (interface: "v3 access token"). */
 export const v3Auth = createMiddleware<AppEnv>(async (c, next) => {
   const auth = c.req.header("authorization");
-  const token = c.req.query("access_token") ?? (auth ? /^Bearer\s+(\S+)$/i.exec(auth)?.[1] : undefined);
+  // The last one: a client that follows an old link appends its own token after the link's.
+  const token = c.req.queries("access_token")?.at(-1) ?? (auth ? /^Bearer\s+(\S+)$/i.exec(auth)?.[1] : undefined);
   if (!token) throw new ApiError(401, 401, "access_token is required");
   const check = await verifyV3Token(c.env.V3_TOKEN_SECRET, token);
   if (!check.ok) {

@@ -61,17 +61,4 @@ export async function localisationCounts(videoId: number) {
   return { segments: await one(segments), subtitles: await one(subtitles), histories: await one(subtitleHistories) };
 }
 
-type JobWire = { id: string; type: string; status: string; progress: number; result: Record<string, unknown> | null; error: string | null };
-
-/** Polls GET /v4/jobs/<id>.json until the real queue consumer has finished the job. */
-export async function waitForJob(jobId: string, token: string, timeoutMs = 20_000): Promise<JobWire> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const res = await api(`/v4/jobs/${jobId}.json?token=${token}`);
-    expect(res.status).toBe(200);
-    const job = (await res.json()) as JobWire;
-    if (job.status === "succeeded" || job.status === "failed") return job;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`job ${jobId} did not finish`);
-}
+export { waitForJob } from "./jobs";

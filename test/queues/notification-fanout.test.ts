@@ -8,6 +8,7 @@ import { findJob, insertJob } from "../../src/db/queries/jobs";
 import { jobs, notifications, subscriptions } from "../../src/db/schema";
 import { fanOutNotification } from "../../src/services/notifications";
 import { api, db, signedInUser } from "../helpers";
+import { waitForJob } from "../helpers/jobs";
 import { createContainer } from "../helpers/catalogue";
 
 const QUEUE = "media-catalogue-jobs";
@@ -150,17 +151,6 @@ describe("notification-fanout consumer", () => {
 
 type JobView = { id: string; status: string; progress: number; result: Record<string, unknown> | null };
 
-/** Polls the job as its creator until the real queue consumer has finished it (about 10 s at most). */
-async function waitForJob(jobId: string, token: string) {
-  for (let i = 0; i < 100; i++) {
-    const res = await api(`/v4/jobs/${jobId}.json?token=${token}`);
-    expect(res.status).toBe(200);
-    const job = (await res.json()) as JobView;
-    if (job.status === "succeeded" || job.status === "failed") return job;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`job ${jobId} did not finish`);
-}
 
 describe("end to end through the real queue", () => {
   it("POST → 202 → the job succeeds → a subscriber's inbox shows it", async () => {

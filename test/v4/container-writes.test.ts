@@ -124,8 +124,6 @@ describe("multi-row inserts stay under D1's 100 bound parameters", () => {
 
 describe("POST /v4/containers.json: bad input names the field", () => {
   const cases: Array<[string, Record<string, unknown>, string]> = [
-    ["an unknown field", { colour: "red" }, "colour"],
-    ["an unknown nested field", { flags: { hosted: true, shiny: true } }, "flags.shiny"],
     ["a wrong type", { flags: { hosted: "yes" } }, "flags.hosted"],
     ["an unknown container type", { type: "movie" }, "type"],
     ["a missing English title", { titles: { ko: "서울" } }, "titles.en"],
@@ -141,6 +139,11 @@ describe("POST /v4/containers.json: bad input names the field", () => {
     ["an unknown platform", { licenses: [{ region: "us", platforms: ["vr"] }] }, "licenses.0.platforms.0"],
     ["a malformed manager id", { managers: ["12"] }, "managers.0"],
   ];
+  it("ignores unknown fields, top-level and nested, and names them in x-ignored-fields", async () => {
+    const res = await post(staff.token, minimal({ colour: "red", flags: { hosted: true, shiny: true } }));
+    expect(res.status).toBe(201);
+    expect(res.headers.get("x-ignored-fields")?.split(", ").sort()).toEqual(["colour", "flags.shiny"]);
+  });
   for (const [what, over, field] of cases) {
     it(`refuses ${what} (${field})`, async () => {
       expect(await fieldsOf(await post(staff.token, minimal(over)))).toContain(field);
@@ -247,10 +250,13 @@ describe("PUT /v4/containers/<id>.json", () => {
     expect(await fieldsOf(await put(c.wireId, staff.token, { descriptions: { en: "New" } }))).toEqual(["descriptions"]);
   });
 
-  it("refuses unknown fields, wrong types and genres of the wrong set", async () => {
+  it("ignores unknown fields, reads 1/0 as booleans, refuses wrong types and genres of the wrong set", async () => {
     const c = await managed();
-    expect(await fieldsOf(await put(c.wireId, staff.token, { views: 1000 }))).toEqual(["views"]);
-    expect(await fieldsOf(await put(c.wireId, staff.token, { flags: { on_air: 1 } }))).toEqual(["flags.on_air"]);
+    const ignored = await put(c.wireId, staff.token, { views: 1000, flags: { on_air: 1 } });
+    expect(ignored.status).toBe(200);
+    expect(ignored.headers.get("x-ignored-fields")).toBe("views");
+    expect(await ignored.json()).toMatchObject({ flags: { on_air: true } });
+    expect(await fieldsOf(await put(c.wireId, staff.token, { flags: { on_air: "maybe" } }))).toEqual(["flags.on_air"]);
     expect(await fieldsOf(await put(c.wireId, staff.token, { state: "deleted" }))).toEqual(["state"]);
     expect(await fieldsOf(await put(c.wireId, staff.token, { genres: ["25g"] }))).toEqual(["genres"]);
   });

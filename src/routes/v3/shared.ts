@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { generalGenres } from "../../db/queries/v3";
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "../../lib/paging";
+import { pageField, pageUrl, perPageField } from "../../lib/paging";
 import { requestFormat } from "../../lib/paths";
 import { toXml } from "../../lib/xml";
 import type { AppEnv } from "../../types";
@@ -21,15 +21,7 @@ export const licenceQuery = {
   platform: z.enum(["mobile", "web", "tv"]).optional().openapi({ description: "licensed platform; only with watchable_in" }),
 };
 
-export const v3PagingQuery = {
-  page: z.coerce.number().int().min(1).max(100_000).optional(),
-  per_page: z.coerce
-    .number()
-    .int()
-    .optional()
-    .transform((n) => Math.min(Math.max(n ?? DEFAULT_PER_PAGE, 1), MAX_PER_PAGE))
-    .openapi({ type: "integer", description: `default ${DEFAULT_PER_PAGE}, at most ${MAX_PER_PAGE}` }),
-};
+export const v3PagingQuery = { page: pageField, per_page: perPageField };
 
 export const countryQuery = code;
 
@@ -44,12 +36,7 @@ export const v3Envelope = (schema: z.ZodType) =>
 export function v3Page<T>(url: string, page: number, perPage: number, rows: T[]) {
   const more = rows.length > perPage;
   const items = more ? rows.slice(0, perPage) : rows;
-  const link = (p: number) => {
-    const u = new URL(url);
-    u.searchParams.set("page", String(p));
-    return u.toString();
-  };
-  return { items, pagination: { previous: page > 1 ? link(page - 1) : "", next: more ? link(page + 1) : "" } };
+  return { items, pagination: { previous: page > 1 ? pageUrl(url, page - 1) : "", next: more ? pageUrl(url, page + 1) : "" } };
 }
 
 /** JSON or XML (`.xml` paths), the same data. */

@@ -4,6 +4,7 @@ import { findContainer } from "../../db/queries/catalogue";
 import { countContainerVideos, listContainerVideos } from "../../db/queries/container-videos";
 import type { VIDEO_TYPES } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
+import { missingUser } from "../../middleware/session";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
@@ -80,7 +81,7 @@ async function listVideos(
   if (container.state !== "normal" && !(await canManage())) throw ApiError.notFound();
   const state = q.state ?? "normal";
   if (state !== "normal") {
-    if (!user) throw ApiError.tokenRequired();
+    if (!user) throw missingUser(c);
     if (!(await canManage())) throw ApiError.forbidden("only the container's managers and staff see pending and blocked videos");
   }
 

@@ -24,6 +24,9 @@ export const JobSchema = z
   })
   .openapi("Job");
 
+/** The one shape of a job on the wire: the 202 that accepts it and GET /v4/jobs/<id>.json both answer `{"job": {...}}`. */
+export const JobEnvelope = z.object({ job: JobSchema }).openapi("JobEnvelope");
+
 const read = createRoute({
   method: "get",
   path: "/v4/jobs/{job_id}",
@@ -31,7 +34,7 @@ const read = createRoute({
   description: "Visible to the user who started the job and to staff.",
   middleware: [requireUser] as const,
   request: { params: z.object({ job_id: z.string().openapi({ example: "4j" }) }) },
-  responses: { 200: jsonResponse(JobSchema, "the job"), ...errorResponses(401, 404) },
+  responses: { 200: jsonResponse(JobEnvelope, "the job"), ...errorResponses(401, 404) },
 });
 
 export const jobsRouter = createRouter().openapi(read, async (c) => {
@@ -39,5 +42,5 @@ export const jobsRouter = createRouter().openapi(read, async (c) => {
   const user = c.get("user")!;
   // Someone else's job is reported as missing rather than forbidden: job ids are sequential.
   if (!job || (job.createdBy !== user.id && !user.staff)) throw ApiError.notFound();
-  return c.json(jobView(job, new URL(c.req.url).origin), 200);
+  return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 200);
 });

@@ -25,7 +25,7 @@ import {
   notificationParams,
   userParam,
 } from "./contracts/notifications";
-import { JobSchema } from "./jobs";
+import { JobEnvelope } from "./jobs";
 
 /**
  * After `ownerOnly`, for sending: the notification goes out in the sender's name to every subscriber, so the
@@ -36,7 +36,7 @@ const senderItself = createMiddleware<AppEnv>(async (c, next) => {
   return next();
 });
 
-const JobAccepted = jsonResponse(z.object({ job: JobSchema }), "the queued notification-fanout job");
+const JobAccepted = jsonResponse(JobEnvelope, "the queued notification-fanout job");
 const createDescription =
   "Only a manager of the container may send (staff too must manage it). The path user must be the token's " +
   `user. \`content\`: 1 to ${MAX_NOTIFICATION_LENGTH} characters after trimming. Answers 202 with a ` +

@@ -23,7 +23,7 @@ import {
   SrtImportJson,
   SrtImportQuery,
 } from "./contracts/subtitles";
-import { JobSchema } from "./jobs";
+import { JobEnvelope } from "./jobs";
 
 const mediaType = (header: string | undefined) => (header ?? "").split(";")[0].trim().toLowerCase();
 const isJson = (header: string | undefined) => mediaType(header) === "application/json";
@@ -60,7 +60,7 @@ const importSrt = createRoute({
     },
   },
   responses: {
-    202: jsonResponse(z.object({ job: JobSchema }), "the queued srt-import job"),
+    202: jsonResponse(JobEnvelope, "the queued srt-import job"),
     ...errorResponses(400, 401, 403, 404, 413),
   },
 });

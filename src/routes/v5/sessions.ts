@@ -51,7 +51,7 @@ const Credentials = z
     }),
     store_token: z.string().min(1).max(16384).optional().openapi({ description: "a signed app store transaction (compact JWS, ES256), single-use" }),
   })
-  .strict()
+  
   .openapi("Credentials", {
     description:
       "Exactly one credential body: `username` + `password`, or one of `social_token`, `idp_token`, `retailer_params`, " +

@@ -51,11 +51,11 @@ export const TitlesMap = langMap(TitleText, `Titles of 1-${WRITE_LIMITS.title} c
 
 export const DescriptionsMap = langMap(DescriptionText, `Descriptions of 1-${WRITE_LIMITS.description} characters`);
 
-const Poster = z.strictObject({
+const Poster = z.object({
   url: z.url({ protocol: /^https?$/ }).max(WRITE_LIMITS.url).openapi({ example: "https://img.example/p.jpg" }),
 });
 
-export const Images = z.strictObject({
+export const Images = z.object({
   poster: Poster.nullable().optional().openapi({ description: "`null` removes the poster (on edit)" }),
 });
 
@@ -77,7 +77,7 @@ const GenreIds = z
 
 const Licenses = z
   .array(
-    z.strictObject({
+    z.object({
       region: CountryCode,
       platforms: z.array(z.enum(PLATFORMS)).min(1).max(PLATFORMS.length),
     }),
@@ -93,7 +93,7 @@ const ManagerIds = z
   .max(WRITE_LIMITS.managers)
   .openapi({ description: "User ids of the container's managers. Replaced as a whole.", example: ["12u"] });
 
-const ContainerFlags = z.strictObject({
+const ContainerFlags = z.object({
   hosted: z.boolean().optional(),
   licensed: z.boolean().optional(),
   adult: z.boolean().optional(),
@@ -104,9 +104,9 @@ const ContainerFlags = z.strictObject({
 const ReleaseDate = z.iso.date().openapi({ example: "2013-10-22", description: "YYYY-MM-DD" });
 
 export const ContainerCreateBody = z
-  .strictObject({
+  .object({
     type: z.enum(CONTAINER_TYPES),
-    origin: z.strictObject({ country: CountryCode, language: LanguageCode }),
+    origin: z.object({ country: CountryCode, language: LanguageCode }),
     titles: TitlesMap,
     descriptions: DescriptionsMap.optional(),
     genres: GenreIds.optional(),
@@ -122,9 +122,9 @@ export const ContainerCreateBody = z
   .openapi("ContainerCreate");
 
 export const ContainerUpdateBody = z
-  .strictObject({
+  .object({
     type: z.enum(CONTAINER_TYPES).optional().openapi({ description: "Staff only. Its videos and genres must fit." }),
-    origin: z.strictObject({ country: CountryCode.optional(), language: LanguageCode.optional() }).optional(),
+    origin: z.object({ country: CountryCode.optional(), language: LanguageCode.optional() }).optional(),
     genres: GenreIds.optional(),
     flags: ContainerFlags.optional().openapi({ description: "`hosted` and `licensed` are staff only." }),
     images: Images.optional(),
@@ -144,13 +144,13 @@ export const ContainerUpdateBody = z
 const VideoFields = {
   number: z.number().int().min(0).max(WRITE_LIMITS.number),
   duration: z.number().int().min(0).max(WRITE_LIMITS.duration).openapi({ description: "seconds" }),
-  origin: z.strictObject({ language: LanguageCode }).openapi({ description: "Defaults to the container's language." }),
-  flags: z.strictObject({ hd: z.boolean().optional() }),
+  origin: z.object({ language: LanguageCode }).openapi({ description: "Defaults to the container's language." }),
+  flags: z.object({ hd: z.boolean().optional() }),
   state: z.enum(VIDEO_STATES),
 };
 
 export const VideoCreateBody = z
-  .strictObject({
+  .object({
     type: z.enum(VIDEO_TYPES).openapi({
       description:
         "Must fit the container: episode, clip, trailer (series); movie, clip, trailer (film); news_clip, clip (news); " +
@@ -168,7 +168,7 @@ export const VideoCreateBody = z
   .openapi("VideoCreate");
 
 export const VideoUpdateBody = z
-  .strictObject({
+  .object({
     number: VideoFields.number.nullable().optional(),
     duration: VideoFields.duration.optional(),
     origin: VideoFields.origin.optional(),
@@ -184,11 +184,11 @@ export const VideoUpdateBody = z
   .openapi("VideoUpdate");
 
 export const TitleBody = z
-  .strictObject({ language_code: LanguageCode, title: TitleText.openapi({ example: "싱글 공주" }) })
+  .object({ language_code: LanguageCode, title: TitleText.openapi({ example: "싱글 공주" }) })
   .openapi("TitleWrite");
 
 export const DescriptionBody = z
-  .strictObject({ language_code: LanguageCode, description: DescriptionText.openapi({ example: "..." }) })
+  .object({ language_code: LanguageCode, description: DescriptionText.openapi({ example: "..." }) })
   .openapi("DescriptionWrite");
 
 export const OkSchema = z.object({ ok: z.literal(true) }).openapi("Ok");

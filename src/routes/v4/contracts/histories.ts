@@ -4,7 +4,7 @@ import { LanguageCode } from "./catalogue-writes";
 import { WireId, bodyPaging } from "./localisation";
 
 export const HistoriesBody = z
-  .strictObject({
+  .object({
     video_id: WireId("1v").optional().openapi({ description: "only changes to this video" }),
     language: LanguageCode.optional().openapi({ description: "only changes in this language" }),
     ...bodyPaging,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "../../../lib/paging";
+import { pageField, perPageField } from "../../../lib/paging";
 
 /** Shapes shared by histories, translations, captions and timed comments. */
 
@@ -18,16 +18,5 @@ export const LanguageCountSchema = z
   .object({ language: z.string().openapi({ example: "es" }), count: z.number().int() })
   .openapi("LanguageCount");
 
-/** Paging carried in a JSON body (subtitle histories): numbers or numeric strings; per_page clamped, never refused. */
-export const bodyPaging = {
-  page: z.coerce.number().int().min(1).max(100_000).optional().openapi({ description: "1-based page number", type: "integer" }),
-  per_page: z
-    .union([z.number(), z.string()])
-    .optional()
-    .transform((v) => {
-      const n = typeof v === "number" ? Math.trunc(v) : Number.parseInt(v ?? "", 10);
-      if (!Number.isFinite(n) || n < 1) return undefined;
-      return Math.min(n, MAX_PER_PAGE);
-    })
-    .openapi({ description: `items per page, default ${DEFAULT_PER_PAGE}, clamped to at most ${MAX_PER_PAGE}`, type: "integer" }),
-};
+/** Paging carried in a JSON body (subtitle histories), read like every other list's. */
+export const bodyPaging = { page: pageField, per_page: perPageField };

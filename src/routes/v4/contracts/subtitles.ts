@@ -22,7 +22,7 @@ export const SrtImportJson = z
       .min(1, "the file is empty")
       .openapi({ description: `the SubRip text; the whole request is at most ${LIMIT_TEXT}`, example: "1\n00:00:01,000 --> 00:00:02,500\nBonjour\n" }),
   })
-  .strict()
+  
   .openapi("SrtImport");
 
 export const SrtImportQuery = z.object({
@@ -56,7 +56,7 @@ export const CompletionsBody = z
       .openapi({ description: `at most ${MAX_COMPLETION_VIDEO_IDS} video ids`, example: ["1v", "2v"] }),
     container_id: z.string().max(32).optional().openapi({ description: "a container id", example: "50c" }),
   })
-  .strict()
+  
   .openapi("SubtitleCompletionsRequest", { description: "exactly one of `video_ids` and `container_id`" });
 
 export const CompletionsResponse = z

@@ -4,7 +4,7 @@ import { UserRefSchema } from "./localisation";
 export const MAX_TIMED_COMMENT = 500;
 
 export const TimedCommentBody = z
-  .strictObject({
+  .object({
     time: z
       .number()
       .int()
