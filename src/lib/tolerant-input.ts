@@ -70,7 +70,7 @@ function coerce(schema: z.ZodType, value: unknown): unknown {
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Drops (and records) fields the schema does not know, coerces the rest. Records and unions are left alone. */
-function normalise(schema: z.ZodType, value: Record<string, unknown>, ignored: string[], prefix: string) {
+export function normalise(schema: z.ZodType, value: Record<string, unknown>, ignored: string[], prefix: string) {
   const shape = shapeOf(schema);
   if (!shape) return value;
   const out: Record<string, unknown> = {};
@@ -107,7 +107,7 @@ function formFields(params: Iterable<[string, string | File]>): Record<string, u
 const FORM_LIKE = /^[^=&\s{}[\]"]+=[^&]*(&[^=&\s]+=[^&]*)*$/;
 
 /** What the client sent, as one value: JSON whatever the Content-Type says, else form fields; undefined when empty. */
-async function readBody(bytes: ArrayBuffer, contentType: string | undefined): Promise<unknown> {
+export async function readBody(bytes: ArrayBuffer, contentType: string | undefined): Promise<unknown> {
   const type = (contentType ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) {
     try {

@@ -5,6 +5,7 @@ import { timingSafeEqual } from "../../lib/encoding";
 import { ApiError, OAuthError } from "../../lib/errors";
 import { tryParseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
+import { IGNORED_FIELDS_HEADER, normalise, readBody } from "../../lib/tolerant-input";
 import { V3_TOKEN_TTL_SECONDS, issueV3Token } from "../../lib/v3-tokens";
 import { externalLogin } from "../../services/identity/login";
 import { clientAddress, limitLoginByAccount, limitLoginByAddress } from "../../services/login-limits";
@@ -54,16 +55,24 @@ const token = createRoute({
   },
 });
 
-/** Query, form and JSON parameters merged (body wins); anything unreadable is an OAuth invalid_request. */
+/**
+ * Query, form and JSON parameters merged (body wins), read as tolerantly as every other body (src/lib/tolerant-input.ts:
+ * JSON whatever the Content-Type, unknown fields ignored and named in x-ignored-fields, a numeric client_id read as
+ * text); anything unreadable is an OAuth invalid_request.
+ */
 async function tokenParams(c: Context<AppEnv>): Promise<TokenRequest> {
-  const merged: Record<string, unknown> = { ...c.req.query() };
-  const type = c.req.header("content-type") ?? "";
+  let body: unknown;
   try {
-    if (type.includes("application/json")) Object.assign(merged, await c.req.json());
-    else if (type.includes("form")) Object.assign(merged, await c.req.parseBody());
+    body = await readBody(await c.req.arrayBuffer(), c.req.header("content-type"));
   } catch {
     throw new OAuthError(400, "invalid_request", "the request body could not be read");
   }
+  if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
+    throw new OAuthError(400, "invalid_request", "the request body must be an object of fields");
+  }
+  const ignored: string[] = [];
+  const merged = normalise(TokenRequest, { ...c.req.query(), ...(body as Record<string, unknown> | undefined) }, ignored, "");
+  if (ignored.length) c.header(IGNORED_FIELDS_HEADER, ignored.join(", "));
   const parsed = TokenRequest.safeParse(merged);
   if (!parsed.success) {
     throw new OAuthError(400, "invalid_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
@@ -125,4 +134,10 @@ export const oauthRouter = createRouter().openapi(token, async (c) => {
     { access_token, token_type: "bearer" as const, expires_in: V3_TOKEN_TTL_SECONDS, scope: "public" as const, ...(userId ? { user_id: userId } : {}) },
     200,
   );
+}, (result) => {
+  // Even a query the contract cannot read is answered with the RFC 6749 body, never the v3 one.
+  if (!result.success) {
+    throw new OAuthError(400, "invalid_request", result.error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`).join("; "));
+  }
+  return undefined;
 });

@@ -10,6 +10,7 @@ import {
   replaceSessions,
   sessionUser,
 } from "../../services/sessions";
+import { resolveApplication } from "../../middleware/application";
 import { requestToken } from "../../middleware/session";
 import { externalLogin } from "../../services/identity/login";
 import type { ExternalKind } from "../../services/identity/providers";
@@ -125,7 +126,10 @@ async function userOfToken(c: { get(k: "db"): Parameters<typeof sessionUser>[0] 
   return user;
 }
 
-export const sessionsRouter = createRouter()
+export const sessionsRouter = createRouter();
+// app= on a login is resolved like anywhere else: a signed one is checked, an unsigned unknown one ignored (yt-dlp).
+sessionsRouter.use("/v5/*", resolveApplication);
+sessionsRouter
   .openapi(create, async (c) => {
     const credential = credentialOf(c.req.valid("json"));
     assertSecureTransport(c.req.url, c.env.ENVIRONMENT);
