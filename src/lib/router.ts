@@ -1,8 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { ZodError } from "zod";
+import type { MiddlewareHandler } from "hono";
+import type { ZodError, z } from "zod";
 import type { AppEnv } from "../types";
 import { ApiError, type FieldProblem } from "./errors";
-import { tolerantMiddlewareFor } from "./tolerant-input";
+import { queryFields, shapeOf, tolerantMiddlewareFor } from "./tolerant-input";
 
 export function zodProblems(error: ZodError, where?: string): FieldProblem[] {
   const whole = !where || where === "json" || where === "form" ? "body" : where;
@@ -16,6 +17,28 @@ export function zodProblems(error: ZodError, where?: string): FieldProblem[] {
  * caller without the right to write never learns how its body would have been read). Every resource router is made
  * here so no route can read input or answer validation errors differently.
  */
+const GET_TOO = new WeakSet<object>();
+
+/**
+ * Marks a POST route that only reads (its filters in a JSON body, as the interface has it) to be served as GET too,
+ * its body fields taken from the query string: the v4 gem fetches `GET /v4/subtitle_completions.json?video_ids=...`.
+ * The GET twin is left out of the OpenAPI document; the POST's description mentions it.
+ */
+export function alsoAsGet<R extends object>(route: R): R {
+  GET_TOO.add(route);
+  return route;
+}
+
+/** The GET twin's stand-in for the JSON validator: the query read as the body, checked by the same schema. */
+function queryAsBody(schema: z.ZodType): MiddlewareHandler {
+  return async (c, next) => {
+    const parsed = schema.safeParse(queryFields(shapeOf(schema) ?? {}, (k) => c.req.queries(k)));
+    if (!parsed.success) throw ApiError.invalid(zodProblems(parsed.error, "query"));
+    c.req.addValidatedData("json", parsed.data as object);
+    return next();
+  };
+}
+
 export function createRouter() {
   const router = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
@@ -25,8 +48,14 @@ export function createRouter() {
   const openapi = router.openapi;
   router.openapi = ((route, handler, hook) => {
     const tolerant = tolerantMiddlewareFor(route.request as Parameters<typeof tolerantMiddlewareFor>[0]);
-    if (!tolerant.length) return openapi(route, handler, hook);
     const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
+    if (GET_TOO.has(route)) {
+      const { body, ...request } = route.request ?? {};
+      const schema = (body?.content as Record<string, { schema: z.ZodType }>)["application/json"].schema;
+      const twin = { ...route, method: "get", hide: true, request, middleware: [...own, queryAsBody(schema)] } as typeof route;
+      openapi(twin, handler, hook);
+    }
+    if (!tolerant.length) return openapi(route, handler, hook);
     return openapi({ ...route, middleware: [...own, ...tolerant] }, handler, hook);
   }) as typeof router.openapi;
   return router;

@@ -20,7 +20,14 @@ export const IGNORED_FIELDS_HEADER = "x-ignored-fields";
  */
 const NEVER_FROM_QUERY = new Set(["password", "social_token", "idp_token", "retailer_params", "store_token", "client_secret"]);
 
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType>; element?: z.ZodType };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  catchall?: z.ZodType;
+};
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 /** The schema under optional/nullable/default/pipe wrappers: what the value has to be read as. */
@@ -36,7 +43,7 @@ function baseOf(schema: z.ZodType): z.ZodType {
   return s;
 }
 
-const shapeOf = (schema: z.ZodType) => {
+export const shapeOf = (schema: z.ZodType) => {
   const def = defOf(baseOf(schema));
   return def.type === "object" ? (def.shape ?? {}) : undefined;
 };
@@ -73,9 +80,12 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 export function normalise(schema: z.ZodType, value: Record<string, unknown>, ignored: string[], prefix: string) {
   const shape = shapeOf(schema);
   if (!shape) return value;
+  // An object with a catchall (`titles`: `en` plus any language) knows every key; its schema judges them.
+  const catchall = defOf(baseOf(schema)).catchall;
+  const rest = catchall && defOf(catchall).type !== "never" ? catchall : undefined;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    const field = shape[key];
+    const field = shape[key] ?? rest;
     if (!field) {
       ignored.push(prefix + key);
       continue;
@@ -134,6 +144,23 @@ export async function readBody(bytes: ArrayBuffer, contentType: string | undefin
   }
 }
 
+/**
+ * The body fields of `shape` found in the query string, coerced; an array field takes repeated parameters or one
+ * comma-separated value (`video_ids=1v,2v`, also in parentheses as in `ids=(1c,2c)`). Never credentials.
+ */
+export function queryFields(shape: Record<string, z.ZodType>, queries: (key: string) => string[] | undefined) {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(shape)) {
+    if (NEVER_FROM_QUERY.has(key)) continue;
+    const all = queries(key);
+    if (!all?.length) continue;
+    const isArray = defOf(baseOf(field)).type === "array";
+    const values = isArray && all.length === 1 ? all[0].replace(/^\((.*)\)$/, "$1").split(",").filter(Boolean) : all;
+    out[key] = coerce(field, isArray || values.length > 1 ? values : values[0]);
+  }
+  return out;
+}
+
 /** The middleware for one route whose body is (or may be) a JSON object. */
 export function tolerantJsonBody(schema: z.ZodType, required: boolean, jsonOnly: boolean): MiddlewareHandler {
   const shape = shapeOf(schema) ?? {};
@@ -146,11 +173,9 @@ export function tolerantJsonBody(schema: z.ZodType, required: boolean, jsonOnly:
     if (value === undefined || isPlainObject(value)) {
       const body = value === undefined ? {} : normalise(schema, value, ignored, "");
       let fromQuery = false;
-      for (const [key, field] of Object.entries(shape)) {
-        if (body[key] !== undefined || NEVER_FROM_QUERY.has(key)) continue;
-        const all = c.req.queries(key);
-        if (!all?.length) continue;
-        body[key] = coerce(field, all.length > 1 || defOf(baseOf(field)).type === "array" ? all : all[0]);
+      for (const [key, value] of Object.entries(queryFields(shape, (k) => c.req.queries(k)))) {
+        if (body[key] !== undefined) continue;
+        body[key] = value;
         fromQuery = true;
       }
       // An optional body that was not sent stays unsent, so the route sees exactly what it saw before.

@@ -207,3 +207,31 @@ describe("one rule for the same situation everywhere", () => {
     expect((await api(`/v5/containers/${container.wireId}.json`, { method: "DELETE" })).status).not.toBe(204);
   });
 });
+
+describe("POST reads the v4 gem fetches with GET", () => {
+  it("serves subtitle completions and histories as GET with the fields in the query, same answers, same refusals", async () => {
+    const official = await createApplication({ official: true });
+    const user = await signedInUser();
+    const container = await createContainer({ title: "Gem reads", regions: ["us"] });
+    const video = await createVideo(container.id);
+    const q = `app=${official.wireId}&token=${user.token}`;
+    const post = await api(`/v4/subtitle_completions.json?${q}`, { method: "POST", json: { video_ids: [video.wireId, "2v"] } });
+    const get = await api(`/v4/subtitle_completions.json?${q}&video_ids=${video.wireId},2v`);
+    expect(get.status).toBe(200);
+    expect(await get.json()).toEqual(await post.json());
+    expect((await api(`/v4/subtitle_completions.json?${q}&container_id=${container.wireId}`)).status).toBe(200);
+
+    const neither = await api(`/v4/subtitle_completions.json?${q}`);
+    expect(neither.status).toBe(400);
+    expect((await errorBody(neither)).details?.map((d) => d.field)).toEqual(["video_ids", "container_id"]);
+    // Still official applications only, as the POST.
+    const partner = await createApplication();
+    expect((await api(`/v4/subtitle_completions.json?app=${partner.wireId}&video_ids=1v`)).status).toBe(403);
+
+    const histories = await api(`/v4/users/${user.id}/subtitle_histories.json?${q}&video_id=${video.wireId}&language=en`);
+    expect(histories.status).toBe(200);
+    expect(await histories.json()).toMatchObject({ more: false, response: [] });
+    const badVideo = await api(`/v4/users/${user.id}/subtitle_histories.json?${q}&video_id=nope`);
+    expect(badVideo.status).toBe(400);
+  });
+});

@@ -4,7 +4,7 @@ import { createMiddleware } from "hono/factory";
 import { findContainer, findVideoWithContainer } from "../../db/queries/catalogue";
 import { ApiError } from "../../lib/errors";
 import { parseId, tryParseId } from "../../lib/ids";
-import { createRouter } from "../../lib/router";
+import { alsoAsGet, createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireOfficialApp } from "../../middleware/application";
 import { requireUser } from "../../middleware/session";
@@ -82,18 +82,19 @@ const download = createRoute({
   },
 });
 
-const completions = createRoute({
+const completions = alsoAsGet(createRoute({
   method: "post",
   path: "/v4/subtitle_completions",
   summary: "Subtitle completions of videos or of a container (official applications)",
   description:
     `Body: \`{"video_ids": [...]}\` (at most ${MAX_COMPLETION_VIDEO_IDS}) or \`{"container_id": "50c"}\`, exactly one. ` +
+    "Also served as GET with the same fields in the query (`?video_ids=1v,2v` or `?container_id=50c`), as the v4 gem reads it. " +
     "Video completion = floor(100 × segments with text in the language / segments). Container completion = " +
     "floor(100 × Σ segments with text / Σ segments) over its normal-state videos.",
   middleware: [requireOfficialApp] as const,
   request: { body: jsonBody(CompletionsBody) },
   responses: { 200: jsonResponse(CompletionsResponse, "completions by id"), ...errorResponses(400, 403, 404, 413) },
-});
+}));
 
 /** A video the caller may see: normal (in a normal container), or hidden but theirs to manage. */
 async function visibleVideo(c: Context<AppEnv>, videoId: number) {
