@@ -1,12 +1,15 @@
 import type { DB } from "../db/client";
 import { findContainersByIds } from "../db/queries/catalogue";
-import type { CONTAINER_TYPES } from "../db/schema";
+import { listAllContainersConcise, type ConciseRow } from "../db/queries/catalogue-listing";
+import type { CONTAINER_TYPES, GENRE_SETS } from "../db/schema";
 import { tryParseId } from "../lib/ids";
 import type { Application } from "../types";
 import type { ContainerRow } from "../views/catalogue";
 
+type ContainerType = (typeof CONTAINER_TYPES)[number];
+
 export interface ListingFilters {
-  type?: (typeof CONTAINER_TYPES)[number];
+  type?: ContainerType;
   genre?: number;
   origin_country?: string;
   subtitle_completion?: string;
@@ -37,6 +40,46 @@ export function listingFacets(q: ListingFilters, application: Application | unde
   if (unlicensed) facets.push("unlicensed");
   if (!facets.length) facets.push("public");
   return facets;
+}
+
+/**
+ * The type a listing keeps: the pseudo-type path's, else `type=`. `null` when both are given and differ: the
+ * filters combine with AND, so nothing matches, and answering that without walking a facet costs no rows.
+ */
+export function listingType(pathType: ContainerType | undefined, queryType: ContainerType | undefined) {
+  if (pathType && queryType && pathType !== queryType) return null;
+  return pathType ?? queryType;
+}
+
+/** Titles in reading order: case and accents do not count ("apple", "Banana", "eagle", "Ébène", "Zebra"). */
+const READING_ORDER = new Intl.Collator("en", { sensitivity: "base" });
+
+/** The title a container is alphabetised by: English, else the first language's (as `sort_title`). */
+const sortingTitle = (titles: Record<string, string>) => {
+  if (titles.en !== undefined) return titles.en;
+  const first = Object.keys(titles).sort()[0];
+  return first === undefined ? "" : titles[first];
+};
+
+/**
+ * all.json: every normal-state container alphabetically as people read it. SQLite only has byte order
+ * (`sort_title` puts "Ébène" after "zebra"), so the Worker sorts with ICU; the result is cached in KV, so the
+ * sort runs once per catalogue change. Equal titles go by id.
+ */
+export async function allContainersAlphabetically(db: DB): Promise<ConciseRow[]> {
+  const rows = (await listAllContainersConcise(db)).map((r) => ({ row: r, title: sortingTitle(r.titles) }));
+  rows.sort((a, b) => READING_ORDER.compare(a.title, b.title) || a.row.id - b.row.id);
+  return rows.map((r) => r.row);
+}
+
+/**
+ * The genre set(s) of `genres.json`: `set=` wins; else `type=artist` means the music set and another type the
+ * general set; with neither, both sets (general first), every item saying its set.
+ */
+export function genreSetFor(q: { set?: (typeof GENRE_SETS)[number]; type?: ContainerType }) {
+  if (q.set) return q.set;
+  if (q.type) return q.type === "artist" ? "music" : "general";
+  return undefined;
 }
 
 /** Containers by id in the given order (one `IN` read); missing ids are skipped. */

@@ -3,8 +3,11 @@
  * deleted by the writes that change it; the TTL is only a backstop.
  */
 export const KV_KEYS = {
-  allContainers: "catalogue:all-containers:v1",
-  genres: (set: string) => `catalogue:genres:${set}:v1`,
+  // v2: reading order (locale collation); v1 values were in byte order.
+  allContainers: "catalogue:all-containers:v2",
+  // v2: items carry `set`, and `all` holds both sets. Genres are reference data (migrations only), so these keys
+  // are never invalidated by API writes; a migration that changes genres bumps the version.
+  genres: (set: "general" | "music" | "all") => `catalogue:genres:${set}:v2`,
 } as const;
 
 const TTL_SECONDS = 3600;

@@ -58,9 +58,59 @@ describe("v3 genres", () => {
   });
 
   it("refuses platform without watchable_in", async () => {
-    const res = await get("/api/v3/genres/series.json?platform=web");
-    expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: expect.stringContaining("platform"), status: 400 });
+    for (const kind of ["series", "music_videos"]) {
+      const res = await get(`/api/v3/genres/${kind}.json?platform=web`);
+      expect(res.status, kind).toBe(400);
+      expect(await res.json()).toEqual({ message: expect.stringContaining("platform"), status: 400 });
+    }
+  });
+});
+
+describe("v3 genres of music videos (the music set, which artists carry)", () => {
+  const ids = async (path: string) => {
+    const res = await get(path);
+    expect(res.status, path).toBe(200);
+    return ((await res.json()) as { response: Array<{ id: number; name: string }> }).response.map((g) => g.id);
+  };
+
+  beforeAll(async () => {
+    const a = await createContainer({ type: "artist", originCountry: "jp", title: "Lantern Choir", genres: [27, 24] });
+    await db().insert(licenses).values({ containerId: a.id, region: "jp", platform: "web" });
+    await db().insert(subtitleCompletions).values({ resourceKind: "c", resourceId: a.id, language: "fr", percent: 95 });
+    await createVideo(a.id, { type: "music_video", number: 1 });
+    const b = await createContainer({ type: "artist", originCountry: "tw", title: "Paper Kites", genres: [26] });
+    await db().insert(licenses).values({ containerId: b.id, region: "tw", platform: "tv" });
+    // A fan channel (not hosted) never counts, and a film from jp keeps its genre out of the music listing.
+    await createContainer({ type: "artist", originCountry: "jp", hosted: false, title: "Garage Band", genres: [30] });
+    await createContainer({ type: "film", originCountry: "jp", title: "Tokyo Drift Film", genres: [1] });
+  });
+
+  it("lists the music set unfiltered, in listing order", async () => {
+    const res = await get("/api/v3/genres/music_videos.json");
+    const body = (await res.json()) as { count: number; response: Array<{ id: number; name: string }> };
+    expect(body.count).toBe(12);
+    expect(body.response.map((g) => g.id)).toEqual(Array.from({ length: 12 }, (_, i) => 23 + i));
+    expect(body.response[0]).toEqual({ id: 23, name: "K-Pop" });
+  });
+
+  it("keeps music genres of matching artists for each filter", async () => {
+    expect(await ids("/api/v3/genres/music_videos.json?origin_country=jp")).toEqual([24, 27]);
+    expect(await ids("/api/v3/genres/music_videos.json?origin_country=TW")).toEqual([26]);
+    expect(await ids("/api/v3/genres/music_videos.json?origin_country=kr")).toEqual([23]); // Moon Singers
+    expect(await ids("/api/v3/genres/music_videos.json?origin_country=us")).toEqual([]);
+    expect(await ids("/api/v3/genres/music_videos.json?subtitle_language=fr")).toEqual([24, 27]);
+    expect(await ids("/api/v3/genres/music_videos.json?watchable_in=jp&platform=web")).toEqual([24, 27]);
+    expect(await ids("/api/v3/genres/music_videos.json?watchable_in=jp&platform=tv")).toEqual([]);
+    expect(await ids("/api/v3/genres/music_videos.json?watchable_in=tw")).toEqual([26]);
+    expect(await ids("/api/v3/genres/music_videos.json?watchable_in=tw&platform=tv&origin_country=tw")).toEqual([26]);
+    // The film from jp stays in the general listings and out of this one.
+    expect(await ids("/api/v3/genres/movies.json?origin_country=jp")).toEqual([1]);
+  });
+
+  it("answers 400 for malformed filters", async () => {
+    for (const q of ["origin_country=japan", "subtitle_language=f", "watchable_in=jp&platform=vr"]) {
+      expect((await get(`/api/v3/genres/music_videos.json?${q}`)).status, q).toBe(400);
+    }
   });
 });
 
@@ -74,7 +124,9 @@ describe("v3 coming soon", () => {
     expect(body.response[0]).toMatchObject({ title: "Soon 0", title_language: "en", description: "Coming 0", description_language: "en", type: "movie" });
     expect(body.response[0].created_at).toMatch(/^[A-Z][a-z]+ \d\d, \d{4} \d\d:\d\d$/);
     expect(body.response[0].genres).toEqual([{ id: 1, name: "Action & Adventure" }]);
-    const page2 = (await (await api(body.pagination.next)).json()) as { response: unknown[]; pagination: { previous: string } };
+    // Links carry no credentials (the client adds its own access_token, as the v3 gem does).
+    expect(body.pagination.next).not.toContain("access_token");
+    const page2 = (await (await get(body.pagination.next)).json()) as { response: unknown[]; pagination: { previous: string } };
     expect(page2.response).toHaveLength(1);
     expect(page2.pagination.previous).toContain("page=1");
   });
@@ -117,6 +169,30 @@ describe("v3 search", () => {
     const episodes = (await (await get(body.response[0].resource.episodes.uri)).json()) as { count: number; response: Array<Record<string, unknown>> };
     expect(episodes.count).toBe(1);
     expect(episodes.response[0]).toMatchObject({ number: 1, created_at: expect.stringMatching(/^[A-Z][a-z]+ \d\d, \d{4}/) });
+  });
+
+  it("honours platform together with watchable_in, as coming soon does", async () => {
+    const web = await createContainer({ type: "film", title: "Quokka Festival" });
+    await db().insert(licenses).values({ containerId: web.id, region: "au", platform: "web" });
+    const tv = await createContainer({ type: "series", title: "Quokka Road" });
+    await db().insert(licenses).values([{ containerId: tv.id, region: "au", platform: "tv" }, { containerId: tv.id, region: "nz", platform: "web" }]);
+    await createContainer({ type: "news", title: "Quokka News" }); // no licence: not watchable in any named region
+    const titles = async (q: string) => {
+      const res = await get(`/api/v3/search.json?query=quokka${q}`);
+      expect(res.status, q).toBe(200);
+      return ((await res.json()) as { response: Array<{ resource: { title: string } }> }).response.map((r) => r.resource.title).sort();
+    };
+    expect(await titles("")).toEqual(["Quokka Festival", "Quokka News", "Quokka Road"]);
+    expect(await titles("&watchable_in=AU")).toEqual(["Quokka Festival", "Quokka Road"]);
+    expect(await titles("&watchable_in=au&platform=web")).toEqual(["Quokka Festival"]);
+    expect(await titles("&watchable_in=au&platform=tv")).toEqual(["Quokka Road"]);
+    expect(await titles("&watchable_in=au&platform=mobile")).toEqual([]);
+    expect(await titles("&watchable_in=nz&platform=web")).toEqual(["Quokka Road"]);
+    for (const q of ["&platform=tv", "&watchable_in=au&platform=vr", "&watchable_in=aus"]) {
+      const res = await get(`/api/v3/search.json?query=quokka${q}`);
+      expect(res.status, q).toBe(400);
+      expect(((await res.json()) as { status: number }).status).toBe(400);
+    }
   });
 
   it("follows title changes", async () => {

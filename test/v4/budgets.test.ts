@@ -22,7 +22,18 @@ const FILTERS: Record<string, string> = {
   subtitle_completion: "subtitle_completion=en",
   family_friendly: "family_friendly=1",
 };
-const SORTS = ["views", "views_recent", "trending", "newest_video", "average_rating", "release_date", "viki_air_time", "title"];
+const SORTS = [
+  "views",
+  "views_recent",
+  "trending",
+  "newest_video",
+  "average_rating",
+  "release_date",
+  "viki_air_time",
+  "title",
+  "number",
+  "number&direction=asc",
+];
 const PAGES = [1, 4, 6];
 
 let counts: LargeCatalogueCounts;
@@ -126,10 +137,11 @@ describe("GET /v4/containers/<id>/episodes.json", () => {
 const SEARCH_BUDGET = 500;
 
 describe("GET /api/v3/search.json (full-text over every title)", () => {
-  for (const query of ["moonlight", "golden garden", "sil"]) {
+  for (const query of ["moonlight", "golden garden", "sil", "moonlight&watchable_in=us&platform=web"]) {
     it(`"${query}" reads at most ${SEARCH_BUDGET} rows`, async () => {
       const token = await v3Token();
-      const path = `/api/v3/search.json?query=${encodeURIComponent(query)}&access_token=${token}`;
+      const [words, ...filters] = query.split("&");
+      const path = `/api/v3/search.json?${["query=" + encodeURIComponent(words), ...filters].join("&")}&access_token=${token}`;
       const { res, rows } = await measure(`v3 search "${query}"`, path, SEARCH_BUDGET);
       expect(res.status, path).toBe(200);
       const body = (await res.json()) as { response: unknown[] };

@@ -175,8 +175,8 @@ describe("GET /v4/containers.json (listing)", () => {
 
   it("answers 400 naming the field for unknown sorts and malformed filters", async () => {
     const cases: Array<[string, string]> = [
-      ["sort=number", "sort"],
       ["sort=popularity", "sort"],
+      ["sort=number&direction=sideways", "direction"],
       ["direction=up", "direction"],
       ["genre=abc", "genre"],
       ["genre=6c", "genre"],
@@ -185,6 +185,9 @@ describe("GET /v4/containers.json (listing)", () => {
       ["family_friendly=yes", "family_friendly"],
       ["hosted=no", "hosted"],
       ["type=movie", "type"],
+      ["type=movies", "type"],
+      ["type=Films", "type"],
+      ["type=film,series", "type"],
     ];
     for (const [query, field] of cases) {
       const res = await api(`/v4/containers.json?${query}`);
@@ -213,6 +216,35 @@ describe("GET /v4/containers.json (listing)", () => {
     }
   });
 
+  it("reads type= as the singular type or the interface's plural name", async () => {
+    for (const [plural, type] of [["films", "film"], ["artists", "artist"], ["series", "series"], ["news", "news"]] as const) {
+      const expected = expectedOrder(model, (m) => pub(m) && m.type === type);
+      expect((await list(`/v4/containers.json?type=${plural}&only_ids=true&per_page=100`)).body.response, plural).toEqual(expected.slice(0, 100));
+      expect((await list(`/v4/containers.json?type=${type}&only_ids=true&per_page=100`)).body.response, type).toEqual(expected.slice(0, 100));
+    }
+    const film = model.find((m) => m.type === "film" && m.state === "normal")!;
+    const artist = model.find((m) => m.type === "artist" && m.state === "normal")!;
+    const { body } = await list(`/v4/containers.json?type=artists&ids=${film.id}c,${artist.id}c&only_ids=true`);
+    expect(body.response).toEqual([`${artist.id}c`]);
+  });
+
+  it("takes type= on a pseudo-type path too: the same type keeps the listing, another lists nothing", async () => {
+    const films = expectedOrder(model, (m) => pub(m) && m.type === "film");
+    for (const q of ["type=films", "type=film"]) {
+      expect((await list(`/v4/films.json?${q}&only_ids=true&per_page=100`)).body.response, q).toEqual(films.slice(0, 100));
+    }
+    const { res, body } = await list("/v4/films.json?type=series&with_paging=true");
+    expect(body).toEqual({ more: false, response: [], count: 0, pagination: { previous: null, next: null } });
+    expect(rowsRead(res)).toBe(0);
+    const series = model.find((m) => m.type === "series" && m.state === "normal")!;
+    expect((await list(`/v4/films.json?type=series&ids=${series.id}c`)).body).toEqual({ more: false, response: [] });
+    for (const q of ["type=movie", "type=film%27--"]) {
+      const bad = await api(`/v4/artists.json?${q}`);
+      expect(bad.status, q).toBe(400);
+      expect((await errorBody(bad)).details?.map((d) => d.field), q).toEqual(["type"]);
+    }
+  });
+
   it("serves /v4/films.json and the other pseudo-type listings like type=", async () => {
     for (const [pseudo, type] of [["films", "film"], ["series", "series"], ["news", "news"], ["artists", "artist"]] as const) {
       const expected = expectedOrder(model, (m) => pub(m) && m.type === type);
@@ -236,6 +268,114 @@ describe("GET /v4/containers.json (listing)", () => {
   });
 });
 
+const collator = new Intl.Collator("en", { sensitivity: "base" });
+/** all.json's order for model containers (English titles): locale collation, ties by id. */
+const readingOrder = (rows: ModelContainer[]) =>
+  [...rows].sort((a, b) => collator.compare(a.title, b.title) || a.id - b.id).map((m) => `${m.id}c`);
+
+/** Main child video type per container type: sort=number counts these (normal state only). */
+const MAIN_CHILD = { series: "episode", film: "movie", news: "news_clip", artist: "music_video" } as const;
+
+describe("GET /v4/containers.json?sort=number", () => {
+  /** Normal-state main-child videos per container id; the oracle for sort=number. */
+  const counts = new Map<number, number>();
+  const byNumber = (filter: (m: ModelContainer) => boolean, direction: "asc" | "desc" = "desc") => {
+    const rows = model.filter((m) => m.state === "normal" && filter(m));
+    const key = (m: ModelContainer) => counts.get(m.id) ?? 0;
+    rows.sort((a, b) => key(a) - key(b) || a.id - b.id);
+    if (direction === "desc") rows.reverse();
+    return rows.map((m) => `${m.id}c`);
+  };
+
+  beforeAll(async () => {
+    // 30 public containers of every type get 1..9 main-child videos, plus videos that must not count: a
+    // trailer (not the main child) and a pending main-child video.
+    const chosen = model.filter((m) => pub(m) && m.state === "normal").filter((_, i) => i % 7 === 2).slice(0, 30);
+    expect(chosen.length).toBe(30);
+    const rows: Array<[number, string, number, string]> = [];
+    chosen.forEach((m, i) => {
+      const n = ((i * 5) % 9) + 1;
+      counts.set(m.id, n);
+      for (let k = 1; k <= n; k++) rows.push([m.id, MAIN_CHILD[m.type], k, "normal"]);
+      rows.push([m.id, "trailer", 100, "normal"], [m.id, MAIN_CHILD[m.type], 101, "pending"]);
+    });
+    for (let i = 0; i < rows.length; i += 20) {
+      const part = rows.slice(i, i + 20);
+      await env.DB.prepare(`INSERT INTO videos (container_id, type, number, state) VALUES ${part.map(() => "(?, ?, ?, ?)").join(", ")}`)
+        .bind(...part.flat())
+        .run();
+    }
+  });
+
+  it("orders by the count of main-child videos, most first, ties by id", async () => {
+    const expected = byNumber(pub);
+    const { res, body } = await list("/v4/containers.json?sort=number");
+    expect(body.response.map((c: { id: string }) => c.id)).toEqual(expected.slice(0, 25));
+    const top = body.response[0] as Record<string, any>;
+    const key = { series: "episodes", film: "movies", news: "news_clips", artist: "music_videos" }[top.type as ModelContainer["type"]];
+    expect(top[key].count).toBe(9); // the count the container object shows is the sort key
+    measured["sort=number"] = rowsRead(res);
+    expect(rowsRead(res)).toBeLessThanOrEqual(200);
+    expect(await allIds("/v4/containers.json?sort=number")).toEqual(expected);
+    expect((await list("/v4/containers.json?sort=number&direction=desc&only_ids=true")).body.response).toEqual(expected.slice(0, 25));
+  });
+
+  it("honours direction=asc: fewest first, ties by id ascending", async () => {
+    const expected = byNumber(pub, "asc");
+    const { res, body } = await list("/v4/containers.json?sort=number&direction=asc");
+    expect(body.response.map((c: { id: string }) => c.id)).toEqual(expected.slice(0, 25));
+    measured["sort=number&direction=asc"] = rowsRead(res);
+    expect(await allIds("/v4/containers.json?sort=number&direction=asc")).toEqual(expected);
+  });
+
+  it("combines with filters, pseudo-type paths and paging", async () => {
+    const genre = byNumber((m) => pub(m) && m.genres.includes(9), "asc");
+    expect((await list("/v4/containers.json?sort=number&direction=asc&genre=9&only_ids=true&per_page=100")).body.response).toEqual(
+      genre.slice(0, 100),
+    );
+    const series = byNumber((m) => pub(m) && m.type === "series");
+    const { res, body } = await list("/v4/series.json?sort=number&per_page=5&page=2&with_paging=true");
+    expect(body.response.map((c: { id: string }) => c.id)).toEqual(series.slice(5, 10));
+    expect(body.count).toBe(series.length);
+    measured["/v4/series.json?sort=number&page=2"] = rowsRead(res);
+    const app = unhostedApp.wireId;
+    const unhosted = byNumber((m) => !m.hosted);
+    expect((await list(`/v4/containers.json?hosted=0&sort=number&only_ids=true&app=${app}`)).body.response).toEqual(unhosted.slice(0, 25));
+  });
+
+  it("follows video writes: hiding, deleting and adding main-child videos move the container", async () => {
+    const [first] = byNumber(pub);
+    const id = Number.parseInt(first, 10);
+    await env.DB.prepare("UPDATE videos SET state = 'pending' WHERE container_id = ? AND number <= 5").bind(id).run();
+    counts.set(id, 4);
+    expect((await list("/v4/containers.json?sort=number&only_ids=true&per_page=100")).body.response).toEqual(byNumber(pub).slice(0, 100));
+    await env.DB.prepare("DELETE FROM videos WHERE container_id = ? AND state = 'normal' AND number > 5 AND number < 100").bind(id).run();
+    counts.delete(id);
+    expect((await list("/v4/containers.json?sort=number&direction=asc&only_ids=true&per_page=100")).body.response).toEqual(
+      byNumber(pub, "asc").slice(0, 100),
+    );
+    await env.DB.prepare("UPDATE videos SET state = 'normal' WHERE container_id = ? AND number <= 5").bind(id).run();
+    counts.set(id, 5);
+    expect(await allIds("/v4/containers.json?sort=number")).toEqual(byNumber(pub));
+  });
+
+  it("recounts for the new main child when a container changes type", async () => {
+    const c = await createContainer({ type: "series", hosted: false, title: "Type changer" });
+    for (const [type, number] of [["episode", 1], ["episode", 2], ["episode", 3], ["movie", 1]] as const) {
+      await env.DB.prepare("INSERT INTO videos (container_id, type, number) VALUES (?, ?, ?)").bind(c.id, type, number).run();
+    }
+    const facetCounts = async () =>
+      (await env.DB.prepare("SELECT DISTINCT video_count AS n FROM container_facets WHERE container_id = ?").bind(c.id).all<{ n: number }>())
+        .results.map((r) => r.n);
+    expect(await facetCounts()).toEqual([3]);
+    await env.DB.prepare("UPDATE containers SET type = 'film' WHERE id = ?").bind(c.id).run();
+    expect(await facetCounts()).toEqual([1]);
+    await env.DB.prepare("UPDATE containers SET hosted = 1 WHERE id = ?").bind(c.id).run(); // facet rebuild
+    expect(await facetCounts()).toEqual([1]);
+    await env.DB.prepare("DELETE FROM containers WHERE id = ?").bind(c.id).run();
+  });
+});
+
 describe("GET /v4/containers/all.json", () => {
   it("lists every normal-state container alphabetically in the concise form, from KV once built", async () => {
     await env.CACHE.delete(KV_KEYS.allContainers);
@@ -243,7 +383,7 @@ describe("GET /v4/containers/all.json", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as ListBody;
     expect(body.more).toBe(false);
-    expect(body.response.map((c: { id: string }) => c.id)).toEqual(expectedOrder(model, () => true, "title"));
+    expect(body.response.map((c: { id: string }) => c.id)).toEqual(readingOrder(model.filter((m) => m.state === "normal")));
     const first = model.find((m) => `${m.id}c` === body.response[0].id)!;
     expect(body.response[0]).toEqual({
       id: `${first.id}c`,
@@ -260,30 +400,62 @@ describe("GET /v4/containers/all.json", () => {
     const fresh = (await (await api("/v4/containers/all.json")).json()) as ListBody;
     expect(fresh.response[0]).toMatchObject({ id: added.wireId, titles: { en: "Aaaa first of all" } });
   });
+
+  it("sorts as people read: case and accents do not count, equal titles by id", async () => {
+    const made: Record<string, string> = {};
+    for (const title of ["Zebra", "Ébène", "eagle", "Banana", "apple", "Apple", "ébène"]) {
+      made[(await createContainer({ type: "news", title })).wireId] = title;
+    }
+    await env.CACHE.delete(KV_KEYS.allContainers);
+    const res = await api("/v4/containers/all.json");
+    const body = (await res.json()) as ListBody;
+    const titles = body.response.filter((c: { id: string }) => c.id in made).map((c: { id: string }) => made[c.id]);
+    expect(titles).toEqual(["apple", "Apple", "Banana", "eagle", "Ébène", "ébène", "Zebra"]);
+    // Building it reads every container once (no index order needed any more); it is then served from KV.
+    expect(rowsRead(res)).toBeLessThanOrEqual(model.length + 20);
+    // Cached in KV: the next read costs no row and keeps the order.
+    const again = await api("/v4/containers/all.json");
+    expect(rowsRead(again)).toBe(0);
+    expect(((await again.json()) as ListBody).response.map((c: { id: string }) => c.id)).toEqual(body.response.map((c: { id: string }) => c.id));
+  });
 });
 
 describe("GET /v4/containers/genres.json", () => {
-  it("answers the general set as a bare array in listing order (16 before 15)", async () => {
+  type GenreItem = { id: string; name: { en: string }; set: string };
+  const GENERAL = [...Array.from({ length: 14 }, (_, i) => `${i + 1}g`), "16g", "15g", ...Array.from({ length: 6 }, (_, i) => `${17 + i}g`)];
+  const MUSIC = Array.from({ length: 12 }, (_, i) => `${23 + i}g`);
+
+  it("answers both sets as a bare array, general (16 before 15) then music, each item with its set", async () => {
+    for (const key of ["all", "general", "music"] as const) await env.CACHE.delete(KV_KEYS.genres(key));
     const res = await api("/v4/containers/genres.json");
     expect(res.status).toBe(200);
-    const body = (await res.json()) as Array<{ id: string; name: { en: string } }>;
-    expect(body).toHaveLength(22);
-    expect(body[0]).toEqual({ id: "1g", name: { en: "Action & Adventure" } });
-    const ids = body.map((g) => g.id);
-    expect(ids.indexOf("16g")).toBe(ids.indexOf("15g") - 1);
+    const body = (await res.json()) as GenreItem[];
+    expect(body.map((g) => g.id)).toEqual([...GENERAL, ...MUSIC]);
+    expect(body[0]).toEqual({ id: "1g", name: { en: "Action & Adventure" }, set: "general" });
+    expect(body[22]).toEqual({ id: "23g", name: { en: "K-Pop" }, set: "music" });
+    expect(body.filter((g) => g.set === "music").map((g) => g.id)).toEqual(MUSIC);
     expect(res.headers.get("etag")).toBeTruthy();
+    expect(rowsRead(res)).toBeLessThanOrEqual(34);
     expect(rowsRead(await api("/v4/containers/genres.json"))).toBe(0); // from KV
   });
 
-  it("answers the music set for type=artist or set=music, and 400 for a bad type", async () => {
-    for (const q of ["type=artist", "set=music"]) {
-      const body = (await (await api(`/v4/containers/genres.json?${q}`)).json()) as Array<{ id: string }>;
-      expect(body.map((g) => g.id)).toEqual(Array.from({ length: 12 }, (_, i) => `${23 + i}g`));
+  it("keeps one set for set= or type=, each cached under its own key, and 400 for a bad type or set", async () => {
+    for (const q of ["type=artist", "type=artists", "set=music", "set=music&type=film"]) {
+      const body = (await (await api(`/v4/containers/genres.json?${q}`)).json()) as GenreItem[];
+      expect(body.map((g) => g.id), q).toEqual(MUSIC);
+      expect(new Set(body.map((g) => g.set)), q).toEqual(new Set(["music"]));
     }
-    expect((await (await api("/v4/containers/genres.json?type=film")).json()) as unknown[]).toHaveLength(22);
-    const bad = await api("/v4/containers/genres.json?type=movie");
-    expect(bad.status).toBe(400);
-    expect((await errorBody(bad)).details?.[0].field).toBe("type");
+    for (const q of ["type=film", "type=films", "type=series", "set=general", "set=general&type=artist"]) {
+      const body = (await (await api(`/v4/containers/genres.json?${q}`)).json()) as GenreItem[];
+      expect(body.map((g) => g.id), q).toEqual(GENERAL);
+    }
+    expect(((await env.CACHE.get(KV_KEYS.genres("music"), "json")) as GenreItem[]).map((g) => g.id)).toEqual(MUSIC);
+    expect(((await env.CACHE.get(KV_KEYS.genres("general"), "json")) as GenreItem[]).map((g) => g.id)).toEqual(GENERAL);
+    for (const [q, field] of [["type=movie", "type"], ["set=pop", "set"]]) {
+      const bad = await api(`/v4/containers/genres.json?${q}`);
+      expect(bad.status, q).toBe(400);
+      expect((await errorBody(bad)).details?.[0].field, q).toBe(field);
+    }
   });
 });
 

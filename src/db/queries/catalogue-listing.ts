@@ -13,6 +13,7 @@ export const CONTAINER_SORTS = [
   "release_date",
   "viki_air_time",
   "title",
+  "number",
 ] as const;
 export type ContainerSort = (typeof CONTAINER_SORTS)[number];
 
@@ -28,6 +29,7 @@ const SORT_COLUMN = {
   release_date: f.releaseDate,
   viki_air_time: f.airTime,
   title: f.sortTitle,
+  number: f.videoCount,
 } as const satisfies Record<ContainerSort, unknown>;
 
 /**
@@ -45,6 +47,16 @@ export interface FacetQuery {
   /** Every facet a container must carry (`public`, `type:series`, `genre:6`, ...). */
   facets: string[];
   sort: ContainerSort;
+  /** Honoured by `number` only (default descending); the other sorts have one fixed direction. */
+  direction?: "asc" | "desc";
+}
+
+/** The walk's key and direction: numeric sorts descending, title ascending, number either way. */
+function ordering(q: FacetQuery) {
+  const key = SORT_COLUMN[q.sort];
+  const ascending = q.sort === "title" || (q.sort === "number" && q.direction === "asc");
+  // Ties go by container id in the same direction, so one index (facet, key, container_id) serves either.
+  return { key, ascending, order: ascending ? [asc(key), asc(f.containerId)] : [desc(key), desc(f.containerId)] };
 }
 
 /**
@@ -63,12 +75,10 @@ function plan(db: DB, q: FacetQuery) {
 }
 
 /**
- * One page of container ids carrying every facet, in sort order: numeric sorts descending (ties by id
- * descending), title ascending. `limit` is per_page + 1.
+ * One page of container ids carrying every facet, in sort order (see `ordering`). `limit` is per_page + 1.
  */
 export async function listContainerIds(db: DB, q: FacetQuery & { offset: number; limit: number }) {
-  const key = SORT_COLUMN[q.sort];
-  const order = q.sort === "title" ? [asc(key), asc(f.containerId)] : [desc(key), desc(f.containerId)];
+  const { order } = ordering(q);
   const rows = await db
     .select({ id: f.containerId })
     .from(f)
@@ -86,9 +96,7 @@ export async function listContainerIds(db: DB, q: FacetQuery & { offset: number;
  * promise the subquery's order, so rows are put back in it by the same key the walk sorted on.
  */
 export async function listContainerPage(db: DB, q: FacetQuery & { offset: number; limit: number }) {
-  const key = SORT_COLUMN[q.sort];
-  const ascending = q.sort === "title";
-  const order = ascending ? [asc(key), asc(f.containerId)] : [desc(key), desc(f.containerId)];
+  const { key, ascending, order } = ordering(q);
   const page = db
     .select({ pid: f.containerId, k: sql<number | string>`${key}`.as("k") })
     .from(f)
@@ -119,22 +127,21 @@ export interface ConciseRow {
   titles: ContainerDoc["titles"];
 }
 
-/** all.json: every normal-state container by sort title (index containers_sort_title), titles only. */
+/** all.json: every normal-state container, titles only; the service puts them in reading order. */
 export async function listAllContainersConcise(db: DB): Promise<ConciseRow[]> {
   const rows = await db
     .select({ id: containers.id, type: containers.type, titles: sql<string | null>`json_extract(${containers.doc}, '$.titles')` })
     .from(containers)
     .where(eq(containers.state, "normal"))
-    .orderBy(asc(containers.sortTitle), asc(containers.id))
     .all();
   return rows.map((r) => ({ id: r.id, type: r.type, titles: r.titles ? (JSON.parse(r.titles) as ContainerDoc["titles"]) : {} }));
 }
 
-/** A genre set in listing order (index genres_set_position). */
-export const listGenres = (db: DB, set: (typeof genres.$inferSelect)["set"]) =>
+/** One genre set, or both (general first), in listing order (index genres_set_position). */
+export const listGenres = (db: DB, set?: (typeof genres.$inferSelect)["set"]) =>
   db
-    .select({ id: genres.id, nameEn: genres.nameEn })
+    .select({ id: genres.id, nameEn: genres.nameEn, set: genres.set })
     .from(genres)
-    .where(eq(genres.set, set))
-    .orderBy(asc(genres.position))
+    .where(set ? eq(genres.set, set) : undefined)
+    .orderBy(asc(genres.set), asc(genres.position))
     .all();

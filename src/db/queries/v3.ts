@@ -16,16 +16,22 @@ function licensedSql(containerIdColumn: SQL, f: LicenceFilter) {
   return sql`EXISTS (SELECT 1 FROM licenses l WHERE l.container_id = ${containerIdColumn} AND l.region = ${f.watchableIn}${platform})`;
 }
 
-export const generalGenres = (db: DB) =>
-  db.select({ id: genres.id, name: genres.nameEn }).from(genres).where(eq(genres.set, "general")).orderBy(genres.position).all();
+type GenreSet = (typeof genres.$inferSelect)["set"];
+
+/** One genre set in listing order (index genres_set_position). */
+export const genresOfSet = (db: DB, set: GenreSet) =>
+  db.select({ id: genres.id, name: genres.nameEn }).from(genres).where(eq(genres.set, set)).orderBy(genres.position).all();
+
+export const generalGenres = (db: DB) => genresOfSet(db, "general");
 
 /**
- * The general genres that have at least one listable container of `type` matching the filters. Each genre
- * is an `EXISTS` that stops at its first match, walking that genre's facet rows.
+ * The genres of `set` that have at least one listable container of `type` matching the filters. Each genre
+ * is an `EXISTS` that stops at its first match, walking that genre's facet rows. The set must be the one the
+ * type carries (artists carry only the music set), or no genre can match.
  */
 export async function genresWithResources(
   db: DB,
-  f: LicenceFilter & { type: string; originCountry?: string; subtitleLanguage?: string; minCompletion: number },
+  f: LicenceFilter & { set: GenreSet; type: string; originCountry?: string; subtitleLanguage?: string; minCompletion: number },
 ) {
   const facet = (name: string) =>
     sql`EXISTS (SELECT 1 FROM container_facets x WHERE x.container_id = f.container_id AND x.facet = ${name})`;
@@ -40,9 +46,23 @@ export async function genresWithResources(
   conditions.push(licensedSql(sql`f.container_id`, f));
   return db.all<{ id: number; name: string }>(sql`
     SELECT g.id AS id, g.name_en AS name FROM genres g
-    WHERE g.${sql.raw('"set"')} = 'general'
+    WHERE g.${sql.raw('"set"')} = ${f.set}
       AND EXISTS (SELECT 1 FROM container_facets f WHERE f.facet = 'genre:' || g.id AND ${sql.join(conditions, sql` AND `)})
     ORDER BY g.position`);
+}
+
+/**
+ * The first `limit` of `ids` (in their order) that the licence filter keeps, by the same probe as the listings;
+ * without `watchable_in`, the first `limit` ids. The ids go in as one JSON parameter, so only licence rows are
+ * read, and the walk stops at `limit` hits. Search uses it on its ranked candidates: filtering inside the
+ * full-text walk would read on past them to fill the candidates.
+ */
+export async function firstLicensed(db: DB, ids: number[], f: LicenceFilter, limit: number): Promise<number[]> {
+  if (!f.watchableIn || !ids.length) return ids.slice(0, limit);
+  const rows = await db.all<{ id: number }>(
+    sql`SELECT value AS id FROM json_each(${JSON.stringify(ids)}) WHERE ${licensedSql(sql`value`, f)} ORDER BY key LIMIT ${limit}`,
+  );
+  return rows.map((r) => r.id);
 }
 
 /** Upcoming films and/or series, soonest release first, one page (+1 row to tell whether more exist). */

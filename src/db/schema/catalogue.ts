@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, flag, updatedAt } from "./columns";
 
@@ -68,6 +69,14 @@ export const containers = sqliteTable(
     index("containers_origin_country_views").on(t.originCountry, t.views),
     // v3 coming soon: upcoming titles of a type, soonest release first.
     index("containers_upcoming_release").on(t.upcoming, t.type, t.releaseDate),
+    // The derived built-in lists (migration 0013): only their members, in list order. Queries must repeat the
+    // WHERE literally (src/db/queries/derived-lists.ts) for SQLite to use them.
+    index("containers_on_air_list")
+      .on(t.onAir, t.viewsRecent, t.id)
+      .where(sql`on_air = 1 AND state = 'normal' AND hosted = 1 AND licensed = 1`),
+    index("containers_upcoming_list")
+      .on(t.upcoming, t.releaseDate, t.id)
+      .where(sql`upcoming = 1 AND state = 'normal' AND hosted = 1 AND licensed = 1`),
   ],
 );
 
@@ -202,7 +211,8 @@ export const listItems = sqliteTable(
  * any single-filter listing in any sort order is one index range scan: the page costs the same at 100
  * containers as at 100,000. Facets: `all`, `public` (hosted and licensed), `type:<t>`, `genre:<id>`,
  * `country:<cc>`, `sub:<lang>` (completion at or above the listing threshold), `family` (not adult),
- * `unhosted`, `unlicensed`. Rebuilt by the triggers of migrations/0003_derived_documents.sql.
+ * `unhosted`, `unlicensed` (a fan channel's other facets are `x:`-prefixed, migration 0012). Rebuilt by the
+ * triggers of migrations/0003_derived_documents.sql, 0012 and 0014.
  */
 export const containerFacets = sqliteTable(
   "container_facets",
@@ -219,6 +229,9 @@ export const containerFacets = sqliteTable(
     releaseDate: text("release_date").notNull().default(""),
     airTime: integer("air_time").notNull().default(0),
     sortTitle: text("sort_title").notNull().default(""),
+    // sort=number: normal-state videos of the container's main child type (episodes of a series, ...), from
+    // doc.video_counts (migration 0014).
+    videoCount: integer("video_count").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.containerId, t.facet] }),
@@ -230,5 +243,6 @@ export const containerFacets = sqliteTable(
     index("facets_release_date").on(t.facet, t.releaseDate, t.containerId),
     index("facets_air_time").on(t.facet, t.airTime, t.containerId),
     index("facets_title").on(t.facet, t.sortTitle, t.containerId),
+    index("facets_video_count").on(t.facet, t.videoCount, t.containerId),
   ],
 );

@@ -1,10 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { comingSoon, generalGenres, genresWithResources, movieVideos } from "../../db/queries/v3";
+import { comingSoon, genresOfSet, genresWithResources, movieVideos } from "../../db/queries/v3";
 import { findContainer, findVideoWithContainer } from "../../db/queries/catalogue";
 import { listContainerVideos } from "../../db/queries/container-videos";
 import { ApiError } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
 import { v3Auth } from "../../middleware/v3";
+import { licenceFilter } from "../../services/v3-filters";
 import { v3ComingSoon, v3Episode, v3Movie, v3Series } from "../../views/v3";
 import {
   countryQuery,
@@ -32,12 +33,12 @@ const v3Errors = {
   404: { description: "not found" },
 };
 
-function licenceFilter(q: { watchable_in?: string; platform?: string }) {
-  if (q.platform && !q.watchable_in) throw ApiError.field("platform", "platform is only usable together with watchable_in");
-  return { watchableIn: q.watchable_in, platform: q.platform };
-}
-
-const GENRE_KINDS = { movies: "film", series: "series", music_videos: "artist" } as const;
+/** Each path's container type and the genre set that type carries (music videos live in artists). */
+const GENRE_KINDS = {
+  movies: { type: "film", set: "general" },
+  series: { type: "series", set: "general" },
+  music_videos: { type: "artist", set: "music" },
+} as const;
 
 const genresRoute = (kind: keyof typeof GENRE_KINDS) =>
   createRoute({
@@ -45,7 +46,10 @@ const genresRoute = (kind: keyof typeof GENRE_KINDS) =>
     path: `/api/v3/genres/${kind}`,
     summary: `v3 genres of ${kind.replace("_", " ")} (.json or .xml)`,
     description:
-      "The 22 genres of the interface document (id 16 before 15). Filters keep genres that have resources " +
+      (kind === "music_videos"
+        ? "The music genre set (ids 23 to 34), which artists and their music videos carry. "
+        : "The 22 genres of the interface document (id 16 before 15). ") +
+      "Filters keep genres that have resources " +
       `matching them: origin_country, subtitle_language (at least ${V3_SUBTITLE_THRESHOLD}% complete), ` +
       "watchable_in and platform (only with watchable_in).",
     middleware: [v3Auth] as const,
@@ -101,10 +105,10 @@ for (const kind of Object.keys(GENRE_KINDS) as Array<keyof typeof GENRE_KINDS>) 
     const unfiltered = !q.origin_country && !q.subtitle_language && !filters.watchableIn;
     const db = c.get("db");
     const genres = unfiltered
-      ? await generalGenres(db)
+      ? await genresOfSet(db, GENRE_KINDS[kind].set)
       : await genresWithResources(db, {
           ...filters,
-          type: GENRE_KINDS[kind],
+          ...GENRE_KINDS[kind],
           originCountry: q.origin_country,
           subtitleLanguage: q.subtitle_language,
           minCompletion: V3_SUBTITLE_THRESHOLD,

@@ -1,8 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { mainMovies, searchContainers } from "../../db/queries/v3";
+import { firstLicensed, mainMovies, searchContainers } from "../../db/queries/v3";
 import { ApiError } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
 import { v3Auth } from "../../middleware/v3";
+import { licenceFilter } from "../../services/v3-filters";
 import { v3SearchItem } from "../../views/v3";
 import { licenceQuery, v3Context, v3Envelope, v3Respond } from "./shared";
 
@@ -46,7 +47,9 @@ const search = createRoute({
   description:
     `Matches container titles in every language (full-text, prefix match on each word, all words required). ` +
     `The first ${V3_SEARCH_CANDIDATES} matches are ranked (title starting with the query, containing it, then ` +
-    `views) and at most ${V3_SEARCH_LIMIT} returned. Item types: series, movie, coming_soon, other (artists, news).`,
+    `views) and at most ${V3_SEARCH_LIMIT} returned. Item types: series, movie, coming_soon, other (artists, news). ` +
+    "`watchable_in` keeps containers licensed in that region, on `platform` when given (only with watchable_in), " +
+    "as coming soon does.",
   middleware: [v3Auth] as const,
   request: {
     query: z.object({ query: z.string().trim().min(1).max(200), ...licenceQuery, access_token: z.string().optional() }),
@@ -61,16 +64,19 @@ const search = createRoute({
 
 export const v3SearchRouter = createRouter().openapi(search, async (c) => {
   const q = c.req.valid("query");
-  if (q.platform && !q.watchable_in) throw ApiError.field("platform", "platform is only usable together with watchable_in");
+  const licence = licenceFilter(q);
   const match = ftsQuery(q.query);
   if (!match) throw ApiError.field("query", "the query has no words to search for");
   const db = c.get("db");
   const candidates = await searchContainers(db, match, V3_SEARCH_CANDIDATES);
-  const licensed = (regions: string[]) => !q.watchable_in || regions.includes(q.watchable_in);
-  const needle = q.query.toLowerCase();
-  const rows = rankResults(candidates, needle)
-    .filter((row) => row.state === "normal" && row.hosted && row.licensed && licensed(row.doc?.regions ?? []))
-    .slice(0, V3_SEARCH_LIMIT);
+  // doc.regions (every region with a licence) is a free first cut, so only plausible candidates are probed
+  // for the exact region and platform licence.
+  const plausible = (row: Row) => !licence.watchableIn || (row.doc?.regions ?? []).includes(licence.watchableIn);
+  const listed = rankResults(candidates, q.query.toLowerCase()).filter(
+    (row) => row.state === "normal" && row.hosted && row.licensed && plausible(row),
+  );
+  const byId = new Map(listed.map((row) => [row.id, row]));
+  const rows = (await firstLicensed(db, [...byId.keys()], licence, V3_SEARCH_LIMIT)).map((id) => byId.get(id)!);
   const movies = await mainMovies(db, rows.filter((r) => r.type === "film").map((r) => r.id));
   const ctx = await v3Context(c);
   const response = rows.map((row) => v3SearchItem(row, movies.get(row.id), ctx));

@@ -1,6 +1,6 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { countContainers, listAllContainersConcise, listContainerIds, listContainerPage, listGenres } from "../../db/queries/catalogue-listing";
+import { countContainers, listContainerIds, listContainerPage, listGenres } from "../../db/queries/catalogue-listing";
 import type { ContainerDoc } from "../../db/schema";
 import { formatId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
@@ -8,7 +8,13 @@ import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
-import { bulkContainers, listingFacets } from "../../services/container-listing";
+import {
+  allContainersAlphabetically,
+  bulkContainers,
+  genreSetFor,
+  listingFacets,
+  listingType,
+} from "../../services/container-listing";
 import { KV_KEYS, cachedJson } from "../../services/kv-cache";
 import { TYPE_OF_PSEUDO, containerConcise, containerView, type ContainerRow } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
@@ -28,11 +34,13 @@ import {
 const LISTING_DESCRIPTION =
   `With \`ids=\` (\`1c,2c\` or \`(1c,2c)\`, at most ${MAX_BULK_IDS}): those containers in the requested order, ` +
   "malformed, missing and non-normal-state ids omitted without an error. Otherwise a paged listing of normal-state " +
-  "containers. Filters combine (AND): `type`, `genre`, `origin_country`, `subtitle_completion` (container " +
+  "containers. Filters combine (AND): `type` (`film` or `films`, `artist` or `artists`, `series`, `news`), `genre`, `origin_country`, `subtitle_completion` (container " +
   `completion in that language at least ${SUBTITLE_COMPLETION_THRESHOLD}%), \`family_friendly=1\`. Only hosted ` +
   "and licensed containers are listed; `hosted=0` / `licensed=0` list fan channels instead, for applications " +
   "with unhosted access only (ignored for others). Sorts: views (default), views_recent, trending, newest_video, " +
-  "average_rating, release_date, viki_air_time (numeric, highest first) and title (A to Z); unknown sorts and " +
+  "average_rating, release_date, viki_air_time (numeric, highest first), title (A to Z) and number (the count " +
+  "of the container's main child videos, e.g. a series' episodes; highest first, `direction=asc` for lowest " +
+  "first; `direction` is ignored with the other sorts); unknown sorts and " +
   `malformed filters are 400 naming the field. ${LISTING_LIMITS} Public: ETag and 304.`;
 
 const list = createRoute({
@@ -50,7 +58,9 @@ const pseudoList = (pseudo: keyof typeof TYPE_OF_PSEUDO) =>
     method: "get",
     path: `/v4/${pseudo}`,
     summary: `List ${pseudo} (same as /v4/containers.json?type=${TYPE_OF_PSEUDO[pseudo]})`,
-    description: `${LISTING_DESCRIPTION} The type comes from the path; \`ids=\` keeps only ${pseudo}.`,
+    description:
+      `${LISTING_DESCRIPTION} The type comes from the path; \`ids=\` keeps only ${pseudo}, and a \`type=\` naming ` +
+      "another type lists nothing.",
     middleware: [publicCache] as const,
     request: { query: PseudoListQuery },
     responses: { 200: jsonResponse(ContainerList, "the v4 list envelope"), ...errorResponses(400) },
@@ -61,8 +71,9 @@ const all = createRoute({
   path: "/v4/containers/all",
   summary: "Concise list of all containers, alphabetically",
   description:
-    "Every normal-state container (`id`, `type`, `titles`, `url`) sorted by its English (else first) title, " +
-    "in one unpaged envelope. Cached in KV and refreshed when containers, their titles, type or state change.",
+    "Every normal-state container (`id`, `type`, `titles`, `url`) sorted by its English (else first) title " +
+    "as people read it (case and accents ignored: apple, Banana, eagle, Ébène, Zebra), in one unpaged envelope. " +
+    "Cached in KV and refreshed when containers, their titles, type or state change.",
   middleware: [publicCache] as const,
   responses: { 200: jsonResponse(ConciseContainerList, "all containers") },
 });
@@ -72,8 +83,9 @@ const genresRoute = createRoute({
   path: "/v4/containers/genres",
   summary: "Genres for containers",
   description:
-    "Bare array in listing order. The general set by default; `type=artist` or `set=music` gives the music set " +
-    "(artists and music videos). Cached in KV.",
+    "Bare array of every genre containers carry, in listing order: the general set (films, series, news; 16 " +
+    "before 15) then the music set (artists and music videos), each item with its `set`. `set=general|music` " +
+    "keeps one set; `type=artist` (`artists`) the music set, another type the general set. Cached in KV.",
   middleware: [publicCache] as const,
   request: { query: GenresQuery },
   responses: { 200: jsonResponse(GenreList, "the genres"), ...errorResponses(400) },
@@ -81,15 +93,20 @@ const genresRoute = createRoute({
 
 type ListBody = z.infer<typeof ContainerList>;
 
-async function listContainers(c: Context<AppEnv>, q: ListingQuery, type?: ContainerRow["type"]): Promise<ListBody> {
+async function listContainers(c: Context<AppEnv>, q: ListingQuery, pathType?: ContainerRow["type"]): Promise<ListBody> {
   const db = c.get("db");
   const ctx = viewContext(c);
   const p = paging(q);
+  const type = listingType(pathType, q.type);
+  if (type === null) {
+    if (q.ids !== undefined) return { more: false, response: [] };
+    return (await listEnvelope(c.req.url, p, [] as number[], () => null, () => "", async () => 0)) as ListBody;
+  }
   if (q.ids !== undefined) {
-    const rows = await bulkContainers(db, q.ids, type ?? q.type);
+    const rows = await bulkContainers(db, q.ids, type);
     return { more: false, response: rows.map((r) => (p.onlyIds ? formatId(r.id, "c") : containerView(r, ctx))) };
   }
-  const facetQuery = { facets: listingFacets({ ...q, type: type ?? q.type }, c.get("application")), sort: q.sort };
+  const facetQuery = { facets: listingFacets({ ...q, type }, c.get("application")), sort: q.sort, direction: q.direction };
   const window = { ...facetQuery, offset: p.offset, limit: p.limit };
   // only_ids needs no container rows; otherwise one statement walks the facet and joins the page's rows.
   const rows = p.onlyIds ? [] : await listContainerPage(db, window);
@@ -108,22 +125,21 @@ async function listContainers(c: Context<AppEnv>, q: ListingQuery, type?: Contai
 export const containerListingRouter = createRouter()
   .openapi(list, async (c) => c.json(await listContainers(c, c.req.valid("query")), 200))
   .openapi(all, async (c) => {
-    const rows = await cachedJson(c.env.CACHE, KV_KEYS.allContainers, () => listAllContainersConcise(c.get("db")));
+    const rows = await cachedJson(c.env.CACHE, KV_KEYS.allContainers, () => allContainersAlphabetically(c.get("db")));
     const ctx = viewContext(c);
     const response = rows.map((r) => containerConcise({ id: r.id, type: r.type, doc: { titles: r.titles } as ContainerDoc }, ctx));
     return c.json({ more: false, response }, 200);
   })
   .openapi(genresRoute, async (c) => {
-    const q = c.req.valid("query");
-    const set = q.set ?? (q.type === "artist" ? "music" : "general");
-    const body = await cachedJson(c.env.CACHE, KV_KEYS.genres(set), async () =>
-      (await listGenres(c.get("db"), set)).map((g) => ({ id: formatId(g.id, "g"), name: { en: g.nameEn } })),
+    const set = genreSetFor(c.req.valid("query"));
+    const body = await cachedJson(c.env.CACHE, KV_KEYS.genres(set ?? "all"), async () =>
+      (await listGenres(c.get("db"), set)).map((g) => ({ id: formatId(g.id, "g"), name: { en: g.nameEn }, set: g.set })),
     );
     return c.json(body, 200);
   });
 
 for (const pseudo of Object.keys(TYPE_OF_PSEUDO) as Array<keyof typeof TYPE_OF_PSEUDO>) {
   containerListingRouter.openapi(pseudoList(pseudo), async (c) =>
-    c.json(await listContainers(c, { ...c.req.valid("query"), type: undefined }, TYPE_OF_PSEUDO[pseudo]), 200),
+    c.json(await listContainers(c, c.req.valid("query"), TYPE_OF_PSEUDO[pseudo]), 200),
   );
 }

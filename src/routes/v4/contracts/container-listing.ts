@@ -39,6 +39,16 @@ const idsParam = z
     type: "string",
   });
 
+/** `type=` takes the singular type or the interface's plural name (the pseudo-type path segment). */
+const TYPE_NAMES = { film: "film", films: "film", series: "series", news: "news", artist: "artist", artists: "artist" } as const;
+const TYPE_NAME_LIST = Object.keys(TYPE_NAMES) as Array<keyof typeof TYPE_NAMES>;
+const containerType = (description: string) =>
+  z
+    .enum(TYPE_NAME_LIST as [keyof typeof TYPE_NAMES, ...Array<keyof typeof TYPE_NAMES>])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : TYPE_NAMES[v]))
+    .openapi({ description, type: "string", enum: TYPE_NAME_LIST });
+
 const listingFilters = {
   genre: z
     .string()
@@ -71,18 +81,27 @@ const listingFilters = {
   sort: z
     .enum(CONTAINER_SORTS)
     .default("views")
-    .openapi({ description: "numeric sorts are descending (highest first), `title` ascending; default `views`" }),
+    .openapi({
+      description:
+        "numeric sorts are descending (highest first), `title` ascending; `number` is the count of the " +
+        "container's main child videos (episodes of a series, movies of a film, news clips, music videos), " +
+        "descending unless `direction=asc`; default `views`",
+    }),
   direction: z
     .enum(["asc", "desc"])
     .optional()
-    .openapi({ description: "honoured only with `sort=number`, which containers do not have: accepted and ignored" }),
+    .openapi({ description: "with `sort=number` only (default `desc`); accepted and ignored with the other sorts" }),
   ...pagingQuery,
 };
 
-export const PseudoListQuery = z.object({ ids: idsParam, ...listingFilters });
+export const PseudoListQuery = z.object({
+  ids: idsParam,
+  type: containerType("optional; naming another type than the path's lists nothing"),
+  ...listingFilters,
+});
 export const ContainerListQuery = z.object({
   ids: idsParam,
-  type: z.enum(CONTAINER_TYPES).optional().openapi({ description: "container type (same as the pseudo-type paths)" }),
+  type: containerType("container type, singular or as the pseudo-type paths name it (`film` or `films`, `artist` or `artists`)"),
   ...listingFilters,
 });
 export type ListingQuery = z.infer<typeof ContainerListQuery>;
@@ -114,11 +133,17 @@ export const ConciseContainerList = z
   .openapi("ConciseContainerList");
 
 export const GenresQuery = z.object({
-  type: z.enum(CONTAINER_TYPES).optional().openapi({ description: "`artist` selects the music set" }),
-  set: z.enum(GENRE_SETS).optional().openapi({ description: "`general` (default) or `music`; wins over `type`" }),
+  type: containerType("`artist` (`artists`) selects the music set, any other type the general set"),
+  set: z.enum(GENRE_SETS).optional().openapi({ description: "`general` or `music` (default: both); wins over `type`" }),
 });
 export const GenreList = z
-  .array(z.object({ id: z.string().openapi({ example: "1g" }), name: z.record(z.string(), z.string()) }))
+  .array(
+    z.object({
+      id: z.string().openapi({ example: "1g" }),
+      name: z.record(z.string(), z.string()),
+      set: z.enum(GENRE_SETS).openapi({ description: "`general` (films, series, news) or `music` (artists, music videos)" }),
+    }),
+  )
   .openapi("GenreList");
 
 const videoFilters = {
