@@ -1,5 +1,5 @@
 import { findList } from "../src/db/queries/lists";
-import { ListEditParams, ListEditPayload, applyListEdit } from "../src/services/lists";
+import { DERIVED_LISTS, ListEditParams, ListEditPayload, applyListEdit } from "../src/services/lists";
 import { PermanentJobError, type JobHandler } from "./runner";
 
 /**
@@ -11,6 +11,8 @@ export const listEdit: JobHandler = async ({ db, env, job, progress }) => {
   const params = ListEditParams.safeParse(job.params);
   if (!params.success) throw new PermanentJobError("malformed list-edit parameters");
   const { listId } = params.data;
+  // A job queued for 2l/6l before they became derived would write items nothing reads.
+  if (DERIVED_LISTS.has(listId)) throw new PermanentJobError(`list ${listId}l is derived from the catalogue and cannot be edited`);
 
   let ids = params.data.ids;
   if (job.payloadKey) {

@@ -1,6 +1,7 @@
 // Demo data for the local D1 (DESIGN.md §8): applications, users, a catalogue of films, series, news and
 // artists with videos, titles, descriptions, licences, localisation (segments, subtitles, histories,
-// completions), the three built-in lists and a little community activity.
+// completions), the featured list 1l (the on-air 2l and upcoming 6l follow the containers' flags) and a
+// little community activity.
 //
 // demoSeedSql() returns plain SQL for `wrangler d1 execute --file`. It is:
 // - deterministic: a seeded PRNG and a fixed clock, so every call returns the same string;
@@ -929,16 +930,13 @@ function firstOf(videos, containerId, type) {
   return found;
 }
 
-function listItemRows(containers, videos) {
+function listItemRows(videos) {
   const featured = [
     ["c", 1], ["c", 29], ["v", firstOf(videos, 33, "movie").id], ["c", 7],
     ["c", 48], ["v", firstOf(videos, 12, "episode").id], ["c", 24], ["v", firstOf(videos, 52, "music_video").id],
   ];
-  const onAir = containers.filter((c) => c.on_air).map((c) => ["c", c.id]);
-  const upcoming = containers.filter((c) => c.upcoming).map((c) => ["c", c.id]);
-  return [[1, featured], [2, onAir], [6, upcoming]].flatMap(([listId, items]) =>
-    items.map(([resource_kind, resource_id], position) => ({ list_id: listId, position, resource_kind, resource_id })),
-  );
+  // 2l (on air) and 6l (upcoming) are derived from the containers' flags (migration 0013): no items to write.
+  return featured.map(([resource_kind, resource_id], position) => ({ list_id: 1, position, resource_kind, resource_id }));
 }
 
 function timedCommentRows(r, videos) {
@@ -1054,7 +1052,7 @@ export function demoSeedSql() {
     ...insertRows("subtitles", ["id", "segment_id", "video_id", "language", "text", "author_id", "version", "created_at", "updated_at"], subtitles),
     ...insertRows("subtitle_histories", ["id", "kind", "user_id", "video_id", "container_id", "segment_id", "subtitle_id", "language", "text", "version", "source_key", "created_at"], histories),
     ...completionStatements(),
-    ...insertRows("list_items", ["list_id", "position", "resource_kind", "resource_id"], listItemRows(containers, videos)),
+    ...insertRows("list_items", ["list_id", "position", "resource_kind", "resource_id"], listItemRows(videos)),
     ...insertRows("timed_comments", ["id", "video_id", "language", "user_id", "time_ms", "comment", "created_at"], timedCommentRows(r, videos)),
     ...insertRows("subscriptions", ["user_id", "resource_kind", "resource_id", "created_at"], subscriptions),
     ...insertRows("markers", ["user_id", "resource_kind", "resource_id", "created_at"], markers),

@@ -3,17 +3,23 @@ import type { JobMessage } from "../../queues/messages";
 import type { DB } from "../db/client";
 import { findContainersByIds } from "../db/queries/catalogue";
 import { failJob, insertJob, setJobPayloadKey } from "../db/queries/jobs";
+import { derivedCountQuery, derivedIdPageQuery, derivedPageQuery, type DerivedFacet } from "../db/queries/derived-lists";
 import {
   containerStates,
   countListItems,
-  findListItemPage,
   insertList,
+  listHead,
+  listHeadQuery,
+  listItemPageQuery,
   loadVideos,
   replaceListItems,
   videoStates,
+  type ListHeadRow,
   type ListItemFilter,
   type ListItemRef,
+  type ListRow,
 } from "../db/queries/lists";
+import { ApiError } from "../lib/errors";
 import { formatId, tryParseResourceId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
 import type { User } from "../types";
@@ -45,10 +51,11 @@ export const payloadKeyFor = (jobId: number) => `jobs/${jobId}/payload.json`;
 export const createList = (db: DB, titles: Record<string, string>) => insertList(db, titles);
 
 /**
- * Queues a bulk list edit: a jobs row, the ids inline or (when large) in R2, then the message. A failure
+ * Queues a bulk list edit (never of a derived list: 409): a jobs row, the ids inline or (when large) in R2, then the message. A failure
  * after the row exists fails the job, so no job is left queued without a message.
  */
 export async function startListEdit(db: DB, env: Env, user: User, listId: number, ids: string[]) {
+  assertEditable(listId);
   const inline = JSON.stringify(ids).length <= INLINE_PAYLOAD_LIMIT;
   const job = await insertJob(db, { type: "list-edit", params: inline ? { listId, ids } : { listId }, createdBy: user.id });
   try {
@@ -129,13 +136,79 @@ export type ListEntry = { kind: "c"; container: ContainerRow } | { kind: "v"; vi
 export const itemWireId = (ref: ListItemRef) => formatId(ref.id, ref.kind);
 
 /**
- * One page of a list: the matching refs (per_page + 1, in list order), then the page's rows in three
- * statements: containers, videos, and the videos' containers not already loaded.
+ * Built-in lists read from the catalogue (interface: 2l on-air containers, 6l upcoming containers): a
+ * container is in them while flagged, with no edit, and their list_items are never read.
  */
-export async function readListPage(db: DB, listId: number, filter: ListItemFilter, p: Paging) {
-  const refs = await findListItemPage(db, listId, filter, p.offset, p.limit);
+export const DERIVED_LISTS: ReadonlyMap<number, DerivedFacet> = new Map([
+  [2, "on_air"],
+  [6, "upcoming"],
+]);
+export type ListSource = "curated" | DerivedFacet;
+
+/** PUT on a derived list: 409 naming it, since its items follow the container flags. */
+export function assertEditable(listId: number) {
+  const facet = DERIVED_LISTS.get(listId);
+  if (facet) {
+    throw ApiError.conflict(
+      `list ${formatId(listId, "l")} is derived from the catalogue (containers flagged ${facet}) and cannot be edited; change the containers' flags.${facet} instead`,
+    );
+  }
+}
+
+export interface ListPage {
+  list: ListRow;
+  titles: Record<string, string>;
+  source: ListSource;
+  refs: ListItemRef[];
+  entries: Map<string, ListEntry>;
+  /** The total, for `with_paging=true`. */
+  count: () => Promise<number>;
+}
+
+/**
+ * A list's head (row and titles) and one page of it; null when the list does not exist. The head and the
+ * page go in one D1 batch (one round trip). For a derived list that batch is the whole read: the page is one
+ * walk of its partial index, container rows included (plus the count with `with_paging`). A curated page then
+ * loads its rows: containers and videos, then the videos' containers not already loaded.
+ */
+export async function readList(db: DB, listId: number, filter: ListItemFilter, p: Paging): Promise<ListPage | null> {
+  const facet = DERIVED_LISTS.get(listId);
+  return facet ? readDerived(db, listId, facet, filter, p) : readCurated(db, listId, filter, p);
+}
+
+async function readDerived(db: DB, listId: number, facet: DerivedFacet, filter: ListItemFilter, p: Paging): Promise<ListPage | null> {
+  const head = listHeadQuery(db, listId);
+  const counter = derivedCountQuery(db, facet, filter);
+  const entries = new Map<string, ListEntry>();
+  let headRows: ListHeadRow[];
+  let refs: ListItemRef[];
+  let total: number | undefined;
+  if (p.onlyIds) {
+    const ids = derivedIdPageQuery(db, facet, filter, p.offset, p.limit);
+    const results = p.withPaging ? await db.batch([head, ids, counter]) : await db.batch([head, ids]);
+    headRows = results[0];
+    refs = results[1].map((r) => ({ kind: "c" as const, id: r.id }));
+    total = results[2]?.[0]?.n;
+  } else {
+    const page = derivedPageQuery(db, facet, filter, p.offset, p.limit);
+    const results = p.withPaging ? await db.batch([head, page, counter]) : await db.batch([head, page]);
+    headRows = results[0];
+    refs = results[1].map((c) => ({ kind: "c" as const, id: c.id }));
+    for (const c of results[1]) entries.set(formatId(c.id, "c"), { kind: "c", container: c });
+    total = results[2]?.[0]?.n;
+  }
+  const found = listHead(headRows);
+  if (!found) return null;
+  return { ...found, source: facet, refs, entries, count: async () => total ?? 0 };
+}
+
+async function readCurated(db: DB, listId: number, filter: ListItemFilter, p: Paging): Promise<ListPage | null> {
+  const [rows, refs] = await db.batch([listHeadQuery(db, listId), listItemPageQuery(db, listId, filter, p.offset, p.limit)]);
+  const found = listHead(rows);
+  if (!found) return null;
   const count = () => countListItems(db, listId, filter);
-  if (p.onlyIds) return { refs, entries: new Map<string, ListEntry>(), count };
+  const entries = new Map<string, ListEntry>();
+  if (p.onlyIds) return { ...found, source: "curated", refs, entries, count };
 
   const page = refs.slice(0, p.perPage);
   const [cs, vs] = await Promise.all([
@@ -146,12 +219,11 @@ export async function readListPage(db: DB, listId: number, filter: ListItemFilte
   const missing = [...new Set(vs.map((v) => v.containerId).filter((id) => !byId.has(id)))];
   for (const c of await findContainersByIds(db, missing)) byId.set(c.id, c);
 
-  const entries = new Map<string, ListEntry>();
   for (const c of cs) entries.set(formatId(c.id, "c"), { kind: "c", container: c });
   for (const v of vs) {
     const container = byId.get(v.containerId);
     if (container) entries.set(formatId(v.id, "v"), { kind: "v", video: v, container });
   }
   // An item deleted between the two reads has no entry: the view drops it from the page.
-  return { refs, entries, count };
+  return { ...found, source: "curated", refs, entries, count };
 }

@@ -1,6 +1,6 @@
 import type { ListRow } from "../db/queries/lists";
 import { formatId } from "../lib/ids";
-import type { ListEntry } from "../services/lists";
+import type { ListEntry, ListSource } from "../services/lists";
 import { containerView, videoView, type ViewContext } from "./catalogue";
 import { isoTime } from "./time";
 
@@ -16,6 +16,24 @@ export function listView(list: ListRow, titles: Record<string, string>, itemIds:
     videos: itemIds,
     created_at: isoTime(list.createdAt),
     updated_at: isoTime(list.updatedAt),
+    url: { api: `${origin}/v4/lists/${id}.json` },
+  };
+}
+
+/**
+ * `details` beside a list page's `response` (the real service sent list metadata there). `source` says
+ * whether staff curate the items or the catalogue flags derive them; a derived list changes with every
+ * flag, so it has no `updated_at` of its own.
+ */
+export function listDetailsView(list: ListRow, titles: Record<string, string>, source: ListSource, origin: string) {
+  const id = formatId(list.id, "l");
+  return {
+    id,
+    titles,
+    source,
+    editable: source === "curated",
+    created_at: isoTime(list.createdAt),
+    updated_at: source === "curated" ? isoTime(list.updatedAt) : null,
     url: { api: `${origin}/v4/lists/${id}.json` },
   };
 }

@@ -5,7 +5,13 @@ import { api, db, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 
 type Item = { id: string; type: string; titles: Record<string, string>; container?: { id: string } };
-type Envelope = { more: boolean; response: Item[]; count?: number; pagination?: { previous: string | null; next: string | null } };
+type Envelope = {
+  more: boolean;
+  response: Item[];
+  details: { id: string; titles: Record<string, string>; source: string; editable: boolean };
+  count?: number;
+  pagination?: { previous: string | null; next: string | null };
+};
 
 const completion = (kind: "c" | "v", id: number, language: string, percent: number) =>
   db().insert(subtitleCompletions).values({ resourceKind: kind, resourceId: id, language, percent });
@@ -84,8 +90,22 @@ describe("GET /v4/lists/<id>.json", () => {
       subtitle_completions: { en: 60 },
       container: { id: ids.drama, type: "series", titles: { en: "List Drama" } },
     });
-    // One page: the list walk plus three loads (containers, videos, the videos' containers).
+    // One page: the list head with the list walk (one batch), then three loads (containers, videos, the videos' containers).
     expect(rowsRead(res)).toBeLessThanOrEqual(60);
+  });
+
+  it("gives the list's details beside the response", async () => {
+    const body = await items();
+    expect(body.details).toEqual({
+      id: listId,
+      titles: { en: "Test list" },
+      source: "curated",
+      editable: true,
+      created_at: expect.stringMatching(/Z$/),
+      updated_at: expect.stringMatching(/Z$/),
+      url: { api: `https://api.test/v4/lists/${listId}.json` },
+    });
+    expect(Object.keys(await items("?with_paging=true&only_ids=true")).sort()).toEqual(["count", "details", "more", "pagination", "response"]);
   });
 
   it("is publicly cacheable with an ETag", async () => {
@@ -146,12 +166,17 @@ describe("GET /v4/lists/<id>.json", () => {
   });
 
   it("answers ids only with only_ids=true", async () => {
-    const body = (await items("?only_ids=true&per_page=3")) as unknown as { more: boolean; response: string[] };
-    expect(body).toEqual({ more: true, response: [ids.film, ids.episode, ids.drama] });
+    const body = (await items("?only_ids=true&per_page=3")) as unknown as { more: boolean; response: string[]; details: unknown };
+    expect(body).toEqual({ more: true, response: [ids.film, ids.episode, ids.drama], details: expect.objectContaining({ id: listId }) });
   });
 
-  it("serves the built-in lists", async () => {
-    for (const builtin of ["1l", "2l", "6l"]) expect((await api(`/v4/lists/${builtin}.json`)).status).toBe(200);
+  it("serves the built-in lists with their titles: 1l curated, 2l and 6l derived (test/v4/lists-derived.test.ts)", async () => {
+    const expected = { "1l": ["Featured", "curated"], "2l": ["On Air", "on_air"], "6l": ["Upcoming", "upcoming"] };
+    for (const [builtin, [title, source]] of Object.entries(expected)) {
+      const res = await api(`/v4/lists/${builtin}.json`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as Envelope).details).toMatchObject({ id: builtin, titles: { en: title }, source });
+    }
   });
 
   it("404s missing and malformed list ids", async () => {
@@ -204,7 +229,11 @@ describe("POST /v4/lists.json", () => {
       .where(and(eq(titles.resourceKind, "l"), eq(titles.resourceId, Number.parseInt(list.id, 10))))
       .all();
     expect(Object.fromEntries(stored.map((t) => [t.language, t.text]))).toEqual(body.titles);
-    expect(await (await api(`/v4/lists/${list.id}.json`)).json()).toEqual({ more: false, response: [] });
+    expect(await (await api(`/v4/lists/${list.id}.json`)).json()).toEqual({
+      more: false,
+      response: [],
+      details: expect.objectContaining({ id: list.id, titles: body.titles, source: "curated", editable: true }),
+    });
   });
 
   it("refuses bad input with 400 naming each field", async () => {
@@ -213,7 +242,8 @@ describe("POST /v4/lists.json", () => {
       [{ titles: { en: "" } }, "titles.en"],
       [{ titles: { en: "x".repeat(256) } }, "titles.en"],
       [{ titles: { en: "Fine", "Not A Code": "x" } }, "titles.Not A Code"],
-      [{ titles: { en: "Fine", fr: 3 } }, "titles.fr"],
+      [{ titles: { en: "Fine", fr: true } }, "titles.fr"],
+      [{ titles: { en: { text: "Fine" } } }, "titles.en"],
       [{}, "titles"],
     ];
     for (const [json, field] of cases) {
@@ -223,8 +253,10 @@ describe("POST /v4/lists.json", () => {
       expect(err.vcode).toBe(5002);
       expect(err.details?.map((d) => d.field)).toContain(field);
     }
-    const extra = await api(`/v4/lists.json?token=${staff.token}`, { method: "POST", json: { titles: { en: "x" }, videos: [] } });
-    expect(extra.status).toBe(400);
-    expect((await errorBody(extra)).error).toMatch(/videos/);
+    // An unknown field is ignored (the list is still created empty) and named in x-ignored-fields.
+    const extra = await api(`/v4/lists.json?token=${staff.token}`, { method: "POST", json: { titles: { en: "x" }, videos: ["1v"] } });
+    expect(extra.status).toBe(201);
+    expect(extra.headers.get("x-ignored-fields")).toBe("videos");
+    expect(await extra.json()).toMatchObject({ titles: { en: "x" }, videos: [] });
   });
 });

@@ -21,6 +21,28 @@ export const ITEM_ROWS_PER_INSERT = 20;
 export const findList = (db: DB, id: number) => db.select().from(lists).where(eq(lists.id, id)).get();
 
 /**
+ * A list and its titles in one statement (one row per title; one row with null title fields when it has
+ * none; no row when the list does not exist), so a read can batch it with the page.
+ */
+export const listHeadQuery = (db: DB, id: number) =>
+  db
+    .select({ id: lists.id, createdAt: lists.createdAt, updatedAt: lists.updatedAt, language: titles.language, text: titles.text })
+    .from(lists)
+    .leftJoin(titles, and(eq(titles.resourceKind, "l"), eq(titles.resourceId, lists.id)))
+    .where(eq(lists.id, id));
+
+export type ListHeadRow = Awaited<ReturnType<ReturnType<typeof listHeadQuery>["all"]>>[number];
+
+/** The list row and its titles map from the rows of `listHeadQuery`; null when the list does not exist. */
+export function listHead(rows: ListHeadRow[]): { list: ListRow; titles: Record<string, string> } | null {
+  if (!rows.length) return null;
+  const { id, createdAt, updatedAt } = rows[0];
+  const byLanguage: Record<string, string> = {};
+  for (const r of rows) if (r.language !== null && r.text !== null) byLanguage[r.language] = r.text;
+  return { list: { id, createdAt, updatedAt }, titles: byLanguage };
+}
+
+/**
  * Creates a list and its titles atomically (one D1 batch is one transaction). The titles find the new id
  * as the largest list id: AUTOINCREMENT ids only grow and the batch runs alone on the primary.
  */
@@ -127,7 +149,7 @@ function itemConditions(listId: number, f: ListItemFilter) {
 }
 
 /** One page (`limit` = per_page + 1) of the visible, matching items, in list order. */
-export async function findListItemPage(db: DB, listId: number, f: ListItemFilter, offset: number, limit: number): Promise<ListItemRef[]> {
+export function listItemPageQuery(db: DB, listId: number, f: ListItemFilter, offset: number, limit: number) {
   return db
     .select({ kind: listItems.resourceKind, id: listItems.resourceId })
     .from(listItems)
@@ -137,8 +159,7 @@ export async function findListItemPage(db: DB, listId: number, f: ListItemFilter
     .where(itemConditions(listId, f))
     .orderBy(asc(listItems.position))
     .limit(limit)
-    .offset(offset)
-    .all();
+    .offset(offset);
 }
 
 /** Total of visible, matching items, for `with_paging=true` (walks the whole list: at most the list maximum). */

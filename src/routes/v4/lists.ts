@@ -10,27 +10,32 @@ import { publicCache } from "../../middleware/cache";
 import {
   MAX_LIST_ITEMS,
   SUBTITLE_COMPLETION_THRESHOLD,
+  assertEditable,
   createList,
   itemWireId,
-  readListPage,
+  readList,
   startListEdit,
 } from "../../services/lists";
 import { requireStaff } from "../../middleware/session";
 import { jobView } from "../../views/job";
-import { listItemView, listView } from "../../views/list";
+import { listDetailsView, listItemView, listView } from "../../views/list";
 import { idParam } from "./contracts/catalogue";
 import { ListCreateBody, ListEditBody, ListItemsEnvelope, ListItemsQuery, ListSchema } from "./contracts/lists";
-import { JobSchema } from "./jobs";
+import { JobEnvelope } from "./jobs";
 
 
 const read = createRoute({
   method: "get",
   path: "/v4/lists/{list_id}",
-  summary: "The items of a list: full container and video objects in list order",
+  summary: "The items of a list: full container and video objects in list order, and the list's details",
   description:
     "Natural (list) order only. Items not in the normal state (and videos of containers not in the normal state) " +
-    "are left out. Filters: `type` (a container type keeps containers of that type, a video type videos of that " +
-    "type), `genre` and `origin_country` (a video's are its container's), `subtitle_completion` (the item's own " +
+    "are left out. `details` describes the list (`id`, `titles`, `source`, `url`, ...). The built-in lists `2l` and " +
+    "`6l` are derived from the catalogue, not edited: `2l` holds every normal-state public (hosted and licensed) " +
+    "container flagged `on_air`, most recent views first; `6l` every such container flagged `upcoming`, soonest " +
+    "release date first (undated first; the v3 coming-soon order). A flag change shows on the next read. " +
+    "Filters: `type` (a container type keeps containers of that type, a video type videos of that type; derived " +
+    "lists hold containers only), `genre` and `origin_country` (a video's are its container's), `subtitle_completion` (the item's own " +
     `completion in that language is at least ${SUBTITLE_COMPLETION_THRESHOLD}%). Public: \`Cache-Control: public\`, ETag, 304.`,
   middleware: [publicCache] as const,
   request: { params: idParam("list_id", "1l"), query: ListItemsQuery },
@@ -51,22 +56,22 @@ const edit = createRoute({
   path: "/v4/lists/{list_id}",
   summary: "Replace a list's items (staff; a queued job)",
   description:
+    "Curated lists only: the derived built-in lists `2l` (on air) and `6l` (upcoming) answer 409 naming the list. " +
     `Up to ${MAX_LIST_ITEMS} ids of videos and containers. Answers 202 with a \`list-edit\` job; ` +
     "`GET /v4/jobs/<id>.json` shows its progress and result `{list_id, items, skipped: [{id, reason}]}` " +
     "(reasons: `malformed`, `not found`, `not normal`, `duplicate`).",
   middleware: [requireStaff] as const,
   request: { params: idParam("list_id", "1l"), body: jsonBody(ListEditBody) },
   responses: {
-    202: jsonResponse(z.object({ job: JobSchema }), "the queued list-edit job"),
-    ...errorResponses(400, 401, 403, 404, 413),
+    202: jsonResponse(JobEnvelope, "the queued list-edit job"),
+    ...errorResponses(400, 401, 403, 404, 409, 413),
   },
 });
 
 export const listsRouter = createRouter()
   .openapi(read, async (c) => {
     const db = c.get("db");
-    const list = await findList(db, parseId(c.req.valid("param").list_id, "l"));
-    if (!list) throw ApiError.notFound();
+    const listId = parseId(c.req.valid("param").list_id, "l");
     const q = c.req.valid("query");
     const p = paging(q);
     const filter = {
@@ -76,22 +81,24 @@ export const listsRouter = createRouter()
       subtitleLanguage: q.subtitle_completion,
       threshold: SUBTITLE_COMPLETION_THRESHOLD,
     };
-    const { refs, entries, count } = await readListPage(db, list.id, filter, p);
+    const page = await readList(db, listId, filter, p);
+    if (!page) throw ApiError.notFound();
     const ctx = viewContext(c);
     const body = await listEnvelope(
       c.req.url,
       p,
-      refs,
+      page.refs,
       (ref) => {
-        const entry = entries.get(itemWireId(ref));
+        const entry = page.entries.get(itemWireId(ref));
         return entry ? listItemView(entry, ctx) : null;
       },
       itemWireId,
-      count,
+      page.count,
     );
     // An item deleted between the two reads has no entry: drop it rather than answer a null.
     if (!p.onlyIds) body.response = (body.response as unknown[]).filter((item) => item !== null);
-    return c.json(body as z.infer<typeof ListItemsEnvelope>, 200);
+    const details = listDetailsView(page.list, page.titles, page.source, new URL(c.req.url).origin);
+    return c.json({ ...body, details } as z.infer<typeof ListItemsEnvelope>, 200);
   })
   .openapi(create, async (c) => {
     const { titles } = c.req.valid("json");
@@ -102,6 +109,7 @@ export const listsRouter = createRouter()
     const db = c.get("db");
     const list = await findList(db, parseId(c.req.valid("param").list_id, "l"));
     if (!list) throw ApiError.notFound();
+    assertEditable(list.id);
     const job = await startListEdit(db, c.env, c.get("user")!, list.id, c.req.valid("json").videos);
     return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 202);
   });

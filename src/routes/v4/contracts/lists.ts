@@ -38,7 +38,7 @@ export const ListCreateBody = z
       })
       .openapi({ description: "title by language code; `en` is required", example: { en: "Weekend picks", ko: "주말 추천" } }),
   })
-  .strict()
+  
   .openapi("ListCreate");
 
 export const ListEditBody = z
@@ -53,7 +53,7 @@ export const ListEditBody = z
         example: ["1v", "3c"],
       }),
   })
-  .strict()
+  
   .openapi("ListEdit");
 
 export const LIST_TYPE_FILTERS = [...CONTAINER_TYPES, ...VIDEO_TYPES] as const;
@@ -88,10 +88,27 @@ export const ListItemsQuery = z.object({
     }),
 });
 
+export const ListDetailsSchema = z
+  .object({
+    id: z.string().openapi({ example: "2l" }),
+    titles: z.record(z.string(), z.string()).openapi({ example: { en: "On Air" } }),
+    source: z.enum(["curated", "on_air", "upcoming"]).openapi({
+      description:
+        "`curated`: staff set the items (PUT). `on_air` / `upcoming`: the built-in lists 2l and 6l, derived from the " +
+        "catalogue: every normal-state public container flagged `on_air` (2l) or `upcoming` (6l); they cannot be edited",
+    }),
+    editable: z.boolean().openapi({ description: "whether PUT may replace the items (false for derived lists)" }),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable().openapi({ description: "last edit of a curated list; null for derived lists" }),
+    url: z.object({ api: z.string() }),
+  })
+  .openapi("ListDetails");
+
 export const ListItemsEnvelope = z
   .object({
     more: z.boolean(),
     response: z.union([z.array(z.union([ContainerSchema, VideoSchema])), z.array(z.string())]),
+    details: ListDetailsSchema,
     count: z.number().int().optional(),
     pagination: z.object({ previous: z.string().nullable(), next: z.string().nullable() }).optional(),
   })
