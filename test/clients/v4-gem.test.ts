@@ -178,13 +178,18 @@ describe("Viki::Contribution, SubtitleCompletion, SubtitleHistory", () => {
     expect(await count.json()).toEqual({ count: expect.any(Number) });
   });
 
-  it("the gem GETs completions and histories, which the interface serves as POST: 405 naming POST in Allow", async () => {
+  it("SubtitleCompletion.fetch(video_ids:) and SubtitleHistory.fetch(user_id:) GET what the interface POSTs: served", async () => {
     const completions = await gem("GET", "/v4/subtitle_completions", { app: official, params: { video_ids: `${ep1.wireId},${ep2.wireId}` } });
-    expect(completions.status).toBe(405);
-    expect(completions.headers.get("allow") ?? "").toContain("POST");
+    expect(completions.status).toBe(200);
+    const byId = (await completions.json()) as Record<string, Record<string, number>>;
+    expect(Object.keys(byId).sort()).toEqual([ep1.wireId, ep2.wireId].sort());
+    const posted = await gem("POST", "/v4/subtitle_completions", { app: official, body: { video_ids: [ep1.wireId, ep2.wireId] } });
+    expect(byId).toEqual(await posted.json());
     const histories = await gem("GET", `/v4/users/${alice.id}/subtitle_histories`, { app: official, token: alice.token });
-    expect(histories.status).toBe(405);
-    expect(histories.headers.get("allow") ?? "").toContain("POST");
+    expect(histories.status).toBe(200);
+    expect(await histories.json()).toMatchObject({ more: expect.any(Boolean), response: expect.any(Array) });
+    // Still for official applications only.
+    expect((await gem("GET", "/v4/subtitle_completions", { app: partner, params: { video_ids: ep1.wireId } })).status).toBe(403);
   });
 });
 

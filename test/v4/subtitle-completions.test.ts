@@ -73,15 +73,21 @@ describe("POST /v4/subtitle_completions.json", () => {
       [{ video_ids: [v1], container_id: container.wireId }, "container_id"],
       [{ video_ids: [] }, "video_ids"],
       [{ video_ids: Array.from({ length: 101 }, (_, i) => `${i + 1}v`) }, "video_ids"],
-      [{ video_ids: v1 }, "video_ids"],
+      [{ video_ids: { id: v1 } }, "video_ids"],
+      [{ video_ids: [true] }, "video_ids.0"],
       [{ container_id: "12v" }, "container_id"],
-      [{ video_ids: [v1], language: "en" }, "language"],
+      [{ language: "en" }, "video_ids"],
     ];
     for (const [json, field] of cases) {
       const res = await post(json);
       expect(res.status, JSON.stringify(json).slice(0, 60)).toBe(400);
       expect((await errorBody(res)).details?.map((d) => d.field)).toContain(field);
     }
+    // An unknown field is ignored and named in x-ignored-fields; a lone id is read as a one-item array.
+    const extra = await post({ video_ids: v1, language: "en" });
+    expect(extra.status).toBe(200);
+    expect(extra.headers.get("x-ignored-fields")).toBe("language");
+    expect(await extra.json()).toEqual({ [v1]: { en: 90, fr: 12 } });
     expect((await post({ video_ids: Array.from({ length: 100 }, (_, i) => `${i + 1}v`) })).status).toBe(200);
   });
 });

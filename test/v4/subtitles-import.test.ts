@@ -132,7 +132,7 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     }
   });
 
-  it("refuses an empty file at once, other content types and unknown fields with 400", async () => {
+  it("refuses an empty file at once and other content types with 400; ignores unknown fields", async () => {
     const before = await srtJobCount();
     const emptyJson = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: "" });
     expect(emptyJson.status).toBe(400);
@@ -143,9 +143,17 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     const xml = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), SAMPLE, "application/xml");
     expect(xml.status).toBe(400);
     expect((await errorBody(xml)).details?.[0].field).toBe("content-type");
-    const extra = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: SAMPLE, format: "srt" });
-    expect(extra.status).toBe(400);
+    const notText = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: ["1"] });
+    expect(notText.status).toBe(400);
+    expect((await errorBody(notText)).details?.[0].field).toBe("content");
     expect(await srtJobCount()).toBe(before);
+    // An unknown field of the JSON form is ignored (and named in x-ignored-fields): the upload is queued.
+    const extra = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: SAMPLE, format: "srt" });
+    expect(extra.status).toBe(202);
+    expect(extra.headers.get("x-ignored-fields")).toBe("format");
+    const row = (await findJob(db(), Number.parseInt(((await extra.json()) as JobBody).job.id, 10)))!;
+    expect(await (await env.SUBTITLES.get(row.payloadKey!))?.text()).toBe(SAMPLE);
+    expect(await srtJobCount()).toBe(before + 1);
   });
 
   it(`accepts files up to ${SRT_UPLOAD_LIMIT} bytes and refuses larger ones with 413 before queuing anything`, async () => {

@@ -51,8 +51,12 @@ export const historiesRouter = createRouter().openapi(list, async (c) => {
     filter.videoId = videoId;
   }
   // The query wins when both carry paging, so `pagination` links (which set ?page=) work with any body.
-  const perPage = c.req.query("per_page") !== undefined ? query.per_page : (body.per_page ?? query.per_page);
-  const p = paging({ ...query, page: query.page ?? body.page, per_page: perPage });
+  const fromQuery = (name: "page" | "per_page") => c.req.query(name) !== undefined || body[name] === undefined;
+  const p = paging({
+    ...query,
+    page: fromQuery("page") ? query.page : body.page,
+    per_page: fromQuery("per_page") ? query.per_page : body.per_page,
+  });
   const rows = await listUserHistories(db, filter, p.offset, p.limit);
   const envelope = await listEnvelope(c.req.url, p, rows, historyView, (h) => String(h.id), () => countUserHistories(db, filter));
   return c.json(envelope as z.infer<typeof HistoriesEnvelope>, 200);
