@@ -103,7 +103,7 @@ export async function unfollow(db: DB, kind: FollowKind, userId: number, raw: st
  */
 export async function readFollowPage(db: DB, kind: FollowKind, userId: number, p: Paging) {
   const rows = await findFollowPage(db, TABLE[kind], userId, p.offset, p.limit);
-  const count = async () => (await findFollowCounts(db, userId))[kind];
+  const count = () => countFollows(db, kind, userId);
   if (p.onlyIds) return { rows, items: new Map<string, FollowItem>(), count };
   const page = rows.slice(0, p.perPage);
   const entries = await loadEntries(db, page);
@@ -113,6 +113,11 @@ export async function readFollowPage(db: DB, kind: FollowKind, userId: number, p
     if (entry && isNormal(entry)) items.set(followWireId(row), { entry, at: row.createdAt });
   }
   return { rows, items, count };
+}
+
+/** The number of follows, from the trigger-kept follow_counts row (one row read). */
+export async function countFollows(db: DB, kind: FollowKind, userId: number) {
+  return (await findFollowCounts(db, userId))[kind];
 }
 
 /** `ids=true`: every subscribed id, newest first, unpaged (at most MAX_SUBSCRIPTIONS). */

@@ -1,8 +1,25 @@
 import type { DB } from "../db/client";
-import { captionInWindow, subtitleIdRange, videoAtSubtitle, type CaptionCandidate } from "../db/queries/captions";
-import { findVideoWithContainer } from "../db/queries/catalogue";
-import { findSubtitleContext, languageTotals, type LanguageTotals } from "../db/queries/translations";
+import {
+  captionInWindow,
+  subtitleIdRange,
+  subtitleLanguages,
+  videoAtSubtitle,
+  type CaptionCandidate,
+  type TargetDraw,
+} from "../db/queries/captions";
+import { findContainer, findVideoWithContainer } from "../db/queries/catalogue";
+import {
+  allTranslations,
+  containerTranslations,
+  findSubtitleContext,
+  languageTotals,
+  languageTranslations,
+  videoTranslations,
+  type LanguageTotals,
+  type TranslationWalk,
+} from "../db/queries/translations";
 import { ApiError } from "../lib/errors";
+import { tryParseId } from "../lib/ids";
 import type { User } from "../types";
 import { canManageContainer } from "./catalogue-access";
 
@@ -59,31 +76,78 @@ export function languageCounts(totals: LanguageTotals[], which: "originals" | "t
     .sort((a, b) => b.count - a.count || a.language.localeCompare(b.language));
 }
 
+/** The translation list's filters, validated by the contract (ids well-formed, `from` differs from `to`). */
+export interface TranslationFilters {
+  from?: string;
+  to?: string;
+  video_id?: string;
+  container_id?: string;
+}
+
+/**
+ * The walk a filter set lists, or undefined when it cannot hold anything (a video whose origin is `to`, or
+ * not `from`). An unknown or hidden video or container is 404. No filter: every translation, newest first.
+ */
+export async function translationWalk(db: DB, f: TranslationFilters): Promise<TranslationWalk | undefined> {
+  if (f.video_id !== undefined) {
+    const { video, origin } = await visibleVideo(db, undefined, tryParseId(f.video_id, "v")!);
+    return (!f.from || f.from === origin) && f.to !== origin ? videoTranslations({ id: video.id, origin }, f.to) : undefined;
+  }
+  if (f.container_id !== undefined) {
+    const container = await findContainer(db, tryParseId(f.container_id, "c")!);
+    if (!container || container.state !== "normal") throw ApiError.notFound();
+    return containerTranslations({ id: container.id, origin: container.originLanguage }, f.to!, f.from);
+  }
+  return f.to ? languageTranslations(f.to, f.from) : allTranslations();
+}
+
 /** Windows tried before answering 404: two random starts, then the start of the index. */
 export const CAPTION_ATTEMPTS = 3;
 
+/** Without `to` this is the other target a draw can fall back on when the catalogue has one language. */
+const FALLBACK_TARGET = "en";
+const SUBTITLE_LANGUAGES_KEY = "localisation:subtitle-languages:v1";
+
+/**
+ * The languages a caption without `to` may lack: those subtitles exist in (from the language counts' KV entry
+ * when it is there, else one seek per language, cached as long), plus English so there are always two.
+ */
+async function targetLanguages(kv: KVNamespace, db: DB): Promise<string[]> {
+  let languages = (await kv.get<LanguageTotals[]>(LANGUAGE_COUNTS_KEY, "json"))?.map((t) => t.language) ?? null;
+  languages ??= await kv.get<string[]>(SUBTITLE_LANGUAGES_KEY, "json");
+  if (!languages) {
+    languages = await subtitleLanguages(db);
+    await kv.put(SUBTITLE_LANGUAGES_KEY, JSON.stringify(languages), { expirationTtl: LANGUAGE_COUNTS_TTL_SECONDS });
+  }
+  return [...new Set([...languages, FALLBACK_TARGET])].sort();
+}
+
 /**
  * A random caption to work on: an original subtitle (in `from` when given) whose segment has no subtitle
- * in `to`. Each attempt examines one window of CAPTION_WINDOW subtitles from a random subtitle id (for
- * `from`, from that subtitle's video in the language's index), so a request reads at most
- * CAPTION_ATTEMPTS windows whatever the table size. When every window comes up empty the answer is 404,
- * even if a rare candidate exists elsewhere; asking again draws new windows.
+ * in `to`; without `to`, each candidate is judged against a target drawn from the catalogue's languages
+ * (never its own), and the answer names it. Each attempt examines one window of CAPTION_WINDOW subtitles
+ * from a random subtitle id (for `from`, from that subtitle's video in the language's index), so a request
+ * reads at most CAPTION_ATTEMPTS windows whatever the table size. When every window comes up empty the
+ * answer is 404, even if a rare candidate exists elsewhere; asking again draws new windows.
  */
 export async function randomCaption(
   db: DB,
+  kv: KVNamespace,
   from: string | undefined,
-  to: string,
+  to: string | undefined,
   random: () => number = Math.random,
 ): Promise<CaptionCandidate | undefined> {
   const range = await subtitleIdRange(db);
   if (!range?.lo || !range.hi) return undefined;
   const { lo, hi } = range;
+  const languages = to ? [] : await targetLanguages(kv, db);
   for (let attempt = 0; attempt < CAPTION_ATTEMPTS; attempt++) {
     // The last window starts at the very beginning of the walk, so the first candidates are always reachable.
     const id = attempt === CAPTION_ATTEMPTS - 1 ? 0 : lo + Math.floor(random() * (hi - lo + 1));
     const videoId = from && id ? await videoAtSubtitle(db, id) : 0;
     if (videoId === undefined) continue;
-    const found = await captionInWindow(db, { videoId, id }, from, to);
+    const target: string | TargetDraw = to ?? { languages, salt: Math.floor(random() * languages.length) };
+    const found = await captionInWindow(db, { videoId, id }, from, target);
     if (found) return found;
   }
   return undefined;

@@ -1,5 +1,4 @@
 import type { DB } from "../db/client";
-import { countUnreadAlerts } from "../db/queries/alerts";
 import {
   deleteForParticipant,
   findLastMessages,
@@ -103,10 +102,4 @@ export async function markUnread(db: DB, owner: User, threadId: number, unread: 
 /** Deletes the thread for the owner only; once both participants deleted it, it is purged. */
 export async function deleteThread(db: DB, owner: User, threadId: number) {
   if (!(await deleteForParticipant(db, threadId, owner.id))) throw ApiError.notFound();
-}
-
-/** `alerts.json`: unread inbox threads plus unread notifications. */
-export async function alerts(db: DB, owner: User) {
-  const { threads, notifications } = await countUnreadAlerts(db, owner.id);
-  return { threads, notifications, count: threads + notifications };
 }

@@ -49,7 +49,7 @@ export function voteView(subtitleId: number, counts: VoteCounts, vote: 1 | -1) {
 }
 
 /** A caption to work on: an original subtitle still lacking `target_language`. */
-export function captionView(c: CaptionCandidate, targetLanguage: string) {
+export function captionView(c: CaptionCandidate) {
   return {
     id: formatId(c.id, "s"),
     language: c.language,
@@ -57,7 +57,7 @@ export function captionView(c: CaptionCandidate, targetLanguage: string) {
     segment: { start_ms: c.start_ms, end_ms: c.end_ms },
     video_id: formatId(c.video_id, "v"),
     container_id: formatId(c.container_id, "c"),
-    target_language: targetLanguage,
+    target_language: c.target,
   };
 }
 

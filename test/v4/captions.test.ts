@@ -122,9 +122,75 @@ describe("captions: happy path", () => {
   });
 });
 
+/** The caption's segment has no subtitle in its target language, and the caption is an original in another. */
+async function lacksTarget(caption: Caption) {
+  expect(caption.target_language).not.toBe(caption.language);
+  const row = await env.DB.prepare(
+    `SELECT count(*) AS n FROM subtitles t JOIN subtitles s ON s.segment_id = t.segment_id WHERE s.id = ? AND t.language = ?`,
+  )
+    .bind(Number.parseInt(caption.id, 10), caption.target_language)
+    .first<{ n: number }>();
+  expect(row!.n, `${caption.id} into ${caption.target_language}`).toBe(0);
+}
+
+describe("captions: any language pair, and the Ruby gem's names", () => {
+  it("reads origin_language and target_language as from and to", async () => {
+    const untranslated = [partial.at("ko", 1).wireId, partial.at("ko", 2).wireId];
+    await draws("&origin_language=ko&target_language=EN", untranslated);
+    await draws("&origin_language=ko&to=en", untranslated);
+    await draws("&from=ko&target_language=en&origin_language=ko", untranslated);
+  });
+
+  it("with only app=, answers an original with a target language its segment lacks", async () => {
+    const targets = new Set<string>();
+    let most = 0;
+    for (let i = 0; i < 12; i++) {
+      const res = await random("");
+      expect(res.status).toBe(200);
+      const caption = (await res.json()) as Caption;
+      expect(caption).toMatchObject({ video_id: expect.stringMatching(/v$/), container_id: expect.stringMatching(/c$/) });
+      await lacksTarget(caption);
+      targets.add(caption.target_language);
+      most = Math.max(most, rowsRead(res));
+    }
+    console.log(`random caption, any pair: at most ${most} rows read in 12 draws`);
+    expect(most).toBeLessThanOrEqual(500);
+    expect(targets.size).toBeGreaterThan(1);
+  });
+
+  it("with only from, keeps to originals in it and draws the target", async () => {
+    for (let i = 0; i < 8; i++) {
+      const res = await random("&origin_language=en");
+      expect(res.status).toBe(200);
+      const caption = (await res.json()) as Caption;
+      expect([english.at("en", 0).wireId, english.at("en", 1).wireId]).toContain(caption.id);
+      await lacksTarget(caption);
+    }
+  });
+
+  it("never offers hidden videos' originals, and stays bounded when nothing is left", async () => {
+    // A pending series whose originals lack everything: never drawn.
+    const hiddenSeries = await createContainer({ originLanguage: "sw", state: "pending" });
+    await createSubtitles((await createVideo(hiddenSeries.id)).id, 3, { sw: 3 });
+    const res = await random("&from=sw");
+    expect(res.status).toBe(404);
+    console.log(`random caption, from=sw with no candidate: ${rowsRead(res)} rows read`);
+    expect(rowsRead(res)).toBeLessThanOrEqual(500);
+  });
+});
+
 describe("captions: bad input", () => {
-  it("needs `to`, and a different `from`", async () => {
-    for (const [query, field] of [["", "to"], ["&from=ko", "to"], ["&to=english", "to"], ["&from=en&to=en", "to"], ["&from=k&to=en", "from"]]) {
+  it("refuses malformed or equal languages, and two names of one pair that disagree, naming the field", async () => {
+    for (const [query, field] of [
+      ["&to=english", "to"],
+      ["&from=en&to=en", "to"],
+      ["&from=k&to=en", "from"],
+      ["&target_language=english", "target_language"],
+      ["&origin_language=EN&target_language=en", "target_language"],
+      ["&origin_language=k", "origin_language"],
+      ["&to=en&target_language=es", "target_language"],
+      ["&from=ko&origin_language=en&to=es", "origin_language"],
+    ]) {
       const res = await random(query);
       expect(res.status, query).toBe(400);
       expect((await errorBody(res)).details?.map((d) => d.field), query).toContain(field);
@@ -139,7 +205,7 @@ describe("captions: bad input", () => {
       [{ origin_subtitle_id: origin, language: "en" }, "content"],
       [{ origin_subtitle_id: origin, language: "en", content: "   " }, "content"],
       [{ origin_subtitle_id: origin, language: "en", content: "x".repeat(2001) }, "content"],
-      [{ origin_subtitle_id: origin, language: "en", content: "x", extra: 1 }, "extra"],
+      [{ origin_subtitle_id: origin, language: "en", content: { text: "x" } }, "content"],
       [{ origin_subtitle_id: "12v", language: "en", content: "x" }, "origin_subtitle_id"],
       [{ origin_subtitle_id: origin, language: "ko", content: "x" }, "language"],
       [{ origin_subtitle_id: partial.at("en", 0).wireId, language: "es", content: "x" }, "origin_subtitle_id"],
@@ -152,6 +218,11 @@ describe("captions: bad input", () => {
       expect(err.details?.map((d) => d.field)).toContain(field);
     }
     expect((await create({ origin_subtitle_id: origin, language: "en", content: "x".repeat(2000) })).status).toBe(201);
+    // An unknown field is ignored and named in x-ignored-fields; a number where text is wanted is read as text.
+    const extra = await create({ origin_subtitle_id: origin, language: "en", content: 42, extra: 1 });
+    expect(extra.status).toBe(201);
+    expect(extra.headers.get("x-ignored-fields")).toBe("extra");
+    expect(((await extra.json()) as { content: string }).content).toBe("42");
   });
 
   it("is 404 for a missing origin subtitle, naming nothing else", async () => {

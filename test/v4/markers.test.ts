@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApplication, errorBody, signedInUser } from "../helpers";
+import { createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { call, followables, type CallOptions } from "../helpers/community";
+import { bulkFollows, call, followables, type CallOptions } from "../helpers/community";
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
@@ -77,6 +77,39 @@ describe("markers: happy path", () => {
   });
 });
 
+describe("markers: only_count", () => {
+  it("answers {count} from the counter row, whatever the number of markers", async () => {
+    const user = await signedInUser();
+    const { container, video } = await followables("marker count");
+    await marks(user).add({ resource_id: container.wireId });
+    await marks(user).add({ resource_id: video.wireId });
+    const two = await marks(user).list({ only_count: "true" });
+    expect(two.status).toBe(200);
+    expect(await two.json()).toEqual({ count: 2 });
+    expect(await (await marks(user).list({ only_count: "1", page: "3", per_page: "1" })).json()).toEqual({ count: 2 });
+    expect(((await (await marks(user).list({ only_count: "false" })).json()) as Json).response).toHaveLength(2);
+    // Hidden items are left out of pages but still counted, as with_paging counts them.
+    await env.DB.prepare("UPDATE videos SET state = 'pending' WHERE id = ?").bind(video.id).run();
+    expect(await (await marks(user).list({ only_count: "true" })).json()).toEqual({ count: 2 });
+
+    await bulkFollows("markers", user.user.id, 500);
+    const many = await marks(user).list({ only_count: "true" });
+    expect(await many.json()).toEqual({ count: 502 });
+    expect(rowsRead(many)).toBeLessThanOrEqual(4); // session, user, one follow_counts row
+    expect(await (await marks(await signedInUser()).list({ only_count: "true" })).json()).toEqual({ count: 0 });
+  });
+
+  it("refuses an unreadable only_count (400 naming it) and guards the count like the list", async () => {
+    const res = await marks(alice).list({ only_count: "maybe" });
+    expect(res.status).toBe(400);
+    expect((await errorBody(res)).details?.map((d) => d.field)).toContain("only_count");
+    const path = `/v4/users/${alice.id}/markers.json`;
+    expect((await call("GET", path, { query: { only_count: "true" } })).status).toBe(401);
+    expect((await call("GET", path, { token: bob.token, query: { only_count: "true" } })).status).toBe(403);
+    expect((await call("GET", path, { token: staff.token, query: { only_count: "true" } })).status).toBe(200);
+  });
+});
+
 describe("markers: bad input", () => {
   it("refuses a missing, malformed or unknown body field with 400 naming it", async () => {
     const cases: Array<[unknown, string]> = [
@@ -84,13 +117,19 @@ describe("markers: bad input", () => {
       [{ resource_id: "40x" }, "resource_id"],
       [{ resource_id: "3t" }, "resource_id"],
       [{ resource_id: null }, "resource_id"],
-      [{ resource_id: "1v", note: "x" }, "note"],
+      [{ resource_id: { id: "1v" } }, "resource_id"],
+      [{ note: "x" }, "resource_id"],
     ];
     for (const [json, field] of cases) {
       const res = await marks(alice).add(json);
       expect(res.status, JSON.stringify(json)).toBe(400);
       expect((await errorBody(res)).details?.map((d) => d.field)).toContain(field);
     }
+    // An unknown field is ignored, and named in x-ignored-fields.
+    const { video } = await followables("marker extra");
+    const extra = await marks(alice).add({ resource_id: video.wireId, note: "x" });
+    expect(extra.status).toBe(201);
+    expect(extra.headers.get("x-ignored-fields")).toBe("note");
     const notJson = await call("POST", `/v4/users/${alice.id}/markers.json`, { token: alice.token });
     expect(notJson.status).toBe(400);
   });

@@ -99,13 +99,17 @@ describe("POST /v4/users/<id>/notifications.json?container_id=", () => {
     expect((await errorBody(malformed)).details?.map((d) => d.field)).toEqual(["container_id"]);
 
     const q = `${base}?container_id=${channel.wireId}`;
-    for (const json of [{}, { content: "" }, { content: "   " }, { content: 5 }, { content: "x".repeat(MAX_NOTIFICATION_LENGTH + 1) }]) {
+    for (const json of [{}, { content: "" }, { content: "   " }, { content: { text: "x" } }, { content: "x".repeat(MAX_NOTIFICATION_LENGTH + 1) }]) {
       const res = await post(q, json, manager.token);
       expect(res.status, JSON.stringify(json).slice(0, 40)).toBe(400);
       expect((await errorBody(res)).details?.map((d) => d.field)).toEqual(["content"]);
     }
-    const extra = await post(q, { content: "x", to: "1u" }, manager.token);
-    expect((await errorBody(extra)).details?.map((d) => d.field)).toEqual(["to"]);
+    // An unknown field is ignored and named in x-ignored-fields; a number is read as its text.
+    const extra = await post(q, { content: 5, to: "1u" }, manager.token);
+    expect(extra.status).toBe(202);
+    expect(extra.headers.get("x-ignored-fields")).toBe("to");
+    const { job } = (await extra.json()) as { job: { id: string } };
+    expect((await findJob(db(), Number.parseInt(job.id, 10)))?.params).toEqual({ containerId: channel.id, senderId: manager.user.id, content: "5" });
     expect((await post(q, { content: "x".repeat(MAX_NOTIFICATION_LENGTH) }, manager.token)).status).toBe(202);
 
     const gone = await post(`${base}?container_id=999999999c`, { content: "x" }, manager.token);

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApplication, errorBody, signedInUser } from "../helpers";
+import { createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { bulkFollows, call, followables, type CallOptions } from "../helpers/community";
 
@@ -108,6 +108,40 @@ describe("subscriptions: happy path", () => {
   });
 });
 
+describe("subscriptions: only_count", () => {
+  it("answers {count} from the counter row, whatever the number of subscriptions", async () => {
+    const user = await signedInUser();
+    const { container, video } = await followables("sub count");
+    await subs(user).add({ resource_id: container.wireId });
+    await subs(user).add({ resource_id: video.wireId });
+    const two = await subs(user).list({ only_count: "true" });
+    expect(two.status).toBe(200);
+    expect(await two.json()).toEqual({ count: 2 });
+    await subs(user).remove(container.wireId);
+    expect(await (await subs(user).list({ only_count: "1", per_page: "1", page: "9" })).json()).toEqual({ count: 1 });
+
+    await bulkFollows("subscriptions", user.user.id, 500);
+    const many = await subs(user).list({ only_count: "true" });
+    expect(await many.json()).toEqual({ count: 501 });
+    expect(rowsRead(many)).toBeLessThanOrEqual(5); // application, session, user, one follow_counts row
+    expect(await (await subs(await signedInUser()).list({ only_count: "true" })).json()).toEqual({ count: 0 });
+  });
+
+  it("refuses only_count with ids=true, or unreadable, naming only_count; guards as the list does", async () => {
+    for (const query of [{ only_count: "true", ids: "true" }, { only_count: "yes" }] as Record<string, string>[]) {
+      const res = await subs(alice).list(query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect((await errorBody(res)).details?.map((d) => d.field)).toContain("only_count");
+    }
+    expect(await (await subs(alice).list({ only_count: "true", ids: "false" })).json()).toMatchObject({ count: expect.any(Number) });
+    const path = `/v4/users/${alice.id}/subscriptions.json`;
+    expect((await call("GET", path, { token: alice.token, query: { only_count: "true" } })).status).toBe(400); // no app
+    expect((await call("GET", path, { token: alice.token, app: partner, query: { only_count: "true" } })).status).toBe(403);
+    expect((await call("GET", path, { app: official, query: { only_count: "true" } })).status).toBe(401);
+    expect((await call("GET", path, { token: bob.token, app: official, query: { only_count: "true" } })).status).toBe(403);
+  });
+});
+
 describe("subscriptions: bad input", () => {
   it("refuses a missing, malformed or unknown body field with 400 naming it", async () => {
     const cases: Array<[unknown, string]> = [
@@ -116,7 +150,8 @@ describe("subscriptions: bad input", () => {
       [{ resource_id: "12u" }, "resource_id"],
       [{ resource_id: "012c" }, "resource_id"],
       [{ resource_id: 12 }, "resource_id"],
-      [{ resource_id: "1c", extra: true }, "extra"],
+      [{ resource_id: ["1c"] }, "resource_id"],
+      [{ extra: true }, "resource_id"],
     ];
     for (const [json, field] of cases) {
       const res = await subs(alice).add(json);
@@ -125,6 +160,11 @@ describe("subscriptions: bad input", () => {
       expect(err.vcode).toBe(5002);
       expect(err.details?.map((d) => d.field)).toContain(field);
     }
+    // An unknown field is ignored, and named in x-ignored-fields.
+    const { container } = await followables("subscription extra");
+    const extra = await subs(alice).add({ resource_id: container.wireId, extra: true });
+    expect(extra.status).toBe(201);
+    expect(extra.headers.get("x-ignored-fields")).toBe("extra");
   });
 
   it("404s, naming resource_id, a resource that does not exist or is not in the normal state", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { errorBody, signedInUser } from "../helpers";
+import { errorBody, rowsRead, signedInUser } from "../helpers";
 import { call, type CallOptions } from "../helpers/community";
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -115,7 +115,7 @@ describe("threads: happy path", () => {
     expect(idsOnly.response).toEqual([older.id, newer.id]);
   });
 
-  it("only_count counts each folder; alerts add unread notifications", async () => {
+  it("only_count counts each folder", async () => {
     const [alice, bob, carol] = [await signedInUser(), await signedInUser(), await signedInUser()];
     const a = await start(bob, alice);
     await start(carol, alice);
@@ -125,15 +125,44 @@ describe("threads: happy path", () => {
     expect(await count(await as(alice).list({ only_count: "true", unread: "true" }))).toBe(1);
     expect(await count(await as(alice).list({ only_count: "true", type: "sent" }))).toBe(1);
     expect(await count(await as(alice).list({ with_paging: "true" }))).toBe(2);
+  });
 
+  it("alerts are the unread messages: counted without notifications, listed like the unread inbox", async () => {
+    const [alice, bob, carol, dave] = [await signedInUser(), await signedInUser(), await signedInUser(), await signedInUser()];
+    const read = await start(bob, alice);
+    const first = await start(carol, alice);
+    const second = await start(dave, alice);
+    await start(alice, carol); // in Sent only: never an alert
+    await as(alice).mark(read.id, { unread: "false" });
+    // Unread notifications have their own count; they are not messages.
     await env.DB.prepare("INSERT INTO notifications (user_id, content, unread) VALUES (?, 'n1', 1), (?, 'n2', 1), (?, 'n3', 0)")
       .bind(alice.user.id, alice.user.id, alice.user.id)
       .run();
-    const alerts = await as(alice).alerts({ unread: "true", only_count: "true" });
-    expect(alerts.status).toBe(200);
-    expect(await alerts.json()).toEqual({ count: 3 });
-    expect(await (await as(alice).alerts()).json()).toEqual({ threads: 1, notifications: 2, count: 3 });
+
+    const counted = await as(alice).alerts({ unread: "true", only_count: "true" });
+    expect(counted.status).toBe(200);
+    expect(await counted.json()).toEqual({ count: 2 });
+    expect(rowsRead(counted)).toBeLessThanOrEqual(5); // session, user, one thread_counts row
+    expect(await (await as(alice).alerts({ only_count: "1" })).json()).toEqual({ count: 2 });
+    const notes = await call("GET", `/v4/users/${alice.id}/notifications.json`, { token: alice.token, query: { unread: "true", only_count: "true" } });
+    expect(await notes.json()).toEqual({ count: 2 });
+
+    // Without only_count: the same threads as threads.json?type=inbox&unread=true, paged the same way.
+    const listed = (await (await as(alice).alerts({ unread: "true" })).json()) as Json;
+    const inbox = (await (await as(alice).list({ type: "inbox", unread: "true" })).json()) as Json;
+    expect(listed).toEqual(inbox);
+    expect(listed.response.map((t: Json) => t.id)).toEqual([second.id, first.id]);
+    const paged = (await (await as(alice).alerts({ per_page: "1", with_paging: "true" })).json()) as Json;
+    expect(paged).toMatchObject({ more: true, count: 2 });
+    expect(paged.response.map((t: Json) => t.id)).toEqual([second.id]);
+    expect(((await (await as(alice).alerts({ only_ids: "true" })).json()) as Json).response).toEqual([second.id, first.id]);
+
+    // Reading one clears it from both answers.
+    await as(alice).mark(second.id, { unread: "false" });
+    expect(await (await as(alice).alerts({ only_count: "true" })).json()).toEqual({ count: 1 });
+    expect(await ids(await as(alice).alerts())).toEqual([first.id]);
     expect(await (await as(bob).alerts({ only_count: "true" })).json()).toEqual({ count: 0 });
+    expect(await ids(await as(bob).alerts())).toEqual([]);
   });
 
   it("deletes for the owner only; a reply brings it back; deleted by both, it is purged", async () => {
@@ -207,16 +236,23 @@ describe("threads: bad input", () => {
     await expectField(missing, 404, "to");
   });
 
-  it("holds content to 1..5,000 characters and refuses unknown fields", async () => {
+  it("holds content to 1..5,000 characters and ignores unknown fields, naming them in x-ignored-fields", async () => {
     await expectField(await as(alice).start({ to: bob.id, content: "" }), 400, "content");
     await expectField(await as(alice).start({ to: bob.id, content: "   " }), 400, "content");
     await expectField(await as(alice).start({ to: bob.id, content: "x".repeat(5001) }), 400, "content");
     await expectField(await as(alice).start({ to: bob.id }), 400, "content");
-    await expectField(await as(alice).start({ to: bob.id, content: "x", subject: "s" }), 400, "subject");
+    await expectField(await as(alice).start({ to: bob.id, content: { text: "x" } }), 400, "content");
+    await expectField(await as(alice).start({ to: bob.id, subject: "s" }), 400, "content");
+    const withSubject = await as(alice).start({ to: bob.id, content: "x", subject: "s" });
+    expect(withSubject.status).toBe(201);
+    expect(withSubject.headers.get("x-ignored-fields")).toBe("subject");
     expect((await as(alice).start({ to: bob.id, content: "x".repeat(5000) })).status).toBe(201);
     await expectField(await as(alice).reply(thread.id, { content: "" }), 400, "content");
     await expectField(await as(alice).reply(thread.id, { content: "x".repeat(5001) }), 400, "content");
-    await expectField(await as(alice).reply(thread.id, { content: "x", to: bob.id }), 400, "to");
+    await expectField(await as(alice).reply(thread.id, { to: bob.id }), 400, "content");
+    const replyTo = await as(alice).reply(thread.id, { content: "x", to: bob.id });
+    expect(replyTo.status).toBe(201);
+    expect(replyTo.headers.get("x-ignored-fields")).toBe("to");
   });
 
   it("needs unread=true|false on PUT", async () => {
@@ -228,6 +264,8 @@ describe("threads: bad input", () => {
     await expectField(await as(alice).list({ type: "trash" }), 400, "type");
     await expectField(await as(alice).list({ type: "sent", unread: "true" }), 400, "unread");
     await expectField(await as(alice).alerts({ unread: "false" }), 400, "unread");
+    await expectField(await as(alice).alerts({ unread: "yes" }), 400, "unread");
+    await expectField(await as(alice).alerts({ only_count: "maybe" }), 400, "only_count");
   });
 
   it("404s malformed and unknown thread ids on every thread route", async () => {

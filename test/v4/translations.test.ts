@@ -178,14 +178,20 @@ describe("translations: happy path", () => {
 describe("translations: bad input", () => {
   it("refuses filter combinations that would scan, naming the field", async () => {
     const cases: Array<[string, string]> = [
-      ["", "to"],
       ["&from=ko", "to"],
+      ["&origin_language=ko", "to"],
+      [`&container_id=${series.wireId}&origin_language=ko`, "to"],
       [`&container_id=${series.wireId}`, "to"],
       [`&video_id=${ep1.wireId}&container_id=${series.wireId}&to=en`, "container_id"],
       ["&video_id=12c", "video_id"],
       ["&container_id=12v&to=en", "container_id"],
       ["&to=english", "to"],
       ["&to=en&from=en", "to"],
+      ["&target_language=en&origin_language=EN", "target_language"],
+      ["&target_language=english", "target_language"],
+      ["&origin_language=k&to=en", "origin_language"],
+      ["&to=en&target_language=es", "target_language"],
+      [`&video_id=${ep1.wireId}&from=ko&origin_language=en`, "origin_language"],
     ];
     for (const spelling of SPELLINGS) {
       for (const [query, field] of cases) {
@@ -221,14 +227,18 @@ describe("translations: bad input", () => {
     }
   });
 
-  it("limits bodies: reason length, unknown fields", async () => {
+  it("limits bodies: reason length, wrong types; ignores unknown fields", async () => {
     const original = subs1.at("ko", 4);
     const long = await post(`/v4/translations/${original.wireId}/report.json`, alice.token, { reason: "x".repeat(501) });
     expect(long.status).toBe(400);
     expect((await errorBody(long)).details?.[0].field).toBe("reason");
+    const notText = await post(`/v4/translations/${original.wireId}/report.json`, alice.token, { reason: { text: "x" } });
+    expect(notText.status).toBe(400);
+    expect((await errorBody(notText)).details?.[0].field).toBe("reason");
     const unknown = await post(`/v4/translations/${subs1.at("en", 0).wireId}/like.json`, alice.token, { value: 5 });
-    expect(unknown.status).toBe(400);
-    expect((await errorBody(unknown)).details?.[0].field).toBe("value");
+    expect(unknown.status).toBe(200);
+    expect(unknown.headers.get("x-ignored-fields")).toBe("value");
+    expect(await unknown.json()).toMatchObject({ id: subs1.at("en", 0).wireId, vote: 1 });
   });
 });
 
@@ -273,5 +283,24 @@ describe("translations: rows read", () => {
       expect(((await res.json()) as Page).response, query).toHaveLength(25);
       expect(rowsRead(res), query).toBeLessThanOrEqual(budget);
     }
+  });
+});
+
+describe("translations: the Ruby gem's parameter names", () => {
+  it("reads origin_language and target_language as from and to", async () => {
+    for (const [ours, theirs] of [
+      [`&video_id=${ep1.wireId}&to=es`, `&video_id=${ep1.wireId}&target_language=es`],
+      ["&to=en&from=ko&per_page=5", "&target_language=en&origin_language=ko&per_page=5"],
+      [`&container_id=${series.wireId}&to=ko`, `&container_id=${series.wireId}&target_language=KO`],
+      [`&video_id=${ep1.wireId}&from=en`, `&video_id=${ep1.wireId}&origin_language=en`],
+    ]) {
+      const a = await get("/v4/translations.json", ours);
+      const b = await get("/v4/tranlslations.json", theirs);
+      expect(b.status, theirs).toBe(200);
+      expect(await b.json(), theirs).toEqual(await a.json());
+    }
+    // Both names of one pair agreeing (after lower-casing) is no conflict.
+    const both = (await (await get("/v4/translations.json", `&video_id=${ep1.wireId}&to=es&target_language=ES`)).json()) as Page;
+    expect(both.response.map((t) => t.id)).toEqual([subs1.at("es", 1).wireId, subs1.at("es", 3).wireId]);
   });
 });

@@ -13,6 +13,31 @@ export interface CaptionCandidate {
   container_id: number;
   start_ms: number;
   end_ms: number;
+  /** The language the caption lacks: the one asked for, else the one drawn for it. */
+  target: string;
+}
+
+/**
+ * Without `to`, each window row draws its own target from a list of catalogue languages: the entry at
+ * (row id + salt) mod n, or the next one when that is the row's own language (the list holds distinct codes,
+ * at least two). One probe per row, as with a fixed `to`.
+ */
+export interface TargetDraw {
+  languages: string[];
+  salt: number;
+}
+
+/**
+ * The languages subtitles exist in: a loose index scan of subtitles_language, one seek per language,
+ * so it costs the number of languages, not of subtitles.
+ */
+export async function subtitleLanguages(db: DB) {
+  const rows = await db.all<{ lang: string }>(sql`WITH RECURSIVE langs(lang) AS (
+      SELECT (SELECT min(language) FROM subtitles)
+      UNION ALL
+      SELECT (SELECT min(language) FROM subtitles WHERE language > langs.lang) FROM langs WHERE langs.lang IS NOT NULL)
+    SELECT lang FROM langs WHERE lang IS NOT NULL`);
+  return rows.map((r) => r.lang);
 }
 
 const ORIGIN = sql.raw("COALESCE(NULLIF(v.origin_language, ''), c.origin_language)");
@@ -39,7 +64,7 @@ export async function captionInWindow(
   db: DB,
   start: { videoId: number; id: number },
   from: string | undefined,
-  to: string,
+  to: string | TargetDraw,
 ): Promise<CaptionCandidate | undefined> {
   const columns = sql`id, segment_id, video_id, language, text`;
   // With `from`: the rest of the start video from `id`, then the following videos, in the index's order.
@@ -54,15 +79,25 @@ export async function captionInWindow(
     : // No language filter: a row in `to` is either a translation or an original that is its own `to` text,
       // and the conditions below drop both, while a filter here would read past the window.
       sql`SELECT ${columns} FROM subtitles WHERE id >= ${start.id} ORDER BY id LIMIT ${CAPTION_WINDOW}`;
+  const target = typeof to === "string" ? sql`${to}` : drawnTarget(to);
   return db.get<CaptionCandidate | undefined>(sql`SELECT w.id AS id, w.language AS language, w.text AS text,
-      w.video_id AS video_id, v.container_id AS container_id, g.start_ms AS start_ms, g.end_ms AS end_ms
-    FROM (${window}) w
+      w.video_id AS video_id, v.container_id AS container_id, g.start_ms AS start_ms, g.end_ms AS end_ms, w.target AS target
+    FROM (SELECT *, ${target} AS target FROM (${window}) w) w
     CROSS JOIN videos v ON v.id = w.video_id
     CROSS JOIN containers c ON c.id = v.container_id
     CROSS JOIN segments g ON g.id = w.segment_id
-    WHERE NOT EXISTS (SELECT 1 FROM subtitles t WHERE t.segment_id = w.segment_id AND t.language = ${to})
+    WHERE NOT EXISTS (SELECT 1 FROM subtitles t WHERE t.segment_id = w.segment_id AND t.language = w.target)
       AND v.state = 'normal' AND c.state = 'normal' AND ${ORIGIN} = w.language
     LIMIT 1`);
+}
+
+/** The TargetDraw entry of window row `w` (a JSON array read by position: no rows read). */
+function drawnTarget(draw: TargetDraw) {
+  const list = JSON.stringify(draw.languages);
+  const n = draw.languages.length;
+  // printf, since a bound number may arrive as a real and '$[1.0]' is no JSON path.
+  const at = (shift: number) => sql`json_extract(${list}, printf('$[%d]', (w.id + ${draw.salt + shift}) % ${n}))`;
+  return sql`CASE WHEN ${at(0)} <> w.language THEN ${at(0)} ELSE ${at(1)} END`;
 }
 
 export const insertCaptionSuggestion = async (

@@ -79,6 +79,18 @@ export const languageTranslations = (to: string, from: string | undefined): Tran
     WHERE v.state = 'normal' AND c.state = 'normal' AND ${ORIGIN} <> ${to}
       ${from ? sql`AND ${ORIGIN} = ${from}` : sql``}`;
 
+/**
+ * Every translation, newest (highest id) first: the partial index subtitles_translations backwards (migration
+ * 0015), so originals cost nothing; each entry costs its index row plus its video and container (visibility).
+ */
+export const allTranslations = (): TranslationWalk =>
+  sql`SELECT s.id AS id, ${ORIGIN} AS origin
+    FROM subtitles s INDEXED BY subtitles_translations
+    CROSS JOIN videos v ON v.id = s.video_id
+    CROSS JOIN containers c ON c.id = v.container_id
+    WHERE s.is_translation = 1 AND v.state = 'normal' AND c.state = 'normal'
+    ORDER BY s.id DESC`;
+
 export interface TranslationRow {
   id: number;
   video_id: number;

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { containers, videos } from "./catalogue";
 import { createdAt, updatedAt } from "./columns";
@@ -34,6 +35,8 @@ export const subtitles = sqliteTable(
     text: text("text").notNull(),
     authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
     version: integer("version").notNull().default(1),
+    // Kept by triggers (migration 0015): 1 when the language is not the video's origin language.
+    isTranslation: integer("is_translation").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -41,6 +44,8 @@ export const subtitles = sqliteTable(
     uniqueIndex("subtitles_segment_language").on(t.segmentId, t.language),
     index("subtitles_video_language").on(t.videoId, t.language),
     index("subtitles_language").on(t.language, t.videoId),
+    // Every translation newest first without walking past originals (migration 0015).
+    index("subtitles_translations").on(t.id, t.videoId).where(sql`is_translation = 1`),
   ],
 );
 

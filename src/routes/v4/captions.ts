@@ -16,7 +16,7 @@ import {
 } from "../../services/localisation";
 import { captionView, suggestionView } from "../../views/localisation";
 import { CaptionCreateBody, CaptionSchema, CaptionSuggestionSchema, RandomCaptionQuery } from "./contracts/captions";
-import { LanguageCountsSchema } from "./contracts/translations";
+import { LanguageCountsSchema, languagePair } from "./contracts/translations";
 
 /**
  * Captions (interface: "Captions (v4)"): originals that still lack a translation, and suggestions on them.
@@ -30,7 +30,9 @@ const random = createRoute({
   summary: "A random caption to work on",
   description:
     `${APP} An original subtitle (in \`from\` when given) of a normal video whose segment has no subtitle in ` +
-    `\`to\` yet. The pick examines at most ${CAPTION_ATTEMPTS} windows of ${CAPTION_WINDOW} subtitles (two from ` +
+    "`to` yet; without `to`, in a language drawn from those the catalogue has subtitles in (`target_language` " +
+    "names it). `origin_language` and `target_language` are other names of `from` and `to`. " +
+    `The pick examines at most ${CAPTION_ATTEMPTS} windows of ${CAPTION_WINDOW} subtitles (two from ` +
     "random points, then the start), so it costs the same on any catalogue size; 404 when those windows hold " +
     "no candidate, which for a nearly finished language can happen while a rare one remains: ask again.",
   middleware: [requireApp] as const,
@@ -65,10 +67,10 @@ const languages = createRoute({
 
 export const captionsRouter = createRouter()
   .openapi(random, async (c) => {
-    const { from, to } = c.req.valid("query");
-    const caption = await randomCaption(c.get("db"), from, to);
+    const { from, to } = languagePair(c.req.valid("query"));
+    const caption = await randomCaption(c.get("db"), c.env.CACHE, from, to);
     if (!caption) throw ApiError.notFound("no caption to work on for this language pair");
-    return c.json(captionView(caption, to), 200);
+    return c.json(captionView(caption), 200);
   })
   .openapi(languages, async (c) => {
     const totals = await cachedLanguageTotals(c.env.CACHE, c.get("db"));

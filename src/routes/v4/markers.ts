@@ -7,6 +7,7 @@ import { follow, unfollow } from "../../services/follows";
 import { followItemView } from "../../views/community";
 import { followPageBody } from "./follow-page";
 import { FollowBody, FollowListQuery, FollowParams, MarkerItem, MarkerList, UserParams } from "./contracts/follows";
+import { CountSchema } from "./contracts/threads";
 
 const GUARD =
   "The owner's token (`token=` or `Authorization: Bearer`) or staff: none 401 (vcode 4500), another user's 403 (vcode 5403).";
@@ -17,10 +18,14 @@ const list = createRoute({
   summary: "A user's markers, newest first",
   description:
     `${GUARD} Items are the full container and video objects plus \`marked_at\`; items deleted or no longer in the ` +
-    "normal state are left out of their page.",
+    'normal state are left out of their page. `only_count=true` answers `{"count": N}`, the number of markers ' +
+    "(items left out of pages included), from a per-user counter.",
   middleware: [ownerOnly] as const,
   request: { params: UserParams, query: FollowListQuery },
-  responses: { 200: jsonResponse(MarkerList, "the list envelope"), ...errorResponses(400, 401, 403, 404) },
+  responses: {
+    200: jsonResponse(z.union([MarkerList, CountSchema]), 'the list envelope, or `{"count": N}` with `only_count=true`'),
+    ...errorResponses(400, 401, 403, 404),
+  },
 });
 
 const create = createRoute({

@@ -16,6 +16,7 @@ import {
   SubscriptionListQuery,
   UserParams,
 } from "./contracts/follows";
+import { CountSchema } from "./contracts/threads";
 
 const GUARD =
   "Official applications only (`app=` of an official application: none is 400 naming `app`, another 403), then the " +
@@ -28,11 +29,16 @@ const list = createRoute({
   description:
     `${GUARD} Items are the full container and video objects plus \`subscribed_at\`; items deleted or no longer in ` +
     "the normal state are left out of their page. `ids=true` answers a bare array of every subscribed id " +
-    `(\`["12c", "40v"]\`), newest first and unpaged; a user holds at most ${MAX_SUBSCRIPTIONS} subscriptions.`,
+    `(\`["12c", "40v"]\`), newest first and unpaged; a user holds at most ${MAX_SUBSCRIPTIONS} subscriptions. ` +
+    '`only_count=true` answers `{"count": N}`, the number of subscriptions, from a per-user counter (with ' +
+    "`ids=true` as well: 400 naming `only_count`).",
   middleware: [requireOfficialApp, ownerOnly] as const,
   request: { params: UserParams, query: SubscriptionListQuery },
   responses: {
-    200: jsonResponse(z.union([SubscriptionList, SubscriptionIds]), "the list envelope, or with `ids=true` a bare array of ids"),
+    200: jsonResponse(
+      z.union([SubscriptionList, SubscriptionIds, CountSchema]),
+      'the list envelope, with `ids=true` a bare array of ids, with `only_count=true` `{"count": N}`',
+    ),
     ...errorResponses(400, 401, 403, 404),
   },
 });

@@ -8,7 +8,6 @@ import { ownerOnly } from "../../middleware/user-scope";
 import {
   MAX_MESSAGE_LENGTH,
   MAX_THREAD_MESSAGES,
-  alerts,
   countThreads,
   deleteThread,
   listThreads,
@@ -16,12 +15,12 @@ import {
   readThread,
   reply,
   startThread,
+  type ThreadType,
 } from "../../services/threads";
 import type { AppEnv } from "../../types";
 import { messageView, threadView } from "../../views/community";
 import {
   AlertsQuery,
-  AlertsSchema,
   CountSchema,
   MessageCreateBody,
   MessageSchema,
@@ -117,36 +116,44 @@ const remove = createRoute({
 const alertsRoute = createRoute({
   method: "get",
   path: "/v4/users/{user_id}/alerts",
-  summary: "Unread threads and notifications",
+  summary: "Unread messages: the inbox's unread threads",
   description:
-    `${GUARD.split(" A thread")[0]} \`only_count=true\` answers \`{"count": N}\`, N = unread inbox threads + unread ` +
-    'notifications; without it `{"threads": n, "notifications": m, "count": n + m}`. `unread` may be `true` or absent.',
+    `${GUARD.split(" A thread")[0]} The interface's "count of unread messages": \`only_count=true\` answers ` +
+    '`{"count": N}`, N = unread threads in the inbox (notifications keep their own count, ' +
+    "`notifications.json?unread=true&only_count=true`). Without `only_count`, those threads as a paged list, " +
+    "exactly as `threads.json?type=inbox&unread=true`. `unread` may be `true` or absent.",
   middleware: [ownerOnly] as const,
   request: { params: UserParams, query: AlertsQuery },
-  responses: { 200: jsonResponse(z.union([AlertsSchema, CountSchema]), "the counts"), ...errorResponses(400, 401, 403, 404) },
+  responses: {
+    200: jsonResponse(z.union([ThreadList, CountSchema]), 'the unread threads, or `{"count": N}`'),
+    ...errorResponses(400, 401, 403, 404),
+  },
 });
 
 const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
 const threadId = (raw: string) => parseId(raw, "t");
 
+/** A folder as threads.json and alerts.json answer it: `{"count": N}` with `only_count`, else a page. */
+async function folderBody(c: Context<AppEnv>, type: ThreadType, unread: boolean, q: Parameters<typeof paging>[0] & { only_count?: boolean }) {
+  const db = c.get("db");
+  const owner = c.get("owner");
+  if (q.only_count) return { count: await countThreads(db, owner, type, unread) };
+  const p = paging(q);
+  const { rows, count } = await listThreads(db, owner, type, unread, p);
+  return listEnvelope(
+    c.req.url,
+    p,
+    rows,
+    (row) => threadView(row, owner, origin(c)),
+    (row) => formatId(row.threadId, "t"),
+    count,
+  );
+}
+
 export const threadsRouter = createRouter()
   .openapi(list, async (c) => {
-    const db = c.get("db");
-    const owner = c.get("owner");
     const q = c.req.valid("query");
-    const unread = q.unread ?? false;
-    if (q.only_count) return c.json({ count: await countThreads(db, owner, q.type, unread) }, 200);
-    const p = paging(q);
-    const { rows, count } = await listThreads(db, owner, q.type, unread, p);
-    const body = await listEnvelope(
-      c.req.url,
-      p,
-      rows,
-      (row) => threadView(row, owner, origin(c)),
-      (row) => formatId(row.threadId, "t"),
-      count,
-    );
-    return c.json(body as z.infer<typeof ThreadList>, 200);
+    return c.json((await folderBody(c, q.type, q.unread ?? false, q)) as z.infer<typeof ThreadList>, 200);
   })
   .openapi(create, async (c) => {
     const owner = c.get("owner");
@@ -176,6 +183,5 @@ export const threadsRouter = createRouter()
     return c.body(null, 204);
   })
   .openapi(alertsRoute, async (c) => {
-    const counts = await alerts(c.get("db"), c.get("owner"));
-    return c.json(c.req.valid("query").only_count ? { count: counts.count } : counts, 200);
+    return c.json((await folderBody(c, "inbox", true, c.req.valid("query"))) as z.infer<typeof ThreadList>, 200);
   });

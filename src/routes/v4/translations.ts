@@ -1,19 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findContainer } from "../../db/queries/catalogue";
-import {
-  addReport,
-  castVote,
-  containerTranslations,
-  hydrateTranslations,
-  languageTranslations,
-  videoTranslations,
-  voteCounts,
-  walkCount,
-  walkPage,
-  type TranslationWalk,
-} from "../../db/queries/translations";
+import { addReport, castVote, hydrateTranslations, voteCounts, walkCount, walkPage } from "../../db/queries/translations";
 import { ApiError } from "../../lib/errors";
-import { formatId, parseId, tryParseId } from "../../lib/ids";
+import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
@@ -24,8 +12,8 @@ import {
   LANGUAGE_COUNTS_TTL_SECONDS,
   cachedLanguageTotals,
   languageCounts,
+  translationWalk,
   visibleSubtitle,
-  visibleVideo,
 } from "../../services/localisation";
 import { translationView, voteView } from "../../views/localisation";
 import { OkSchema } from "./contracts/catalogue-writes";
@@ -35,6 +23,7 @@ import {
   TranslationsEnvelope,
   TranslationsQuery,
   VoteBody,
+  languagePair,
   VoteSchema,
   subtitleParam,
 } from "./contracts/translations";
@@ -56,8 +45,10 @@ const listRoute = (prefix: Prefix) =>
     summary: `Translations${spelling(prefix)}`,
     description:
       `${APP} Filters: \`video_id\` (that video's translations, by language then id; \`to\` optional), ` +
-      "`container_id` with `to` (its normal videos in episode order), or `to` alone (every translation into it, " +
-      "by video); `from` keeps videos whose origin language it is. Each item carries its timing, its original " +
+      "`container_id` with `to` (its normal videos in episode order), `to` alone (every translation into it, " +
+      "by video), or none (every translation, newest first); `from` keeps videos whose origin language it is " +
+      "(with one of the others). `origin_language` and `target_language` are other names of `from` and `to` " +
+      "(both names with different values: 400 naming the second). Each item carries its timing, its original " +
       "(the same segment in the origin language) and its likes and dislikes. Only normal videos of normal " +
       "containers; an unknown or hidden `video_id`/`container_id` is 404.",
     middleware: [requireApp] as const,
@@ -129,18 +120,7 @@ for (const prefix of PREFIXES) {
     const db = c.get("db");
     const q = c.req.valid("query");
     const p = paging(q);
-    let walk: TranslationWalk | undefined;
-    if (q.video_id !== undefined) {
-      const { video, origin } = await visibleVideo(db, undefined, tryParseId(q.video_id, "v")!);
-      // A video whose origin is not `from`, or is `to`, has no such translations.
-      if ((!q.from || q.from === origin) && q.to !== origin) walk = videoTranslations({ id: video.id, origin }, q.to);
-    } else if (q.container_id !== undefined) {
-      const container = await findContainer(db, tryParseId(q.container_id, "c")!);
-      if (!container || container.state !== "normal") throw ApiError.notFound();
-      walk = containerTranslations({ id: container.id, origin: container.originLanguage }, q.to!, q.from);
-    } else {
-      walk = languageTranslations(q.to!, q.from);
-    }
+    const walk = await translationWalk(db, { ...languagePair(q), video_id: q.video_id, container_id: q.container_id });
     const page = walk ? await walkPage(db, walk, p.offset, p.limit) : [];
     // The walk's extra row (it only tells `more`) is hydrated too: one row more, and no gaps if a row vanished.
     const ids = page.map((e) => e.id);

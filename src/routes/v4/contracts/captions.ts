@@ -1,17 +1,18 @@
 import { z } from "@hono/zod-openapi";
 import { LanguageCode } from "./catalogue-writes";
 import { SegmentTimingSchema, UserRefSchema, WireId } from "./localisation";
+import { checkLanguagePair, languagePairQuery } from "./translations";
 
 export const MAX_CAPTION_CONTENT = 2000;
 
 export const RandomCaptionQuery = z
-  .object({
-    from: LanguageCode.optional().openapi({
-      description: "origin language of the caption; without it, any original (a subtitle in its video's origin language)",
-    }),
-    to: LanguageCode.openapi({ description: "target language the caption still lacks" }),
-  })
-  .refine((q) => q.from !== q.to, { path: ["to"], message: "the target language must differ from the origin language" });
+  .object(
+    languagePairQuery(
+      "origin language of the caption; without it, any original (a subtitle in its video's origin language)",
+      "target language the caption still lacks; without it, any language (`target_language` in the answer names it)",
+    ),
+  )
+  .superRefine((q, ctx) => checkLanguagePair(q, (field, message) => ctx.addIssue({ code: "custom", path: [field], message })));
 
 export const CaptionSchema = z
   .object({
@@ -26,7 +27,7 @@ export const CaptionSchema = z
   .openapi("Caption");
 
 export const CaptionCreateBody = z
-  .strictObject({
+  .object({
     origin_subtitle_id: WireId("9s").openapi({ description: "the original subtitle the suggestion translates" }),
     language: LanguageCode.openapi({ description: "language of the suggestion; not the original's" }),
     content: z.string().trim().min(1).max(MAX_CAPTION_CONTENT).openapi({ description: `1-${MAX_CAPTION_CONTENT} characters` }),

@@ -12,7 +12,7 @@ const ResourceId = z
 export const FollowBody = (what: string) =>
   z
     .object({ resource_id: ResourceId.openapi({ description: `the container or video to ${what}`, example: "12c" }) })
-    .strict();
+    ;
 
 const followItem = (at: "subscribed_at" | "marked_at", name: string) => {
   const when = z.object({ [at]: z.string().nullable().openapi({ description: "when it was added (the first time)" }) });
@@ -41,19 +41,30 @@ export const SubscriptionIds = z
   .array(z.string())
   .openapi("SubscriptionIds", { description: `every subscribed id, newest first, at most ${MAX_SUBSCRIPTIONS}`, example: ["12c", "40v"] });
 
-export const FollowListQuery = z.object({ ...pagingQuery });
+const onlyCount = z
+  .enum(["true", "false", "1", "0"])
+  .optional()
+  .transform((v) => v === "true" || v === "1")
+  .openapi({ description: '`true`: answer `{"count": N}`, the number of follows (one counter row)', type: "boolean" });
 
-export const SubscriptionListQuery = z.object({
-  ...pagingQuery,
-  ids: z
-    .enum(["true", "false", "1", "0"])
-    .optional()
-    .transform((v) => v === "true" || v === "1")
-    .openapi({
-      description: `\`true\`: a bare array of every subscribed id (\`["12c", "40v"]\`), newest first, paging ignored; at most ${MAX_SUBSCRIPTIONS}`,
-      type: "boolean",
-    }),
-});
+export const FollowListQuery = z.object({ ...pagingQuery, only_count: onlyCount });
+
+export const SubscriptionListQuery = z
+  .object({
+    ...pagingQuery,
+    only_count: onlyCount,
+    ids: z
+      .enum(["true", "false", "1", "0"])
+      .optional()
+      .transform((v) => v === "true" || v === "1")
+      .openapi({
+        description: `\`true\`: a bare array of every subscribed id (\`["12c", "40v"]\`), newest first, paging ignored; at most ${MAX_SUBSCRIPTIONS}`,
+        type: "boolean",
+      }),
+  })
+  .superRefine((q, ctx) => {
+    if (q.ids && q.only_count) ctx.addIssue({ code: "custom", path: ["only_count"], message: "give ids=true or only_count=true, not both" });
+  });
 
 /** Path of one subscription or marker: `{user_id}` and the resource id (`12c`, `40v`). */
 export const FollowParams = z.object({

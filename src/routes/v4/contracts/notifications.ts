@@ -45,7 +45,7 @@ export const NotificationCreateBody = z
       .max(MAX_NOTIFICATION_LENGTH, `at most ${MAX_NOTIFICATION_LENGTH} characters`)
       .openapi({ description: `the message, 1 to ${MAX_NOTIFICATION_LENGTH} characters (trimmed)`, example: "New episode tonight!" }),
   })
-  .strict()
+  
   .openapi("NotificationCreate");
 
 export const NotificationCreateQuery = z.object({

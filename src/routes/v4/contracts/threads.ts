@@ -44,14 +44,6 @@ export const ThreadList = z
 
 export const CountSchema = z.object({ count: z.number().int() }).openapi("Count");
 
-export const AlertsSchema = z
-  .object({
-    threads: z.number().int().openapi({ description: "unread threads in the inbox" }),
-    notifications: z.number().int().openapi({ description: "unread notifications" }),
-    count: z.number().int().openapi({ description: "threads + notifications" }),
-  })
-  .openapi("Alerts");
-
 const Content = z
   .string({ error: "required: the message text" })
   .trim()
@@ -68,10 +60,10 @@ export const ThreadCreateBody = z
       .openapi({ description: "the recipient; not oneself", example: "12u" }),
     content: Content,
   })
-  .strict()
+  
   .openapi("ThreadCreate");
 
-export const MessageCreateBody = z.object({ content: Content }).strict().openapi("MessageCreate");
+export const MessageCreateBody = z.object({ content: Content }).openapi("MessageCreate");
 
 export const ThreadListQuery = z
   .object({
@@ -92,10 +84,11 @@ export const ThreadMarkQuery = z.object({
 });
 
 export const AlertsQuery = z.object({
+  ...pagingQuery,
   unread: z
-    .enum(["true", "1"], { error: "alerts count unread items only: unread=true or nothing" })
+    .enum(["true", "1"], { error: "alerts are the unread threads: unread=true or nothing" })
     .optional()
-    .openapi({ description: "`true` (the default; alerts are unread items)", type: "boolean" }),
+    .openapi({ description: "`true` (the default; alerts are the unread threads)", type: "boolean" }),
   only_count: Flag.optional().openapi({ description: '`true`: answer `{"count": N}` only', type: "boolean" }),
 });
 

@@ -6,22 +6,54 @@ import { LanguageCountSchema, SegmentTimingSchema, UserRefSchema, WireId } from 
 
 export const MAX_REPORT_REASON = 500;
 
+type Problem = (field: string, message: string) => void;
+
+/**
+ * `from`/`to` and the names the v4 Ruby gem sends, `origin_language`/`target_language`: the same parameters.
+ * Both names of one pair with different values are refused, naming the second name.
+ */
+export const languagePairQuery = (fromText: string, toText: string) => ({
+  from: LanguageCode.optional().openapi({ description: fromText }),
+  origin_language: LanguageCode.optional().openapi({ description: "another name of `from`" }),
+  to: LanguageCode.optional().openapi({ description: toText }),
+  target_language: LanguageCode.optional().openapi({ description: "another name of `to`" }),
+});
+
+type PairQuery = { from?: string; origin_language?: string; to?: string; target_language?: string };
+
+/** The pair as one `from` and one `to`, whichever names carried them. */
+export const languagePair = (q: PairQuery) => ({ from: q.from ?? q.origin_language, to: q.to ?? q.target_language });
+
+/** Problems of a pair: a name given twice with different values, or `from` equal to `to` (named as given). */
+export function checkLanguagePair(q: PairQuery, problem: Problem) {
+  if (q.from && q.origin_language && q.from !== q.origin_language) problem("origin_language", `differs from from=${q.from}; give one of them`);
+  if (q.to && q.target_language && q.to !== q.target_language) problem("target_language", `differs from to=${q.to}; give one of them`);
+  const { from, to } = languagePair(q);
+  if (from && to && from === to) problem(q.to ? "to" : "target_language", "the target language must differ from the origin language");
+}
+
 export const TranslationsQuery = z
   .object({
     ...pagingQuery,
-    from: LanguageCode.optional().openapi({ description: "origin language: only videos whose origin language this is" }),
-    to: LanguageCode.optional().openapi({ description: "target language: only translations into this language" }),
+    ...languagePairQuery(
+      "origin language: only videos whose origin language this is (needs `to`, `video_id` or `container_id`)",
+      "target language: only translations into this language",
+    ),
     video_id: WireId("1v").optional().openapi({ description: "only this video's translations" }),
     container_id: WireId("50c").optional().openapi({ description: "only translations of this container's videos; needs `to`" }),
   })
   .superRefine((q, ctx) => {
     const problem = (field: string, message: string) => ctx.addIssue({ code: "custom", path: [field], message });
+    const { from, to } = languagePair(q);
     if (q.video_id !== undefined && tryParseId(q.video_id, "v") === null) problem("video_id", "a video id such as 1v");
     if (q.container_id !== undefined && tryParseId(q.container_id, "c") === null) problem("container_id", "a container id such as 50c");
     if (q.video_id !== undefined && q.container_id !== undefined) problem("container_id", "give video_id or container_id, not both");
-    else if (q.container_id !== undefined && !q.to) problem("to", "a container's translations are listed by target language: add to=");
-    else if (q.video_id === undefined && q.container_id === undefined && !q.to) problem("to", "give to=, video_id= or container_id=");
-    if (q.from && q.to && q.from === q.to) problem("to", "the target language must differ from the origin language");
+    else if (q.container_id !== undefined && !to) problem("to", "a container's translations are listed by target language: add to=");
+    // `from` alone would test every translation of the catalogue against it: it narrows a walk, it is not one.
+    else if (q.video_id === undefined && q.container_id === undefined && from && !to) {
+      problem("to", "from= narrows to=, video_id= or container_id=; give one of them (or no filter at all)");
+    }
+    checkLanguagePair(q, problem);
   });
 
 export const TranslationSchema = z
@@ -54,14 +86,14 @@ export const TranslationsEnvelope = z
 
 /** WIRE.md: like, dislike and report take an optional `{origin_subtitle_id, reason}`. */
 export const VoteBody = z
-  .strictObject({
+  .object({
     origin_subtitle_id: WireId("8s").optional().openapi({ description: "accepted for older clients; ignored" }),
     reason: z.string().max(MAX_REPORT_REASON).optional().openapi({ description: "accepted for older clients; ignored" }),
   })
   .openapi("TranslationVoteRequest");
 
 export const ReportBody = z
-  .strictObject({
+  .object({
     origin_subtitle_id: WireId("8s").optional().openapi({ description: "accepted for older clients; the path names the subtitle" }),
     reason: z.string().trim().max(MAX_REPORT_REASON).optional().openapi({ description: `why it is wrong, at most ${MAX_REPORT_REASON} characters` }),
   })
