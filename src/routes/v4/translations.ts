@@ -6,7 +6,6 @@ import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { requireApp } from "../../middleware/application";
-import { optionalJsonBody } from "../../middleware/optional-body";
 import { requireUser } from "../../middleware/session";
 import {
   LANGUAGE_COUNTS_TTL_SECONDS,
@@ -65,7 +64,7 @@ const voteRoute = (prefix: Prefix, kind: "like" | "dislike") =>
       `${APP} A user token is required. One vote per user and translation: voting again replaces the vote. ` +
       "The optional body `{origin_subtitle_id, reason}` is accepted for older clients and ignored. An unknown " +
       "subtitle is 404; an original (a subtitle in its video's origin language) is not a translation: 400.",
-    middleware: [requireApp, requireUser, optionalJsonBody] as const,
+    middleware: [requireApp, requireUser] as const,
     request: {
       params: subtitleParam("the translation (target subtitle)", "9s"),
       body: { required: false, content: { "application/json": { schema: VoteBody } } },
@@ -82,7 +81,7 @@ const reportRoute = (prefix: Prefix) =>
       `${APP} A user token is required. The path names the original subtitle (its video's origin language; a ` +
       "translation is 400). Optional body `{reason}` (at most 500 characters). The first report of a user " +
       "on a subtitle is 201; repeating it is 200 and stores nothing more.",
-    middleware: [requireApp, requireUser, optionalJsonBody] as const,
+    middleware: [requireApp, requireUser] as const,
     request: {
       params: subtitleParam("the original subtitle", "8s"),
       body: { required: false, content: { "application/json": { schema: ReportBody } } },
