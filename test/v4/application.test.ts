@@ -32,9 +32,16 @@ describe("app= resolution", () => {
     expect(await (await call(`/open?app=${partner.wireId}`)).json()).toEqual({ app: partner.id });
   });
 
-  it("refuses an unknown application", async () => {
-    const res = await call("/open?app=999999a");
-    expect(res.status).toBe(401);
+  it("ignores an unsigned unknown application on open routes, and refuses it where an application is needed", async () => {
+    const open = await call("/open?app=999999a");
+    expect(open.status).toBe(200);
+    expect(await open.json()).toEqual({ app: null });
+    expect(open.headers.get("x-app-ignored")).toBe("unknown");
+    const needed = await call("/needs-app?app=999999a");
+    expect(needed.status).toBe(401);
+    expect((await errorBody(needed)).error).toBe("unknown application '999999a'");
+    const signed = await call(`/open?app=999999a&t=${now()}&sig=00`);
+    expect(signed.status).toBe(401);
   });
 
   it("requireApp names the missing field", async () => {
