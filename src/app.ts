@@ -17,8 +17,10 @@ const isV3 = (path: string) => path.startsWith("/api/v3") || path.startsWith("/v
 
 /** The one place errors become responses: WIRE.md bodies for v4/v5, the v3 body for v3, RFC 6749 for OAuth. */
 export function renderError(err: unknown, c: Context<AppEnv>) {
+  // Every error body names the request, so a client's bug report can be matched with the service's log line.
+  const request_id = c.get("requestId") ?? "";
   if (err instanceof OAuthError) {
-    return c.json({ error: err.code, error_description: err.description }, err.status, err.headers);
+    return c.json({ error: err.code, error_description: err.description, request_id }, err.status, err.headers);
   }
   let apiError: ApiError;
   if (err instanceof ApiError) apiError = err;
@@ -26,22 +28,22 @@ export function renderError(err: unknown, c: Context<AppEnv>) {
     const status = err.status;
     if (status === 400) apiError = ApiError.invalid([{ field: "body", message: err.message }], err.message);
     else if (status === 415) apiError = ApiError.field("content-type", "the body must be application/json");
-    else if (status === 413) apiError = new ApiError(413, VCODE.tooLarge, "request body too large");
-    else apiError = new ApiError(status, status === 404 ? VCODE.notFound : status, err.message || "error");
+    else if (status === 413) apiError = new ApiError(VCODE.tooLarge, "request body too large");
+    else apiError = ApiError.http(status, err.message || "error");
   } else {
     console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(err), stack: (err as Error)?.stack }));
-    apiError = new ApiError(500, 500, "internal error");
+    apiError = new ApiError(VCODE.internal, "internal error");
   }
   const headers = { ...apiError.headers };
   const path = new URL(c.req.url).pathname;
   if (isV3(path)) {
-    const body = { message: apiError.message, status: apiError.status };
+    const body = { message: apiError.message, status: apiError.status, request_id };
     if (path.endsWith(".xml")) {
       return c.body(toXml(body), apiError.status as 400, { ...headers, "content-type": "application/xml; charset=utf-8" });
     }
     return c.json(body, apiError.status as 400, headers);
   }
-  return c.json(apiError.toBody(), apiError.status as 400, headers);
+  return c.json(apiError.toBody(request_id), apiError.status as 400, headers);
 }
 
 export function createApp() {
@@ -83,8 +85,8 @@ export function createApp() {
   app.notFound((c) => {
     const allowed = allowedMethods(app.routes, routingPath(c.req.raw));
     if (allowed.length && !allowed.includes(c.req.method)) {
-      const error = new ApiError(405, VCODE.methodNotAllowed, `${c.req.method} is not served here; use ${allowed.join(", ")}`, undefined, undefined, {
-        allow: allowed.join(", "),
+      const error = new ApiError(VCODE.methodNotAllowed, `${c.req.method} is not served here; use ${allowed.join(", ")}`, {
+        headers: { allow: allowed.join(", ") },
       });
       return renderError(error, c);
     }

@@ -6,6 +6,7 @@ export const ErrorBody = z
     error: z.string(),
     vcode: z.number().int(),
     details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    request_id: z.string().openapi({ description: "the request's id (also in `x-request-id`): quote it when reporting a problem" }),
   })
   .openapi("Error");
 

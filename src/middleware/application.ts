@@ -40,13 +40,13 @@ export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
       throw ApiError.field(querySig !== undefined ? "t" : "timestamp", "a signed request needs a unix timestamp");
     }
     if (Math.abs(now - t) > SIGNATURE_MAX_SKEW_SECONDS) {
-      throw new ApiError(401, VCODE.staleTimestamp, "stale timestamp", undefined, { current_timestamp: now });
+      throw new ApiError(VCODE.staleTimestamp, "stale timestamp", { extra: { current_timestamp: now } });
     }
     // Read as bytes (Hono caches them), so a raw upload reaches its handler byte for byte, whatever its encoding.
     const body = c.req.method === "GET" || c.req.method === "HEAD" ? "" : new TextDecoder().decode(await c.req.arrayBuffer());
     const message = signedMessage(c.req.url, body, querySig === undefined ? timestamp : undefined);
     if (!(await signatureMatches(application.secret, message, (querySig ?? headerSig)!))) {
-      throw new ApiError(401, VCODE.invalidSignature, "invalid signature");
+      throw new ApiError(VCODE.invalidSignature, "invalid signature");
     }
   }
   c.set("application", application);
@@ -56,7 +56,7 @@ export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
 /** Says that the unsigned `app=` of the request names no known application and was not used. */
 export const APP_IGNORED_HEADER = "x-app-ignored";
 
-const unknownApplication = (rawApp: string) => new ApiError(401, VCODE.invalidSignature, `unknown application '${rawApp}'`);
+const unknownApplication = (rawApp: string) => new ApiError(VCODE.invalidSignature, `unknown application '${rawApp}'`);
 
 export const requireApp = createMiddleware<AppEnv>(async (c, next) => {
   const ignored = c.get("ignoredApp");

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { ApiError } from "../lib/errors";
+import { ApiError, VCODE } from "../lib/errors";
 import { verifyV3Token } from "../lib/v3-tokens";
 import type { AppEnv } from "../types";
 
@@ -28,11 +28,11 @@ export const v3Auth = createMiddleware<AppEnv>(async (c, next) => {
   const auth = c.req.header("authorization");
   // The last one: a client that follows an old link appends its own token after the link's.
   const token = c.req.queries("access_token")?.at(-1) ?? (auth ? /^Bearer\s+(\S+)$/i.exec(auth)?.[1] : undefined);
-  if (!token) throw new ApiError(401, 401, "access_token is required");
+  if (!token) throw new ApiError(VCODE.v3Unauthorized, "access_token is required");
   const check = await verifyV3Token(c.env.V3_TOKEN_SECRET, token);
   if (!check.ok) {
-    if (check.reason === "expired") throw new ApiError(403, 403, "The access token has expired; request a new one");
-    throw new ApiError(401, 401, "The access token is invalid");
+    if (check.reason === "expired") throw new ApiError(VCODE.v3Expired, "The access token has expired; request a new one");
+    throw new ApiError(VCODE.v3Unauthorized, "The access token is invalid");
   }
   return next();
 });

@@ -6,7 +6,7 @@ import { DUMMY_HASH, verifyPassword } from "../lib/password";
 import { hashToken, newSessionToken } from "../lib/tokens";
 import type { User } from "../types";
 
-export const badLogin = () => new ApiError(401, VCODE.badLogin, "invalid username or password");
+export const badLogin = () => new ApiError(VCODE.badLogin, "invalid username or password");
 
 /** Checks a username and password; unknown users cost the same PBKDF2 work as wrong passwords. */
 export async function authenticate(db: DB, username: string, password: string): Promise<User> {

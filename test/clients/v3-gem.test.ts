@@ -70,7 +70,7 @@ describe("auth_request", () => {
   it("hostile: a wrong or missing secret is 401 with the error_description the gem raises", async () => {
     for (const res of [await authRequest(clientId, "wrong"), await api(`/oauth/token?grant_type=client_credentials&client_id=${clientId}`, { method: "POST" })]) {
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: "invalid_client", error_description: expect.any(String) });
+      expect(await res.json()).toEqual({ error: "invalid_client", error_description: expect.any(String), request_id: expect.any(String) });
     }
   });
 });

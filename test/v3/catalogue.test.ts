@@ -61,7 +61,7 @@ describe("v3 genres", () => {
     for (const kind of ["series", "music_videos"]) {
       const res = await get(`/api/v3/genres/${kind}.json?platform=web`);
       expect(res.status, kind).toBe(400);
-      expect(await res.json()).toEqual({ message: expect.stringContaining("platform"), status: 400 });
+      expect(await res.json()).toEqual({ message: expect.stringContaining("platform"), status: 400, request_id: expect.any(String) });
     }
   });
 });

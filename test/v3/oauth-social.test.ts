@@ -52,7 +52,7 @@ describe("v3 password grant with social_access_token (interface, Authentication 
   it("refuses invalid tokens and link conflicts with invalid_grant naming the reason", async () => {
     const expired = await grant({ social_access_token: await idToken("social", { expiresIn: -300 }) });
     expect(expired.status).toBe(400);
-    expect(await expired.json()).toEqual({ error: "invalid_grant", error_description: "invalid social_access_token: token expired" });
+    expect(await expired.json()).toEqual({ error: "invalid_grant", error_description: "invalid social_access_token: token expired", request_id: expect.any(String) });
 
     const unverified = await grant({ social_access_token: await idToken("social", { email_verified: false }) });
     expect(((await unverified.json()) as { error_description: string }).error_description).toBe("invalid social_access_token: email not verified");
@@ -64,6 +64,7 @@ describe("v3 password grant with social_access_token (interface, Authentication 
     expect(await conflict.json()).toEqual({
       error: "invalid_grant",
       error_description: "the account with this email is linked to a different social network account",
+      request_id: conflict.headers.get("x-request-id"),
     });
   });
 

@@ -43,7 +43,7 @@ describe("POST /oauth/token", () => {
   it("answers OAuth error bodies", async () => {
     const badClient = await form({ grant_type: "client_credentials", client_id: client.wireId, client_secret: "nope" });
     expect(badClient.status).toBe(401);
-    expect(await badClient.json()).toEqual({ error: "invalid_client", error_description: expect.any(String) });
+    expect(await badClient.json()).toEqual({ error: "invalid_client", error_description: expect.any(String), request_id: expect.any(String) });
 
     const badGrant = await form({ grant_type: "implicit", client_id: client.wireId, client_secret: "v3-client-secret" });
     expect(badGrant.status).toBe(400);
@@ -64,7 +64,7 @@ describe("v3 token cycle (401 / 403 / new token works)", () => {
   it("missing or invalid token is 401 with the v3 error body", async () => {
     const missing = await api(path);
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ message: expect.any(String), status: 401 });
+    expect(await missing.json()).toEqual({ message: expect.any(String), status: 401, request_id: expect.any(String) });
     expect((await api(`${path}?access_token=garbage`)).status).toBe(401);
   });
 

@@ -228,7 +228,7 @@ describe("captions: bad input", () => {
   it("is 404 for a missing origin subtitle, naming nothing else", async () => {
     const res = await create({ origin_subtitle_id: "999999999s", language: "en", content: "x" });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "not found", vcode: 404 });
+    expect(await res.json()).toEqual({ error: "not found", vcode: 404, request_id: expect.any(String) });
   });
 });
 

@@ -79,7 +79,7 @@ describe("GET /v4/containers/<id>.json", () => {
     for (const id of ["abc", "12v", "999999c", "01c"]) {
       const res = await api(`/v4/containers/${id}.json`);
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ error: "not found", vcode: 404 });
+      expect(await res.json()).toEqual({ error: "not found", vcode: 404, request_id: expect.any(String) });
     }
   });
 

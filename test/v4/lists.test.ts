@@ -183,7 +183,7 @@ describe("GET /v4/lists/<id>.json", () => {
     for (const id of ["999999999l", "abc", "1c", "01l", "l"]) {
       const res = await api(`/v4/lists/${id}.json`);
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ error: "not found", vcode: 404 });
+      expect(await res.json()).toEqual({ error: "not found", vcode: 404, request_id: expect.any(String) });
     }
   });
 

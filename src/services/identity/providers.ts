@@ -112,4 +112,4 @@ export const notEnabled = (kind: ExternalKind) =>
 
 /** A credential that fails verification: 401 with the bad-login vcode and the reason (it reveals no account). */
 export const invalidCredential = (kind: ExternalKind, reason: string) =>
-  new ApiError(401, VCODE.badLogin, `invalid ${CREDENTIAL_FIELD[kind]}: ${reason}`);
+  new ApiError(VCODE.badLogin, `invalid ${CREDENTIAL_FIELD[kind]}: ${reason}`);
