@@ -68,7 +68,7 @@ export async function seedLocal(persistTo) {
   const { demoSeedSql } = await import("./demo-data.mjs");
   const file = join(ROOT, ".wrangler", "seed", "demo.sql");
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, demoSeedSql());
+  writeFileSync(file, await demoSeedSql());
   wrangler(["d1", "execute", "DB", "--local", "--file", file, ...persistArgs(persistTo)], { quiet: true });
   console.log("demo data seeded (idempotent)");
 }

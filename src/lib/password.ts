@@ -15,7 +15,14 @@ async function derive(password: string, salt: Uint8Array, iterations: number): P
 }
 
 export async function hashPassword(password: string, iterations = PBKDF2_ITERATIONS): Promise<string> {
-  const salt = crypto.getRandomValues(new Uint8Array(16));
+  return hashPasswordWithSalt(password, crypto.getRandomValues(new Uint8Array(16)), iterations);
+}
+
+/**
+ * The stored form for a given salt. Only the demo seed (scripts/demo/users.mjs) chooses the salt, so that its
+ * SQL is the same on every run and its users log in through this very format; everything else calls hashPassword.
+ */
+export async function hashPasswordWithSalt(password: string, salt: Uint8Array, iterations = PBKDF2_ITERATIONS): Promise<string> {
   const hash = await derive(password, salt, iterations);
   return `${SCHEME}$${iterations}$${toBase64Url(salt)}$${toBase64Url(hash)}`;
 }
