@@ -1,20 +1,10 @@
 import { createDb, emptyStats, instrument } from "../src/db/client";
 import { failJob, findJob } from "../src/db/queries/jobs";
-import type { JobType } from "../src/db/schema";
-import { completion } from "./completion";
-import { listEdit } from "./list-edit";
-import { JobMessage } from "./messages";
-import { notificationFanout } from "./notification-fanout";
-import { runJob, type JobHandler } from "./runner";
-import { srtImport } from "./srt-import";
+import { JobMessage, jobHandlers } from "../src/jobs";
+import { runJob } from "./runner";
 
-/** Consumers by job type; each later feature registers its own. */
-export const handlers: Partial<Record<JobType, JobHandler>> = {
-  "list-edit": listEdit,
-  "notification-fanout": notificationFanout,
-  "srt-import": srtImport,
-  completion,
-};
+/** Consumers by job type, from the definitions in src/jobs (mutable so tests can swap one in). */
+export const handlers = jobHandlers();
 
 export const DEAD_LETTER_QUEUE = "media-catalogue-jobs-dlq";
 
@@ -40,12 +30,6 @@ export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<voi
       message.ack();
       continue;
     }
-    const handler = handlers[type];
-    if (!handler) {
-      await failJob(db, jobId, `no consumer for job type ${type}`);
-      message.ack();
-      continue;
-    }
-    await runJob(db, env, jobId, handler, message);
+    await runJob(db, env, jobId, handlers[type], message);
   }
 }

@@ -1,18 +1,6 @@
 import type { DB } from "../src/db/client";
-import { failJob, finishJob, markJobRunning, noteJobError, setJobProgress, type Job } from "../src/db/queries/jobs";
-
-export interface JobContext {
-  db: DB;
-  env: Env;
-  job: Job;
-  /** Reports progress (0..100) to GET /v4/jobs/<id>.json. */
-  progress(percent: number): Promise<void>;
-}
-
-export type JobHandler = (ctx: JobContext) => Promise<Record<string, unknown>>;
-
-/** A failure that retrying cannot fix (a broken file, a deleted video): the job fails at once. */
-export class PermanentJobError extends Error {}
+import { failJob, finishJob, markJobRunning, noteJobError, setJobProgress } from "../src/db/queries/jobs";
+import { PermanentJobError, type JobHandler } from "../src/jobs";
 
 /** Seconds before the next delivery: 2, 4, 8, ... capped at five minutes. */
 export const backoffSeconds = (attempts: number) => Math.min(300, 2 ** Math.max(1, attempts));

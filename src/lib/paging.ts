@@ -80,22 +80,49 @@ export function pageUrl(requestUrl: string, page: number) {
   return url.toString();
 }
 
+const Pagination = z.object({ previous: z.string().nullable(), next: z.string().nullable() });
+
+/** What `listEnvelope` answers: the items of one page, or their ids with `only_ids=true`. */
+export interface ListEnvelope<W> {
+  more: boolean;
+  response: W[] | string[];
+  count?: number;
+  pagination?: z.infer<typeof Pagination>;
+}
+
+/**
+ * The contract of a v4 list envelope (WIRE.md "v4 lists") around `item`, registered as the component `name`.
+ * `extra` adds fields a list answers beside the envelope (a list's `details`). Every list declares its envelope
+ * here so the document and `listEnvelope` cannot disagree about its shape.
+ */
+export const listEnvelopeSchema = <T extends z.ZodType, E extends z.ZodRawShape = Record<never, never>>(item: T, name: string, extra?: E) =>
+  z
+    .object({
+      more: z.boolean().openapi({ description: "another page exists" }),
+      response: z.union([z.array(item), z.array(z.string())]).openapi({ description: "items, or ids with `only_ids=true`" }),
+      count: z.number().int().optional().openapi({ description: "total, with `with_paging=true`" }),
+      pagination: Pagination.optional().openapi({ description: "absolute page links, with `with_paging=true`" }),
+      ...(extra ?? ({} as E)),
+    })
+    .openapi(name);
+
 /**
  * The v4 list envelope. `rows` holds up to `perPage + 1` items (the extra one only signals `more`);
- * `count` is the total, needed only with `with_paging=true`.
+ * `count` is the total, needed only with `with_paging=true`. A row `toWire` maps to null (deleted between two
+ * reads) is left out of the page rather than answered as null; `more` still counts it.
  */
-export async function listEnvelope<T>(
+export async function listEnvelope<T, W>(
   requestUrl: string,
   p: Paging,
   rows: T[],
-  toWire: (row: T) => unknown,
+  toWire: (row: T) => W | null,
   idOf: (row: T) => string,
   count?: () => Promise<number>,
-) {
+): Promise<ListEnvelope<W>> {
   const more = rows.length > p.perPage;
   const pageRows = more ? rows.slice(0, p.perPage) : rows;
-  const response = p.onlyIds ? pageRows.map(idOf) : pageRows.map(toWire);
-  const body: Record<string, unknown> = { more, response };
+  const response = p.onlyIds ? pageRows.map(idOf) : pageRows.map(toWire).filter((item): item is W => item !== null);
+  const body: ListEnvelope<W> = { more, response };
   if (!p.withPaging) return body;
   // Without a counter the total is only known on the last page; lists that page pass one.
   const total = count ? await count() : p.offset + pageRows.length;

@@ -35,7 +35,7 @@ import { tryParseId } from "../lib/ids";
 import type { ContainerCreate, ContainerUpdate, VideoCreate, VideoUpdate } from "../routes/v4/contracts/catalogue-writes";
 import type { User } from "../types";
 import type { ContainerRow, VideoRow } from "../views/catalogue";
-import { canManageContainer } from "./catalogue-access";
+import { caller, requireManager } from "./access";
 
 type ContainerType = (typeof CONTAINER_TYPES)[number];
 type VideoType = (typeof VIDEO_TYPES)[number];
@@ -56,30 +56,18 @@ const STAFF_ONLY = ["type", "state", "managers", "licenses", "flags.hosted", "fl
 
 // ---- access ----
 
-const notManager = () => ApiError.forbidden("only staff and the container's managers may do this");
-
 /**
  * The container a user may edit: staff, or one of its managers. Someone who may not edit it gets 403 for a
  * visible container and 404 for one they cannot see (not in the normal state), as on the reads.
  */
 export async function manageableContainer(db: DB, user: User | undefined, containerId: number) {
-  const container = await findContainer(db, containerId);
-  if (!container) throw ApiError.notFound();
-  if (!(await canManageContainer(db, user, container.id))) {
-    throw container.state === "normal" ? notManager() : ApiError.notFound();
-  }
-  return container;
+  const found = await findContainer(db, containerId);
+  return (await requireManager(caller(db, user), found && { container: found })).container;
 }
 
 /** The same for a video: hidden (pending, blocked, or in a hidden container) is a 404 to others. */
 export async function manageableVideo(db: DB, user: User | undefined, videoId: number) {
-  const found = await findVideoWithContainer(db, videoId);
-  if (!found) throw ApiError.notFound();
-  if (!(await canManageContainer(db, user, found.container.id))) {
-    const visible = found.video.state === "normal" && found.container.state === "normal";
-    throw visible ? notManager() : ApiError.notFound();
-  }
-  return found;
+  return requireManager(caller(db, user), await findVideoWithContainer(db, videoId));
 }
 
 // ---- validation against stored data ----

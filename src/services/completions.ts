@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { JobMessage } from "../../queues/messages";
 import type { DB } from "../db/client";
 import {
   containerCompletionStatements,
@@ -8,11 +7,10 @@ import {
   videoCompletionStatements,
   videoVisibility,
 } from "../db/queries/completions";
-import { failJob, insertJob } from "../db/queries/jobs";
 import { runBatch } from "../db/queries/subtitles";
 import { formatId } from "../lib/ids";
 import type { User } from "../types";
-import { canManageContainer } from "./catalogue-access";
+import { caller, canSeeVideo } from "./access";
 
 /** `POST /v4/subtitle_completions.json` takes at most this many video ids. */
 export const MAX_COMPLETION_VIDEO_IDS = 100;
@@ -40,18 +38,6 @@ export async function recomputeCompletions(db: DB, params: CompletionParams) {
   return { videos: videoIds.length, containers: containerIds.length, rows_written: rowsWritten };
 }
 
-/** Queues a completion job (its own row, then the message), as the SRT import does when it finishes. */
-export async function startCompletion(db: DB, env: Env, params: CompletionParams, createdBy?: number | null) {
-  const job = await insertJob(db, { type: "completion", params, createdBy: createdBy ?? undefined });
-  try {
-    await env.JOBS.send({ type: "completion", jobId: job.id } satisfies JobMessage);
-  } catch (err) {
-    await failJob(db, job.id, `could not enqueue: ${err instanceof Error ? err.message : String(err)}`);
-    throw err;
-  }
-  return job;
-}
-
 type PercentMap = Record<string, number>;
 
 function groupPercents(rows: Array<{ id: number; language: string; percent: number }>) {
@@ -71,15 +57,10 @@ function groupPercents(rows: Array<{ id: number; language: string; percent: numb
 export async function videoCompletions(db: DB, user: User | undefined, ids: number[]) {
   const unique = [...new Set(ids)];
   const rows = await videoVisibility(db, unique);
-  const allowedContainers = new Map<number, boolean>();
+  const who = caller(db, user);
   const visible = new Set<number>();
   for (const r of rows) {
-    if (r.state === "normal" && r.containerState === "normal") {
-      visible.add(r.id);
-      continue;
-    }
-    if (!allowedContainers.has(r.containerId)) allowedContainers.set(r.containerId, await canManageContainer(db, user, r.containerId));
-    if (allowedContainers.get(r.containerId)) visible.add(r.id);
+    if (await canSeeVideo(who, { video: r, container: { id: r.containerId, state: r.containerState } })) visible.add(r.id);
   }
   const shown = unique.filter((id) => visible.has(id));
   const percents = groupPercents(await readCompletions(db, "v", shown));

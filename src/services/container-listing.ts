@@ -2,9 +2,11 @@ import type { DB } from "../db/client";
 import { findContainersByIds } from "../db/queries/catalogue";
 import { listAllContainersConcise, type ConciseRow } from "../db/queries/catalogue-listing";
 import type { CONTAINER_TYPES, GENRE_SETS } from "../db/schema";
+import { facet, inNamespace } from "../domain/facets";
 import { tryParseId } from "../lib/ids";
 import type { Application } from "../types";
 import type { ContainerRow } from "../views/catalogue";
+import { isVisible } from "./access";
 
 type ContainerType = (typeof CONTAINER_TYPES)[number];
 
@@ -28,17 +30,16 @@ export function listingFacets(q: ListingFilters, application: Application | unde
   const fanChannels = application?.unhostedAccess === true;
   const unhosted = fanChannels && q.hosted === false;
   const unlicensed = fanChannels && q.licensed === false;
-  const prefix = unhosted || unlicensed ? "x:" : "";
   const filters: string[] = [];
-  if (q.type) filters.push(`type:${q.type}`);
-  if (q.genre !== undefined) filters.push(`genre:${q.genre}`);
-  if (q.origin_country) filters.push(`country:${q.origin_country}`);
-  if (q.subtitle_completion) filters.push(`sub:${q.subtitle_completion}`);
-  if (q.family_friendly) filters.push("family");
-  const facets = filters.map((f) => prefix + f);
-  if (unhosted) facets.push("unhosted");
-  if (unlicensed) facets.push("unlicensed");
-  if (!facets.length) facets.push("public");
+  if (q.type) filters.push(facet.type(q.type));
+  if (q.genre !== undefined) filters.push(facet.genre(q.genre));
+  if (q.origin_country) filters.push(facet.country(q.origin_country));
+  if (q.subtitle_completion) filters.push(facet.sub(q.subtitle_completion));
+  if (q.family_friendly) filters.push(facet.family);
+  const facets = filters.map((f) => inNamespace(f, !unhosted && !unlicensed));
+  if (unhosted) facets.push(facet.unhosted);
+  if (unlicensed) facets.push(facet.unlicensed);
+  if (!facets.length) facets.push(facet.public);
   return facets;
 }
 
@@ -96,5 +97,5 @@ export async function containersInOrder(db: DB, ids: number[]): Promise<Containe
 export async function bulkContainers(db: DB, tokens: string[], type?: ContainerRow["type"]) {
   const ids = [...new Set(tokens.map((t) => tryParseId(t, "c")).filter((id): id is number => id !== null))];
   const rows = await containersInOrder(db, ids);
-  return rows.filter((r) => r.state === "normal" && (!type || r.type === type));
+  return rows.filter((r) => isVisible(r) && (!type || r.type === type));
 }

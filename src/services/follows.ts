@@ -16,6 +16,7 @@ import { ApiError, VCODE } from "../lib/errors";
 import { formatId, tryParseResourceId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
 import type { ContainerRow, VideoRow } from "../views/catalogue";
+import { isVisible } from "./access";
 
 /** A user holds at most this many subscriptions, so `ids=true` (which answers them all, unpaged) stays bounded. */
 export const MAX_SUBSCRIPTIONS = 10_000;
@@ -34,9 +35,9 @@ export interface FollowItem {
 export const followWireId = (ref: FollowRef) => formatId(ref.id, ref.kind);
 
 /** 404 whose `details` name the body field, so a client can tell which id was not found. */
-const notFoundField = (field: string, message: string) => new ApiError(404, VCODE.notFound, `${field}: ${message}`, [{ field, message }]);
+const notFoundField = (field: string, message: string) => new ApiError(VCODE.notFound, `${field}: ${message}`, { details: [{ field, message }] });
 
-const isNormal = (e: FollowEntry) => (e.kind === "c" ? e.container.state === "normal" : e.video.state === "normal" && e.container.state === "normal");
+const isNormal = (e: FollowEntry) => isVisible(e.container, e.kind === "v" ? e.video : undefined);
 
 /**
  * The containers and videos behind some refs, in two batches of primary-key reads (the refs, then the

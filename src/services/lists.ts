@@ -1,8 +1,5 @@
-import { z } from "zod";
-import type { JobMessage } from "../../queues/messages";
 import type { DB } from "../db/client";
 import { findContainersByIds } from "../db/queries/catalogue";
-import { failJob, insertJob, setJobPayloadKey } from "../db/queries/jobs";
 import { derivedCountQuery, derivedIdPageQuery, derivedPageQuery, type DerivedFacet } from "../db/queries/derived-lists";
 import {
   containerStates,
@@ -22,15 +19,13 @@ import {
 import { ApiError } from "../lib/errors";
 import { formatId, tryParseResourceId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
-import type { User } from "../types";
 import type { ContainerRow, VideoRow } from "../views/catalogue";
+import { isVisible } from "./access";
 
 /** Lists are curated: a PUT may name at most this many ids, so a list never holds more items. */
 export const MAX_LIST_ITEMS = 1000;
 /** Id arrays whose JSON is larger than this go to R2 instead of the jobs row. */
 export const INLINE_PAYLOAD_LIMIT = 8 * 1024;
-/** The `subtitle_completion` filter keeps items at or above this percent: the container listings' threshold. */
-export const SUBTITLE_COMPLETION_THRESHOLD = 50;
 
 export const SKIP_REASONS = ["malformed", "not found", "not normal", "duplicate"] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
@@ -39,39 +34,7 @@ export interface Skipped {
   reason: SkipReason;
 }
 
-/** `jobs.params` of a list-edit job; `ids` is absent when the ids live in R2 under `payloadKey`. */
-export const ListEditParams = z.object({
-  listId: z.number().int().positive(),
-  ids: z.array(z.string()).max(MAX_LIST_ITEMS).optional(),
-});
-export const ListEditPayload = z.object({ ids: z.array(z.string()).max(MAX_LIST_ITEMS) });
-
-export const payloadKeyFor = (jobId: number) => `jobs/${jobId}/payload.json`;
-
 export const createList = (db: DB, titles: Record<string, string>) => insertList(db, titles);
-
-/**
- * Queues a bulk list edit (never of a derived list: 409): a jobs row, the ids inline or (when large) in R2, then the message. A failure
- * after the row exists fails the job, so no job is left queued without a message.
- */
-export async function startListEdit(db: DB, env: Env, user: User, listId: number, ids: string[]) {
-  assertEditable(listId);
-  const inline = JSON.stringify(ids).length <= INLINE_PAYLOAD_LIMIT;
-  const job = await insertJob(db, { type: "list-edit", params: inline ? { listId, ids } : { listId }, createdBy: user.id });
-  try {
-    if (!inline) {
-      const key = payloadKeyFor(job.id);
-      await env.SUBTITLES.put(key, JSON.stringify({ ids }), { httpMetadata: { contentType: "application/json" } });
-      await setJobPayloadKey(db, job.id, key);
-      job.payloadKey = key;
-    }
-    await env.JOBS.send({ type: "list-edit", jobId: job.id } satisfies JobMessage);
-  } catch (err) {
-    await failJob(db, job.id, `could not enqueue: ${err instanceof Error ? err.message : String(err)}`);
-    throw err;
-  }
-  return job;
-}
 
 interface Candidate {
   index: number;
@@ -113,10 +76,10 @@ export async function applyListEdit(db: DB, listId: number, ids: string[], progr
     let state: "missing" | "normal" | "hidden";
     if (c.ref.kind === "c") {
       const s = cStates.get(c.ref.id);
-      state = s === undefined ? "missing" : s === "normal" ? "normal" : "hidden";
+      state = s === undefined ? "missing" : isVisible({ state: s }) ? "normal" : "hidden";
     } else {
       const s = vStates.get(c.ref.id);
-      state = s === undefined ? "missing" : s.state === "normal" && s.containerState === "normal" ? "normal" : "hidden";
+      state = s === undefined ? "missing" : isVisible({ state: s.containerState }, s) ? "normal" : "hidden";
     }
     if (state === "normal") items.push(c.ref);
     else skipped.push({ index: c.index, id: c.raw, reason: state === "missing" ? "not found" : "not normal" });

@@ -21,7 +21,7 @@ import {
 import { ApiError } from "../lib/errors";
 import { tryParseId } from "../lib/ids";
 import type { User } from "../types";
-import { canManageContainer } from "./catalogue-access";
+import { caller, isVisible, requireVisibleContainer, requireVisibleVideo } from "./access";
 
 /** A video's origin language: its own, else its container's. Translations are subtitles in any other. */
 export const originLanguage = (video: { originLanguage: string }, container: { originLanguage: string }) =>
@@ -32,18 +32,14 @@ export const originLanguage = (video: { originLanguage: string }, container: { o
  * containers not in the normal state) are 404 except to the container's managers and staff.
  */
 export async function visibleVideo(db: DB, user: User | undefined, videoId: number) {
-  const found = await findVideoWithContainer(db, videoId);
-  if (!found) throw ApiError.notFound();
-  const { video, container } = found;
-  const hidden = video.state !== "normal" || container.state !== "normal";
-  if (hidden && !(await canManageContainer(db, user, container.id))) throw ApiError.notFound();
+  const { video, container } = await requireVisibleVideo(caller(db, user), await findVideoWithContainer(db, videoId));
   return { video, container, origin: originLanguage(video, container) };
 }
 
 /** A subtitle of a visible video (3 primary-key reads); anything else is 404. */
 export async function visibleSubtitle(db: DB, id: number) {
   const s = await findSubtitleContext(db, id);
-  if (!s || s.video_state !== "normal" || s.container_state !== "normal") throw ApiError.notFound();
+  if (!s || !isVisible({ state: s.container_state }, { state: s.video_state })) throw ApiError.notFound();
   return s;
 }
 
@@ -94,8 +90,7 @@ export async function translationWalk(db: DB, f: TranslationFilters): Promise<Tr
     return (!f.from || f.from === origin) && f.to !== origin ? videoTranslations({ id: video.id, origin }, f.to) : undefined;
   }
   if (f.container_id !== undefined) {
-    const container = await findContainer(db, tryParseId(f.container_id, "c")!);
-    if (!container || container.state !== "normal") throw ApiError.notFound();
+    const container = await requireVisibleContainer(caller(db, undefined), await findContainer(db, tryParseId(f.container_id, "c")!));
     return containerTranslations({ id: container.id, origin: container.originLanguage }, f.to!, f.from);
   }
   return f.to ? languageTranslations(f.to, f.from) : allTranslations();

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import type { JobMessage } from "../../queues/messages";
 import type { DB } from "../db/client";
-import { findContainer, findContainersByIds, isContainerManager } from "../db/queries/catalogue";
-import { failJob, insertJob, type Job } from "../db/queries/jobs";
+import { findContainer, findContainersByIds } from "../db/queries/catalogue";
+import type { Job } from "../db/queries/jobs";
 import {
   countContainerSubscribers,
   fanoutChunk,
@@ -14,6 +13,7 @@ import {
 import { ApiError } from "../lib/errors";
 import type { User } from "../types";
 import type { NotificationRefs } from "../views/notification";
+import { isListedManager } from "./access";
 
 /** Characters of a notification's content (after trimming); small enough to travel in the job's params. */
 export const MAX_NOTIFICATION_LENGTH = 2000;
@@ -29,26 +29,16 @@ export const NotificationFanoutParams = z.object({
 export type NotificationFanoutParams = z.infer<typeof NotificationFanoutParams>;
 
 /**
- * A manager's notification to the subscribers of a container: 404 when the container does not exist, 403
- * unless the sender manages it (staff included: only managers speak for a channel). Queues a
- * `notification-fanout` job; a failure after the jobs row exists fails the job, so none is left queued
- * without a message.
+ * Who may notify a container's subscribers: 404 when the container does not exist, 403 unless the sender
+ * manages it (staff included: only managers speak for a channel). Returns the container.
  */
-export async function startNotificationFanout(db: DB, env: Env, sender: User, containerId: number, content: string) {
+export async function assertMayNotify(db: DB, sender: User, containerId: number) {
   const container = await findContainer(db, containerId);
   if (!container) throw ApiError.notFound();
-  if (!(await isContainerManager(db, container.id, sender.id))) {
+  if (!(await isListedManager(db, sender, container.id))) {
     throw ApiError.forbidden("only a manager of this container may notify its subscribers");
   }
-  const params: NotificationFanoutParams = { containerId: container.id, senderId: sender.id, content };
-  const job = await insertJob(db, { type: "notification-fanout", params, createdBy: sender.id });
-  try {
-    await env.JOBS.send({ type: "notification-fanout", jobId: job.id } satisfies JobMessage);
-  } catch (err) {
-    await failJob(db, job.id, `could not enqueue: ${err instanceof Error ? err.message : String(err)}`);
-    throw err;
-  }
-  return job;
+  return container;
 }
 
 /**

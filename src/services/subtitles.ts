@@ -1,6 +1,4 @@
-import type { JobMessage } from "../../queues/messages";
 import type { DB } from "../db/client";
-import { failJob, insertJob, setJobPayloadKey } from "../db/queries/jobs";
 import {
   historiesWithPrefix,
   importChunkStatements,
@@ -11,9 +9,7 @@ import {
   type ImportRow,
   type ImportScope,
 } from "../db/queries/subtitles";
-import { formatId } from "../lib/ids";
 import { toHex } from "../lib/encoding";
-import type { User } from "../types";
 import { buildSrt, type Cue } from "./srt";
 
 /** Subtitle languages: `en`, `pt-br`. */
@@ -75,35 +71,7 @@ export function planImport(cues: Cue[], mode: ImportMode, segments: Array<{ star
   return { rows, unmatched };
 }
 
-export const importUploadKey = (jobId: number) => `imports/${jobId}/upload.srt`;
 const historyPrefix = (jobId: number) => `import:${jobId}:`;
-
-/**
- * Queues an SRT import: the jobs row (for its id), the upload in R2, the payload key, then the message.
- * Anything failing after the row exists fails the job, so no job stays queued without a message.
- */
-export async function startSrtImport(
-  db: DB,
-  env: Env,
-  input: { user: User; videoId: number; language: string; bytes: Uint8Array },
-) {
-  const { user, videoId, language, bytes } = input;
-  const job = await insertJob(db, { type: "srt-import", params: { videoId, language }, createdBy: user.id });
-  try {
-    const key = importUploadKey(job.id);
-    await env.SUBTITLES.put(key, bytes, {
-      httpMetadata: { contentType: "application/x-subrip" },
-      customMetadata: { language, video: formatId(videoId, "v"), user: formatId(user.id, "u") },
-    });
-    await setJobPayloadKey(db, job.id, key);
-    job.payloadKey = key;
-    await env.JOBS.send({ type: "srt-import", jobId: job.id } satisfies JobMessage);
-  } catch (err) {
-    await failJob(db, job.id, `could not enqueue: ${err instanceof Error ? err.message : String(err)}`);
-    throw err;
-  }
-  return job;
-}
 
 export interface ImportCounts {
   cues: number;

@@ -10,10 +10,11 @@ import { isoTime } from "./time";
  * A subscribed or marked resource: the full container or video object (the id suffix and `type` tell the
  * kinds apart) plus when it was followed, under `subscribed_at` or `marked_at`.
  */
-export function followItemView(item: FollowItem, at: "subscribed_at" | "marked_at", ctx: ViewContext) {
+export function followItemView<K extends "subscribed_at" | "marked_at">(item: FollowItem, at: K, ctx: ViewContext) {
   const { entry } = item;
   const resource = entry.kind === "c" ? containerView(entry.container, ctx) : videoView(entry.video, entry.container, ctx);
-  return { ...resource, [at]: isoTime(item.at) };
+  // TypeScript types a computed key as an index signature; the key is exactly `at`.
+  return { ...resource, [at]: isoTime(item.at) } as typeof resource & Record<K, string | null>;
 }
 
 type Person = Pick<User, "id" | "username">;

@@ -5,7 +5,7 @@ import { expect } from "vitest";
 import { queue } from "../../queues";
 import { insertJob, setJobPayloadKey } from "../../src/db/queries/jobs";
 import { segments, subtitleHistories, subtitles } from "../../src/db/schema";
-import { importUploadKey } from "../../src/services/subtitles";
+import { importUploadKey } from "../../src/jobs/srt-import";
 import { api, db } from ".";
 
 export const QUEUE = "media-catalogue-jobs";

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, exists, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DB } from "../client";
+import { facet, inDrivingOrder } from "../../domain/facets";
 import { containerFacets, containers, genres, type ContainerDoc } from "../schema";
 
 /** Container sort values and the facet column each walks. */
@@ -32,17 +33,6 @@ const SORT_COLUMN = {
   number: f.videoCount,
 } as const satisfies Record<ContainerSort, unknown>;
 
-/**
- * Facets in order of expected selectivity: the first one present drives the walk (one index range scan in
- * sort order), every other one is a primary-key probe per candidate row, the most selective first.
- */
-const SELECTIVITY = ["unhosted", "unlicensed", "sub:", "genre:", "country:", "type:", "family", "public", "all"];
-const rank = (prefixed: string) => {
-  const facet = prefixed.startsWith("x:") ? prefixed.slice(2) : prefixed;
-  const i = SELECTIVITY.findIndex((p) => (p.endsWith(":") ? facet.startsWith(p) : facet === p));
-  return i === -1 ? SELECTIVITY.length : i;
-};
-
 export interface FacetQuery {
   /** Every facet a container must carry (`public`, `type:series`, `genre:6`, ...). */
   facets: string[];
@@ -64,14 +54,13 @@ function ordering(q: FacetQuery) {
  * the plain facet names only exist on public containers (fan channels carry `x:`-prefixed ones).
  */
 function plan(db: DB, q: FacetQuery) {
-  const unique = [...new Set(q.facets.length ? q.facets : ["public"])].sort((a, b) => rank(a) - rank(b));
-  const [driver, ...others] = unique;
-  const probeFor = (facet: string) =>
+  const [driver, ...others] = inDrivingOrder(q.facets.length ? q.facets : [facet.public]);
+  const probeFor = (name: string) =>
     db
       .select({ one: sql`1` })
       .from(probe)
-      .where(and(eq(probe.containerId, f.containerId), eq(probe.facet, facet)));
-  return and(eq(f.facet, driver), ...others.map((facet) => exists(probeFor(facet))))!;
+      .where(and(eq(probe.containerId, f.containerId), eq(probe.facet, name)));
+  return and(eq(f.facet, driver), ...others.map((name) => exists(probeFor(name))))!;
 }
 
 /**

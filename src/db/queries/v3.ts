@@ -2,7 +2,8 @@ import { type SQL, and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { DB } from "../client";
 import { findContainersByIds } from "./catalogue";
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { containers, genres, titles, videos } from "../schema";
+import { FACET_KINDS, facet } from "../../domain/facets";
+import { containers, genres, titles, videos, type CONTAINER_TYPES } from "../schema";
 
 export interface LicenceFilter {
   watchableIn?: string;
@@ -31,23 +32,31 @@ export const generalGenres = (db: DB) => genresOfSet(db, "general");
  */
 export async function genresWithResources(
   db: DB,
-  f: LicenceFilter & { set: GenreSet; type: string; originCountry?: string; subtitleLanguage?: string; minCompletion: number },
+  f: LicenceFilter & {
+    set: GenreSet;
+    type: (typeof CONTAINER_TYPES)[number];
+    originCountry?: string;
+    subtitleLanguage?: string;
+    minCompletion: number;
+  },
 ) {
-  const facet = (name: string) =>
+  const has = (name: string) =>
     sql`EXISTS (SELECT 1 FROM container_facets x WHERE x.container_id = f.container_id AND x.facet = ${name})`;
   // Plain facet names belong to public (hosted and licensed) containers only (migration 0012).
-  const conditions = [facet(`type:${f.type}`)];
-  if (f.originCountry) conditions.push(facet(`country:${f.originCountry}`));
+  const conditions = [has(facet.type(f.type))];
+  if (f.originCountry) conditions.push(has(facet.country(f.originCountry)));
   if (f.subtitleLanguage) {
     conditions.push(
       sql`EXISTS (SELECT 1 FROM subtitle_completions sc WHERE sc.resource_kind = 'c' AND sc.resource_id = f.container_id AND sc.language = ${f.subtitleLanguage} AND sc.percent >= ${f.minCompletion})`,
     );
   }
   conditions.push(licensedSql(sql`f.container_id`, f));
+  // SQL text rather than a parameter: the prefix is the module's constant, never input.
+  const genreFacet = sql.raw(`'${FACET_KINDS.genre}' || g.id`);
   return db.all<{ id: number; name: string }>(sql`
     SELECT g.id AS id, g.name_en AS name FROM genres g
     WHERE g.${sql.raw('"set"')} = ${f.set}
-      AND EXISTS (SELECT 1 FROM container_facets f WHERE f.facet = 'genre:' || g.id AND ${sql.join(conditions, sql` AND `)})
+      AND EXISTS (SELECT 1 FROM container_facets f WHERE f.facet = ${genreFacet} AND ${sql.join(conditions, sql` AND `)})
     ORDER BY g.position`);
 }
 

@@ -212,7 +212,7 @@ export const listItems = sqliteTable(
  * containers as at 100,000. Facets: `all`, `public` (hosted and licensed), `type:<t>`, `genre:<id>`,
  * `country:<cc>`, `sub:<lang>` (completion at or above the listing threshold), `family` (not adult),
  * `unhosted`, `unlicensed` (a fan channel's other facets are `x:`-prefixed, migration 0012). Rebuilt by the
- * triggers of migrations/0003_derived_documents.sql, 0012 and 0014.
+ * triggers of migrations/0003_derived_documents.sql, 0012 and 0014; named in TypeScript by src/domain/facets.ts.
  */
 export const containerFacets = sqliteTable(
   "container_facets",

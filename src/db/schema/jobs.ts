@@ -1,9 +1,11 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
+import { JOB_TYPES } from "../../jobs/types";
 import { users } from "./users";
 
-export const JOB_TYPES = ["srt-import", "completion", "list-edit", "notification-fanout"] as const;
-export type JobType = (typeof JOB_TYPES)[number];
+// The names only (src/jobs/types.ts): the job definitions, with their handlers, live in src/jobs.
+export { JOB_TYPES, type JobType } from "../../jobs/types";
+
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 

@@ -2,9 +2,11 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { comingSoon, genresOfSet, genresWithResources, movieVideos } from "../../db/queries/v3";
 import { findContainer, findVideoWithContainer } from "../../db/queries/catalogue";
 import { listContainerVideos } from "../../db/queries/container-videos";
+import { V3_SUBTITLE_THRESHOLD } from "../../domain/facets";
 import { ApiError } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
 import { v3Auth } from "../../middleware/v3";
+import { isVisible } from "../../services/access";
 import { licenceFilter } from "../../services/v3-filters";
 import { v3ComingSoon, v3Episode, v3Movie, v3Series } from "../../views/v3";
 import {
@@ -16,9 +18,6 @@ import {
   v3PagingQuery,
   v3Respond,
 } from "./shared";
-
-/** subtitle_language keeps genres with resources at least this complete in that language (interface). */
-export const V3_SUBTITLE_THRESHOLD = 90;
 
 const Genre = z.object({ id: z.number().int(), name: z.string() }).openapi("V3Genre");
 const Item = z.record(z.string(), z.unknown());
@@ -147,7 +146,7 @@ for (const path of ["/v3/movies", "/api/v3/movies"]) {
 
 v3CatalogueRouter.openapi(oneRoute("movies"), async (c) => {
   const found = await findVideoWithContainer(c.get("db"), Number(c.req.valid("param").id));
-  if (!found || found.video.type !== "movie" || found.video.state !== "normal" || found.container.state !== "normal") {
+  if (!found || found.video.type !== "movie" || !isVisible(found.container, found.video)) {
     throw ApiError.notFound("The resource couldn't be found");
   }
   return v3Respond(c, v3Movie(found.video, found.container, await v3Context(c)));
@@ -169,7 +168,7 @@ v3CatalogueRouter.openapi(episodesRoute, async (c) => {
   const db = c.get("db");
   const q = c.req.valid("query");
   const series = await findContainer(db, Number(c.req.valid("param").id));
-  if (!series || series.type !== "series" || series.state !== "normal") throw ApiError.notFound("The resource couldn't be found");
+  if (!series || series.type !== "series" || !isVisible(series)) throw ApiError.notFound("The resource couldn't be found");
   const page = q.page ?? 1;
   const rows = await listContainerVideos(db, {
     containerId: series.id,
@@ -186,7 +185,7 @@ v3CatalogueRouter.openapi(episodesRoute, async (c) => {
 
 v3CatalogueRouter.openapi(oneRoute("series"), async (c) => {
   const series = await findContainer(c.get("db"), Number(c.req.valid("param").id));
-  if (!series || series.type !== "series" || series.state !== "normal") throw ApiError.notFound("The resource couldn't be found");
+  if (!series || series.type !== "series" || !isVisible(series)) throw ApiError.notFound("The resource couldn't be found");
   return v3Respond(c, v3Series(series, await v3Context(c)));
 });
 

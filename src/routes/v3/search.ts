@@ -3,6 +3,7 @@ import { firstLicensed, mainMovies, searchContainers } from "../../db/queries/v3
 import { ApiError } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
 import { v3Auth } from "../../middleware/v3";
+import { isVisible } from "../../services/access";
 import { licenceFilter } from "../../services/v3-filters";
 import { v3SearchItem } from "../../views/v3";
 import { licenceQuery, v3Context, v3Envelope, v3Respond } from "./shared";
@@ -73,7 +74,7 @@ export const v3SearchRouter = createRouter().openapi(search, async (c) => {
   // for the exact region and platform licence.
   const plausible = (row: Row) => !licence.watchableIn || (row.doc?.regions ?? []).includes(licence.watchableIn);
   const listed = rankResults(candidates, q.query.toLowerCase()).filter(
-    (row) => row.state === "normal" && row.hosted && row.licensed && plausible(row),
+    (row) => isVisible(row) && row.hosted && row.licensed && plausible(row),
   );
   const byId = new Map(listed.map((row) => [row.id, row]));
   const rows = (await firstLicensed(db, [...byId.keys()], licence, V3_SEARCH_LIMIT)).map((id) => byId.get(id)!);

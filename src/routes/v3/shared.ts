@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { generalGenres } from "../../db/queries/v3";
+import { PLATFORMS } from "../../db/schema";
 import { pageField, pageUrl, perPageField } from "../../lib/paging";
 import { requestFormat } from "../../lib/paths";
 import { toXml } from "../../lib/xml";
@@ -18,7 +19,7 @@ const code = (what: string) =>
 /** Filters shared by the v3 listings; `platform` only with `watchable_in` (checked by `licenceFilter`). */
 export const licenceQuery = {
   watchable_in: code("country code; keeps items licensed for that region"),
-  platform: z.enum(["mobile", "web", "tv"]).optional().openapi({ description: "licensed platform; only with watchable_in" }),
+  platform: z.enum(PLATFORMS).optional().openapi({ description: "licensed platform; only with watchable_in" }),
 };
 
 export const v3PagingQuery = { page: pageField, per_page: perPageField };

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { CAPTION_WINDOW, insertCaptionSuggestion } from "../../db/queries/captions";
 import { ApiError } from "../../lib/errors";
 import { formatId, tryParseId } from "../../lib/ids";
@@ -79,7 +79,7 @@ export const captionsRouter = createRouter()
   .openapi(create, async (c) => {
     const db = c.get("db");
     const user = c.get("user")!;
-    const body = c.req.valid("json") as z.infer<typeof CaptionCreateBody>;
+    const body = c.req.valid("json");
     const originId = tryParseId(body.origin_subtitle_id, "s");
     if (originId === null) throw ApiError.field("origin_subtitle_id", "a subtitle id such as 9s");
     const origin = await visibleSubtitle(db, originId);

@@ -2,6 +2,7 @@ import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { countContainers, listContainerIds, listContainerPage, listGenres } from "../../db/queries/catalogue-listing";
 import type { ContainerDoc } from "../../db/schema";
+import { SUBTITLE_COMPLETION_THRESHOLD } from "../../domain/facets";
 import { formatId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
@@ -27,7 +28,6 @@ import {
   LISTING_LIMITS,
   MAX_BULK_IDS,
   PseudoListQuery,
-  SUBTITLE_COMPLETION_THRESHOLD,
   type ListingQuery,
 } from "./contracts/container-listing";
 
@@ -100,11 +100,11 @@ async function listContainers(c: Context<AppEnv>, q: ListingQuery, pathType?: Co
   const type = listingType(pathType, q.type);
   if (type === null) {
     if (q.ids !== undefined) return { more: false, response: [] };
-    return (await listEnvelope(c.req.url, p, [] as number[], () => null, () => "", async () => 0)) as ListBody;
+    return listEnvelope<number, never>(c.req.url, p, [], () => null, () => "", async () => 0);
   }
   if (q.ids !== undefined) {
     const rows = await bulkContainers(db, q.ids, type);
-    return { more: false, response: rows.map((r) => (p.onlyIds ? formatId(r.id, "c") : containerView(r, ctx))) };
+    return { more: false, response: p.onlyIds ? rows.map((r) => formatId(r.id, "c")) : rows.map((r) => containerView(r, ctx)) };
   }
   const facetQuery = { facets: listingFacets({ ...q, type }, c.get("application")), sort: q.sort, direction: q.direction };
   const window = { ...facetQuery, offset: p.offset, limit: p.limit };
@@ -112,14 +112,14 @@ async function listContainers(c: Context<AppEnv>, q: ListingQuery, pathType?: Co
   const rows = p.onlyIds ? [] : await listContainerPage(db, window);
   const ids = p.onlyIds ? await listContainerIds(db, window) : rows.map((r) => r.id);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return (await listEnvelope(
+  return listEnvelope(
     c.req.url,
     p,
     ids,
     (id) => containerView(byId.get(id)!, ctx),
     (id) => formatId(id, "c"),
     () => countContainers(db, facetQuery),
-  )) as ListBody;
+  );
 }
 
 export const containerListingRouter = createRouter()

@@ -11,7 +11,7 @@ import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
-import { canManageContainer } from "../../services/catalogue-access";
+import { caller, requireManager, requireVisibleContainer } from "../../services/access";
 import { CHILD_KEY, TYPE_OF_PSEUDO, VIDEO_TYPE_OF_CHILD_KEY, videoView, type ContainerRow } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
 import { idParam } from "./contracts/catalogue";
@@ -76,27 +76,26 @@ async function listVideos(
   const container = await findContainer(db, parseId(rawId, "c"));
   if (!container || (opts.containerType && container.type !== opts.containerType)) throw ApiError.notFound();
   const user = c.get("user");
-  let manages: boolean | undefined;
-  const canManage = async () => (manages ??= await canManageContainer(db, user, container.id));
-  if (container.state !== "normal" && !(await canManage())) throw ApiError.notFound();
+  const who = caller(db, user);
+  await requireVisibleContainer(who, container);
   const state = q.state ?? "normal";
   if (state !== "normal") {
     if (!user) throw missingUser(c);
-    if (!(await canManage())) throw ApiError.forbidden("only the container's managers and staff see pending and blocked videos");
+    await requireManager(who, { container }, "only the container's managers and staff see pending and blocked videos");
   }
 
   const p = paging(q);
   const query = { containerId: container.id, state, type, number: q.number };
   const rows = await listContainerVideos(db, { ...query, direction: q.direction ?? "asc", offset: p.offset, limit: p.limit });
   const ctx = viewContext(c);
-  return (await listEnvelope(
+  return listEnvelope(
     c.req.url,
     p,
     rows,
     (v) => videoView(v, container, ctx),
     (v) => formatId(v.id, "v"),
     () => countContainerVideos(db, query),
-  )) as Body;
+  );
 }
 
 export const containerVideosRouter = createRouter();

@@ -7,7 +7,7 @@ import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
-import { canManageContainer } from "../../services/catalogue-access";
+import { caller, requireVisibleContainer } from "../../services/access";
 import { TYPE_OF_PSEUDO, containerView } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
 import { ContainerSchema, idParam } from "./contracts/catalogue";
@@ -37,12 +37,7 @@ const readOnePseudo = (pseudo: keyof typeof TYPE_OF_PSEUDO) =>
 
 async function visibleContainer(c: Context<AppEnv>, rawId: string) {
   const db = c.get("db");
-  const container = await findContainer(db, parseId(rawId, "c"));
-  if (!container) throw ApiError.notFound();
-  if (container.state !== "normal" && !(await canManageContainer(db, c.get("user"), container.id))) {
-    throw ApiError.notFound();
-  }
-  return container;
+  return requireVisibleContainer(caller(db, c.get("user")), await findContainer(db, parseId(rawId, "c")));
 }
 
 export const containersRouter = createRouter()

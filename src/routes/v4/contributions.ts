@@ -10,7 +10,7 @@ import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
-import { canManageContainer } from "../../services/catalogue-access";
+import { caller, requireVisibleContainer } from "../../services/access";
 import type { AppEnv } from "../../types";
 import { containerContributorView, userContributionView } from "../../views/contribution";
 import { idParam } from "./contracts/catalogue";
@@ -93,11 +93,8 @@ export const contributionsRouter = createRouter()
 for (const base of ["container", "containers"] as const) {
   contributionsRouter.openapi(contributors(base), async (c) => {
     const db = c.get("db");
-    const container = await findContainer(db, parseId(c.req.valid("param").container_id, "c"));
-    if (!container) throw ApiError.notFound();
-    if (container.state !== "normal" && !(await canManageContainer(db, c.get("user"), container.id))) {
-      throw ApiError.notFound();
-    }
+    const found = await findContainer(db, parseId(c.req.valid("param").container_id, "c"));
+    const container = await requireVisibleContainer(caller(db, c.get("user")), found);
     const q = c.req.valid("query");
     const p = paging(q);
     const rows = await listContainerContributors(db, container.id, q.type, p.offset, p.perPage);

@@ -20,7 +20,7 @@ export async function followPageBody(
   const p = paging(query);
   const { rows, items, count } = await readFollowPage(c.get("db"), kind, c.get("owner").id, p);
   const ctx = viewContext(c);
-  const body = await listEnvelope(
+  return listEnvelope(
     c.req.url,
     p,
     rows,
@@ -31,6 +31,4 @@ export async function followPageBody(
     followWireId,
     count,
   );
-  if (!p.onlyIds) body.response = (body.response as unknown[]).filter((item) => item !== null);
-  return body;
 }

@@ -42,7 +42,7 @@ export const historiesRouter = createRouter().openapi(list, async (c) => {
     if (!caller.staff) throw ApiError.forbidden("only the user themself or staff may read a user's history");
     if (!(await findUserById(db, userId))) throw ApiError.notFound();
   }
-  const body = c.req.valid("json") as z.infer<typeof HistoriesBody>;
+  const body = c.req.valid("json");
   const query = c.req.valid("query");
   const filter: HistoryFilter = { userId, language: body.language };
   if (body.video_id !== undefined) {
@@ -59,5 +59,5 @@ export const historiesRouter = createRouter().openapi(list, async (c) => {
   });
   const rows = await listUserHistories(db, filter, p.offset, p.limit);
   const envelope = await listEnvelope(c.req.url, p, rows, historyView, (h) => String(h.id), () => countUserHistories(db, filter));
-  return c.json(envelope as z.infer<typeof HistoriesEnvelope>, 200);
+  return c.json(envelope, 200);
 });

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { findJob } from "../../db/queries/jobs";
+import { JOB_STATUSES, JOB_TYPES } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
@@ -10,8 +11,8 @@ import { jobView } from "../../views/job";
 export const JobSchema = z
   .object({
     id: z.string().openapi({ example: "4j" }),
-    type: z.enum(["srt-import", "completion", "list-edit", "notification-fanout"]),
-    status: z.enum(["queued", "running", "succeeded", "failed"]),
+    type: z.enum(JOB_TYPES),
+    status: z.enum(JOB_STATUSES),
     progress: z.number().int().min(0).max(100),
     attempts: z.number().int(),
     result: z.record(z.string(), z.unknown()).nullable(),

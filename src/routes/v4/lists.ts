@@ -1,5 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { findList } from "../../db/queries/lists";
+import { SUBTITLE_COMPLETION_THRESHOLD } from "../../domain/facets";
+import { startListEdit } from "../../jobs/list-edit";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
@@ -9,12 +11,10 @@ import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
 import {
   MAX_LIST_ITEMS,
-  SUBTITLE_COMPLETION_THRESHOLD,
   assertEditable,
   createList,
   itemWireId,
   readList,
-  startListEdit,
 } from "../../services/lists";
 import { requireStaff } from "../../middleware/session";
 import { jobView } from "../../views/job";
@@ -95,10 +95,9 @@ export const listsRouter = createRouter()
       itemWireId,
       page.count,
     );
-    // An item deleted between the two reads has no entry: drop it rather than answer a null.
-    if (!p.onlyIds) body.response = (body.response as unknown[]).filter((item) => item !== null);
+    // An item deleted between the two reads has no entry: listEnvelope drops its null.
     const details = listDetailsView(page.list, page.titles, page.source, new URL(c.req.url).origin);
-    return c.json({ ...body, details } as z.infer<typeof ListItemsEnvelope>, 200);
+    return c.json({ ...body, details }, 200);
   })
   .openapi(create, async (c) => {
     const { titles } = c.req.valid("json");

@@ -58,11 +58,11 @@ const remove = createRoute({
 export const markersRouter = createRouter()
   .openapi(list, async (c) => {
     const body = await followPageBody(c, "markers", "marked_at", c.req.valid("query"));
-    return c.json(body as z.infer<typeof MarkerList>, 200);
+    return c.json(body, 200);
   })
   .openapi(create, async (c) => {
     const { created, ...item } = await follow(c.get("db"), "markers", c.get("owner").id, c.req.valid("json").resource_id);
-    const body = followItemView(item, "marked_at", viewContext(c)) as z.infer<typeof MarkerItem>;
+    const body = followItemView(item, "marked_at", viewContext(c));
     return created ? c.json(body, 201) : c.json(body, 200);
   })
   .openapi(remove, async (c) => {

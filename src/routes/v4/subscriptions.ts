@@ -78,11 +78,11 @@ export const subscriptionsRouter = createRouter()
     const q = c.req.valid("query");
     if (q.ids) return c.json(await allSubscriptionIds(db, owner.id), 200);
     const body = await followPageBody(c, "subscriptions", "subscribed_at", q);
-    return c.json(body as z.infer<typeof SubscriptionList>, 200);
+    return c.json(body, 200);
   })
   .openapi(create, async (c) => {
     const { created, ...item } = await follow(c.get("db"), "subscriptions", c.get("owner").id, c.req.valid("json").resource_id);
-    const body = followItemView(item, "subscribed_at", viewContext(c)) as z.infer<typeof SubscriptionItem>;
+    const body = followItemView(item, "subscribed_at", viewContext(c));
     return created ? c.json(body, 201) : c.json(body, 200);
   })
   .openapi(remove, async (c) => {

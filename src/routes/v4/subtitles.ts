@@ -1,16 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { findContainer, findVideoWithContainer } from "../../db/queries/catalogue";
+import { startSrtImport } from "../../jobs/srt-import";
 import { ApiError } from "../../lib/errors";
 import { parseId, tryParseId } from "../../lib/ids";
 import { alsoAsGet, createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireOfficialApp } from "../../middleware/application";
 import { requireUser } from "../../middleware/session";
-import { canManageContainer } from "../../services/catalogue-access";
+import { caller, requireManager, requireVisibleContainer, requireVisibleVideo } from "../../services/access";
 import { MAX_COMPLETION_VIDEO_IDS, containerCompletions, videoCompletions } from "../../services/completions";
-import { SUBTITLE_LANGUAGE_RE, startSrtImport, subtitleFile } from "../../services/subtitles";
+import { SUBTITLE_LANGUAGE_RE, subtitleFile } from "../../services/subtitles";
 import type { AppEnv } from "../../types";
 import { jobView } from "../../views/job";
 import { idParam } from "./contracts/catalogue";
@@ -96,22 +96,11 @@ const completions = alsoAsGet(createRoute({
   responses: { 200: jsonResponse(CompletionsResponse, "completions by id"), ...errorResponses(400, 403, 404, 413) },
 }));
 
-/** A video the caller may see: normal (in a normal container), or hidden but theirs to manage. */
-async function visibleVideo(c: Context<AppEnv>, videoId: number) {
-  const db = c.get("db");
-  const found = await findVideoWithContainer(db, videoId);
-  if (!found) throw ApiError.notFound();
-  const manager = await canManageContainer(db, c.get("user"), found.container.id);
-  const hidden = found.video.state !== "normal" || found.container.state !== "normal";
-  if (hidden && !manager) throw ApiError.notFound();
-  return { ...found, manager };
-}
-
 export const subtitlesRouter = createRouter()
   .openapi(importSrt, async (c) => {
     const videoId = parseId(c.req.valid("param").video_id, "v");
-    const { manager } = await visibleVideo(c, videoId);
-    if (!manager) throw ApiError.forbidden("only staff and the container's managers may import subtitles");
+    const found = await findVideoWithContainer(c.get("db"), videoId);
+    await requireManager(caller(c.get("db"), c.get("user")), found, "only staff and the container's managers may import subtitles");
 
     let language: string | undefined;
     let bytes: Uint8Array;
@@ -138,7 +127,7 @@ export const subtitlesRouter = createRouter()
     }
     if (!SUBTITLE_LANGUAGE_RE.test(m[1])) throw ApiError.field("language", "a lowercase language code such as en or pt-br");
     const videoId = parseId(video_id, "v");
-    await visibleVideo(c, videoId);
+    await requireVisibleVideo(caller(c.get("db"), c.get("user")), await findVideoWithContainer(c.get("db"), videoId));
     const srt = await subtitleFile(c.get("db"), c.env.CACHE, videoId, m[1]);
     if (!srt) throw ApiError.notFound(`no subtitles in ${m[1]}`);
     const headers = {
@@ -166,8 +155,6 @@ export const subtitlesRouter = createRouter()
     }
     const containerId = tryParseId(body.container_id, "c");
     if (containerId === null) throw ApiError.field("container_id", "not a container id such as 50c");
-    const container = await findContainer(db, containerId);
-    if (!container) throw ApiError.notFound();
-    if (container.state !== "normal" && !(await canManageContainer(db, c.get("user"), containerId))) throw ApiError.notFound();
+    await requireVisibleContainer(caller(db, c.get("user")), await findContainer(db, containerId));
     return c.json(await containerCompletions(db, containerId), 200);
   });

@@ -153,7 +153,7 @@ async function folderBody(c: Context<AppEnv>, type: ThreadType, unread: boolean,
 export const threadsRouter = createRouter()
   .openapi(list, async (c) => {
     const q = c.req.valid("query");
-    return c.json((await folderBody(c, q.type, q.unread ?? false, q)) as z.infer<typeof ThreadList>, 200);
+    return c.json(await folderBody(c, q.type, q.unread ?? false, q), 200);
   })
   .openapi(create, async (c) => {
     const owner = c.get("owner");
@@ -183,5 +183,5 @@ export const threadsRouter = createRouter()
     return c.body(null, 204);
   })
   .openapi(alertsRoute, async (c) => {
-    return c.json((await folderBody(c, "inbox", true, c.req.valid("query"))) as z.infer<typeof ThreadList>, 200);
+    return c.json(await folderBody(c, "inbox", true, c.req.valid("query")), 200);
   });

@@ -13,7 +13,7 @@ import { createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { publicCache } from "../../middleware/cache";
 import { requireUser } from "../../middleware/session";
-import { canManageContainer } from "../../services/catalogue-access";
+import { canManageContainer } from "../../services/access";
 import { visibleVideo } from "../../services/localisation";
 import type { AppEnv } from "../../types";
 import { timedCommentView } from "../../views/localisation";

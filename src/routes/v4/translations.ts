@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { addReport, castVote, hydrateTranslations, voteCounts, walkCount, walkPage } from "../../db/queries/translations";
 import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
@@ -134,7 +134,7 @@ for (const prefix of PREFIXES) {
       (t) => formatId(t.id, "s"),
       async () => (walk ? walkCount(db, walk) : 0),
     );
-    return c.json(body as z.infer<typeof TranslationsEnvelope>, 200);
+    return c.json(body, 200);
   });
 
   for (const kind of ["like", "dislike"] as const) {
@@ -156,7 +156,7 @@ for (const prefix of PREFIXES) {
     if (subtitle.language !== subtitle.origin) {
       throw ApiError.field("subtitle_id", `${formatId(subtitle.id, "s")} is a translation; report its original subtitle`);
     }
-    const body = c.req.valid("json") as z.infer<typeof ReportBody>;
+    const body = c.req.valid("json");
     const created = await addReport(db, c.get("user")!.id, subtitle.id, body.reason ?? "");
     return created ? c.json({ ok: true as const }, 201) : c.json({ ok: true as const }, 200);
   });

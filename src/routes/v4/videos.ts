@@ -1,12 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { findVideoWithContainer } from "../../db/queries/catalogue";
-import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
-import { canManageContainer } from "../../services/catalogue-access";
+import { caller, requireVisibleVideo } from "../../services/access";
 import { videoView } from "../../views/catalogue";
 import { VideoSchema, idParam } from "./contracts/catalogue";
 
@@ -25,9 +24,6 @@ const readOne = createRoute({
 export const videosRouter = createRouter().openapi(readOne, async (c) => {
   const db = c.get("db");
   const found = await findVideoWithContainer(db, parseId(c.req.valid("param").video_id, "v"));
-  if (!found) throw ApiError.notFound();
-  const { video, container } = found;
-  const hidden = video.state !== "normal" || container.state !== "normal";
-  if (hidden && !(await canManageContainer(db, c.get("user"), container.id))) throw ApiError.notFound();
+  const { video, container } = await requireVisibleVideo(caller(db, c.get("user")), found);
   return c.json(videoView(video, container, viewContext(c)), 200);
 });

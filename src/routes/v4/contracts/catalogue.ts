@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CONTAINER_STATES, CONTAINER_TYPES, VIDEO_STATES, VIDEO_TYPES } from "../../../db/schema";
 
 const Url = z.object({ api: z.string(), web: z.string().optional() });
 const Blocking = z.object({ geo: z.boolean(), paywall: z.boolean(), upcoming: z.boolean() });
@@ -9,7 +10,7 @@ const ChildCount = z.object({ count: z.number().int(), url: Url });
 export const ContainerSchema = z
   .object({
     id: z.string().openapi({ example: "50c" }),
-    type: z.enum(["film", "series", "news", "artist"]),
+    type: z.enum(CONTAINER_TYPES),
     origin: z.object({ country: z.string(), language: z.string() }),
     created_at: z.string().nullable(),
     updated_at: z.string().nullable(),
@@ -24,7 +25,7 @@ export const ContainerSchema = z
       licensed: z.boolean(),
       hosted: z.boolean(),
       on_air: z.boolean(),
-      state: z.enum(["normal", "pending", "blocked"]),
+      state: z.enum(CONTAINER_STATES),
       adult: z.boolean(),
       upcoming: z.boolean(),
     }),
@@ -44,7 +45,7 @@ export const ContainerSchema = z
 export const VideoSchema = z
   .object({
     id: z.string().openapi({ example: "1019117v" }),
-    type: z.enum(["episode", "movie", "clip", "trailer", "music_video", "news_clip"]),
+    type: z.enum(VIDEO_TYPES),
     number: z.number().int().nullable(),
     duration: z.number().int(),
     created_at: z.string().nullable(),
@@ -59,7 +60,7 @@ export const VideoSchema = z
     flags: z.object({
       licensed: z.boolean(),
       hosted: z.boolean(),
-      state: z.enum(["normal", "pending", "blocked"]),
+      state: z.enum(VIDEO_STATES),
       adult: z.boolean(),
       hd: z.boolean(),
     }),

@@ -1,13 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { CONTAINER_SORTS } from "../../../db/queries/catalogue-listing";
 import { CONTAINER_TYPES, GENRE_SETS, VIDEO_STATES, VIDEO_TYPES } from "../../../db/schema";
-import { MAX_PER_PAGE, pagingQuery } from "../../../lib/paging";
+import { SUBTITLE_COMPLETION_THRESHOLD } from "../../../domain/facets";
+import { MAX_PER_PAGE, listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { ContainerSchema, VideoSchema } from "./catalogue";
 
 /** At most this many ids per bulk container request (interface limit). */
 export const MAX_BULK_IDS = 25;
-/** Container completion (percent) at or above which `subtitle_completion=<lang>` keeps a container (facet `sub:<lang>`). */
-export const SUBTITLE_COMPLETION_THRESHOLD = 50;
 
 const flag01 = (description: string) =>
   z
@@ -106,21 +105,8 @@ export const ContainerListQuery = z.object({
 });
 export type ListingQuery = z.infer<typeof ContainerListQuery>;
 
-const Pagination = z.object({ previous: z.string().nullable(), next: z.string().nullable() });
-
-/** The v4 list envelope (WIRE.md "v4 lists"). */
-const envelope = <T extends z.ZodType>(item: T, name: string) =>
-  z
-    .object({
-      more: z.boolean().openapi({ description: "another page exists" }),
-      response: z.array(z.union([item, z.string()])).openapi({ description: "items, or ids with `only_ids=true`" }),
-      count: z.number().int().optional().openapi({ description: "total, with `with_paging=true`" }),
-      pagination: Pagination.optional().openapi({ description: "absolute page links, with `with_paging=true`" }),
-    })
-    .openapi(name);
-
-export const ContainerList = envelope(ContainerSchema, "ContainerList");
-export const VideoList = envelope(VideoSchema, "VideoList");
+export const ContainerList = listEnvelopeSchema(ContainerSchema, "ContainerList");
+export const VideoList = listEnvelopeSchema(VideoSchema, "VideoList");
 
 const ConciseContainer = z.object({
   id: z.string(),
@@ -128,6 +114,7 @@ const ConciseContainer = z.object({
   titles: z.record(z.string(), z.string()),
   url: z.object({ api: z.string() }),
 });
+/** all.json is one unpaged answer (no `only_ids`, `count` or links), so not a `listEnvelopeSchema`. */
 export const ConciseContainerList = z
   .object({ more: z.boolean(), response: z.array(ConciseContainer) })
   .openapi("ConciseContainerList");

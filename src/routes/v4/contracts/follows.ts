@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pagingQuery } from "../../../lib/paging";
+import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { MAX_SUBSCRIPTIONS } from "../../../services/follows";
 import { ContainerSchema, VideoSchema } from "./catalogue";
 
@@ -14,8 +14,9 @@ export const FollowBody = (what: string) =>
     .object({ resource_id: ResourceId.openapi({ description: `the container or video to ${what}`, example: "12c" }) })
     ;
 
-const followItem = (at: "subscribed_at" | "marked_at", name: string) => {
-  const when = z.object({ [at]: z.string().nullable().openapi({ description: "when it was added (the first time)" }) });
+const followItem = <K extends "subscribed_at" | "marked_at">(at: K, name: string) => {
+  const stamp = z.string().nullable().openapi({ description: "when it was added (the first time)" });
+  const when = z.object({ [at]: stamp } as Record<K, typeof stamp>);
   return z.union([ContainerSchema.and(when), VideoSchema.and(when)]).openapi(name, {
     description: `the full container or video object plus \`${at}\``,
   });
@@ -24,18 +25,8 @@ const followItem = (at: "subscribed_at" | "marked_at", name: string) => {
 export const SubscriptionItem = followItem("subscribed_at", "Subscription");
 export const MarkerItem = followItem("marked_at", "Marker");
 
-const envelope = <T extends z.ZodType>(item: T, name: string) =>
-  z
-    .object({
-      more: z.boolean(),
-      response: z.union([z.array(item), z.array(z.string())]),
-      count: z.number().int().optional(),
-      pagination: z.object({ previous: z.string().nullable(), next: z.string().nullable() }).optional(),
-    })
-    .openapi(name);
-
-export const SubscriptionList = envelope(SubscriptionItem, "SubscriptionList");
-export const MarkerList = envelope(MarkerItem, "MarkerList");
+export const SubscriptionList = listEnvelopeSchema(SubscriptionItem, "SubscriptionList");
+export const MarkerList = listEnvelopeSchema(MarkerItem, "MarkerList");
 
 export const SubscriptionIds = z
   .array(z.string())

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { HISTORY_KINDS } from "../../../db/schema";
+import { listEnvelopeSchema } from "../../../lib/paging";
 import { LanguageCode } from "./catalogue-writes";
 import { WireId, bodyPaging } from "./localisation";
 
@@ -26,11 +27,4 @@ export const HistorySchema = z
   })
   .openapi("SubtitleHistory");
 
-export const HistoriesEnvelope = z
-  .object({
-    more: z.boolean(),
-    response: z.union([z.array(HistorySchema), z.array(z.string())]),
-    count: z.number().int().optional(),
-    pagination: z.object({ previous: z.string().nullable(), next: z.string().nullable() }).optional(),
-  })
-  .openapi("SubtitleHistoryList");
+export const HistoriesEnvelope = listEnvelopeSchema(HistorySchema, "SubtitleHistoryList");

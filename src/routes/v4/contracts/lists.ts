@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { CONTAINER_TYPES, VIDEO_TYPES } from "../../../db/schema";
-import { pagingQuery } from "../../../lib/paging";
-import { MAX_LIST_ITEMS, SUBTITLE_COMPLETION_THRESHOLD } from "../../../services/lists";
+import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
+import { SUBTITLE_COMPLETION_THRESHOLD } from "../../../domain/facets";
+import { MAX_LIST_ITEMS } from "../../../services/lists";
 import { ContainerSchema, VideoSchema } from "./catalogue";
 
 /** Lowercase language code, optionally with a region or script: `en`, `pt-br`, `zh-hant`. */
@@ -104,12 +105,4 @@ export const ListDetailsSchema = z
   })
   .openapi("ListDetails");
 
-export const ListItemsEnvelope = z
-  .object({
-    more: z.boolean(),
-    response: z.union([z.array(z.union([ContainerSchema, VideoSchema])), z.array(z.string())]),
-    details: ListDetailsSchema,
-    count: z.number().int().optional(),
-    pagination: z.object({ previous: z.string().nullable(), next: z.string().nullable() }).optional(),
-  })
-  .openapi("ListItems");
+export const ListItemsEnvelope = listEnvelopeSchema(z.union([ContainerSchema, VideoSchema]), "ListItems", { details: ListDetailsSchema });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CONTAINER_TYPES } from "../../../db/schema";
-import { pagingQuery } from "../../../lib/paging";
+import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { MAX_NOTIFICATION_LENGTH } from "../../../services/notifications";
 
 /** `true|false` (also `1|0`), as the interface writes the read flag. */
@@ -25,14 +25,7 @@ export const NotificationSchema = z
   })
   .openapi("Notification");
 
-export const NotificationList = z
-  .object({
-    more: z.boolean(),
-    response: z.union([z.array(NotificationSchema), z.array(z.string())]),
-    count: z.number().int().optional(),
-    pagination: z.object({ previous: z.string().nullable(), next: z.string().nullable() }).optional(),
-  })
-  .openapi("NotificationList");
+export const NotificationList = listEnvelopeSchema(NotificationSchema, "NotificationList");
 
 export const NotificationCount = z.object({ count: z.number().int() }).openapi("NotificationCount");
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pagingQuery } from "../../../lib/paging";
+import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { MAX_MESSAGE_LENGTH, MAX_THREAD_MESSAGES } from "../../../services/threads";
 
 /** `true|false` (also `1|0`), as the interface writes the read flag. */
@@ -33,14 +33,7 @@ export const ThreadSchema = z
   })
   .openapi("Thread");
 
-export const ThreadList = z
-  .object({
-    more: z.boolean(),
-    response: z.union([z.array(ThreadSchema), z.array(z.string())]),
-    count: z.number().int().optional(),
-    pagination: z.object({ previous: z.string().nullable(), next: z.string().nullable() }).optional(),
-  })
-  .openapi("ThreadList");
+export const ThreadList = listEnvelopeSchema(ThreadSchema, "ThreadList");
 
 export const CountSchema = z.object({ count: z.number().int() }).openapi("Count");
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { tryParseId } from "../../../lib/ids";
-import { pagingQuery } from "../../../lib/paging";
+import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { LanguageCode } from "./catalogue-writes";
 import { LanguageCountSchema, SegmentTimingSchema, UserRefSchema, WireId } from "./localisation";
 
@@ -75,14 +75,7 @@ export const TranslationSchema = z
   })
   .openapi("Translation");
 
-export const TranslationsEnvelope = z
-  .object({
-    more: z.boolean(),
-    response: z.union([z.array(TranslationSchema), z.array(z.string())]),
-    count: z.number().int().optional(),
-    pagination: z.object({ previous: z.string().nullable(), next: z.string().nullable() }).optional(),
-  })
-  .openapi("TranslationList");
+export const TranslationsEnvelope = listEnvelopeSchema(TranslationSchema, "TranslationList");
 
 /** WIRE.md: like, dislike and report take an optional `{origin_subtitle_id, reason}`. */
 export const VoteBody = z

@@ -1,0 +1,19 @@
+import { CompletionParams, recomputeCompletions } from "../services/completions";
+import { defineJob } from "./define";
+
+/**
+ * `completion`: recomputes subtitle_completions for `{videoIds, containerIds}` (the jobs row's params) with
+ * one aggregate statement per scope. Idempotent: unchanged percentages are not written. Result:
+ * `{videos, containers, rows_written, duration_ms}`.
+ */
+export const completion = defineJob({
+  type: "completion",
+  params: CompletionParams,
+  payload: null,
+  async handler({ db, params, progress }) {
+    await progress(10);
+    const started = Date.now();
+    const result = await recomputeCompletions(db, params);
+    return { ...result, duration_ms: Date.now() - started };
+  },
+});

@@ -1,0 +1,51 @@
+import type { z } from "zod";
+import type { DB } from "../db/client";
+import type { Job } from "../db/queries/jobs";
+import type { JobType } from "./types";
+
+export interface JobContext {
+  db: DB;
+  env: Env;
+  job: Job;
+  /** Reports progress (0..100) to GET /v4/jobs/<id>.json. */
+  progress(percent: number): Promise<void>;
+}
+
+export type JobResult = Record<string, unknown>;
+
+/** What the consumer calls for one delivery; it returns the job's result object. */
+export type JobHandler = (ctx: JobContext) => Promise<JobResult>;
+
+/** A failure that retrying cannot fix (a broken file, a deleted video): the job fails at once. */
+export class PermanentJobError extends Error {}
+
+/** Where a job's payload lives in R2 (env.SUBTITLES); the key carries the job id, so it is written after the row. */
+export interface PayloadSpec {
+  key(jobId: number): string;
+  contentType: string;
+}
+
+export interface JobDefinition<T extends JobType = JobType, S extends z.ZodType = z.ZodType, P extends PayloadSpec | null = PayloadSpec | null> {
+  type: T;
+  /** `jobs.params`: small inputs only, parsed before the handler runs. */
+  params: S;
+  /** Large inputs (uploads, long id lists) go to R2 under this key; null when the params hold everything. */
+  payload: P;
+  handler(ctx: JobContext & { params: z.output<S> }): Promise<JobResult>;
+}
+
+/** Identity, for inference: the literal type, the params schema and the payload spec stay precise. */
+export const defineJob = <T extends JobType, S extends z.ZodType, P extends PayloadSpec | null>(definition: JobDefinition<T, S, P>) =>
+  definition;
+
+/**
+ * The consumer's entry for a definition. Params that do not parse can never succeed, so they fail the job
+ * at once (`malformed <type> parameters`); a job row without params reads as `{}`.
+ */
+export function consumerOf(definition: JobDefinition): JobHandler {
+  return async (ctx) => {
+    const params = definition.params.safeParse(ctx.job.params ?? {});
+    if (!params.success) throw new PermanentJobError(`malformed ${definition.type} parameters`);
+    return definition.handler({ ...ctx, params: params.data });
+  };
+}

@@ -1,0 +1,52 @@
+import type { z } from "zod";
+import type { DB } from "../db/client";
+import { failJob, insertJob, setJobPayloadKey, type Job } from "../db/queries/jobs";
+import type { JobDefinition, PayloadSpec } from "./define";
+import type { JobMessageBody } from "./types";
+
+export interface JobDeps {
+  db: DB;
+  env: Env;
+}
+
+type PayloadBody = string | ArrayBuffer | ArrayBufferView;
+
+/** A payload may only be given for a job type whose definition keeps one in R2. */
+export type EnqueueOptions<D extends JobDefinition> = { createdBy?: number | null } & (D["payload"] extends PayloadSpec
+  ? { payload?: { body: PayloadBody; customMetadata?: Record<string, string> } }
+  : { payload?: never });
+
+/**
+ * Queues a job: the jobs row (for its id), the payload in R2 when given, the payload key, then the message.
+ * Anything failing after the row exists fails the job and is rethrown, so no job stays queued without a
+ * message. Returns the row as inserted (with its payload key).
+ */
+export async function enqueue<D extends JobDefinition>(
+  { db, env }: JobDeps,
+  definition: D,
+  params: z.input<D["params"]>,
+  options: EnqueueOptions<D>,
+): Promise<Job> {
+  const job = await insertJob(db, {
+    type: definition.type,
+    params: params as Record<string, unknown>,
+    createdBy: options.createdBy ?? undefined,
+  });
+  try {
+    if (options.payload && definition.payload) {
+      const key = definition.payload.key(job.id);
+      const { body, customMetadata } = options.payload;
+      await env.SUBTITLES.put(key, body, {
+        httpMetadata: { contentType: definition.payload.contentType },
+        ...(customMetadata ? { customMetadata } : {}),
+      });
+      await setJobPayloadKey(db, job.id, key);
+      job.payloadKey = key;
+    }
+    await env.JOBS.send({ type: definition.type, jobId: job.id } satisfies JobMessageBody);
+  } catch (err) {
+    await failJob(db, job.id, `could not enqueue: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  }
+  return job;
+}
