@@ -3,9 +3,9 @@ import { timingSafeEqual, toHex, utf8 } from "./encoding";
 /** Signed requests older or newer than this are refused as stale. */
 export const SIGNATURE_MAX_SKEW_SECONDS = 300;
 
-export async function hmacSha1Hex(key: string, message: string): Promise<string> {
+export async function hmacSha1Hex(key: string, message: string | Uint8Array): Promise<string> {
   const k = await crypto.subtle.importKey("raw", utf8(key), { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
-  return toHex(await crypto.subtle.sign("HMAC", k, utf8(message)));
+  return toHex(await crypto.subtle.sign("HMAC", k, typeof message === "string" ? utf8(message) : message));
 }
 
 /** The raw query string as sent, minus the `sig` parameter (order and encoding preserved). */
@@ -25,12 +25,28 @@ export function queryWithoutSig(rawUrl: string): string {
  * `timestamp` header form the timestamp is appended to the query as `t=`.
  */
 export function signedMessage(rawUrl: string, body: string, headerTimestamp?: string): string {
+  return `${signedTarget(rawUrl, headerTimestamp)}${body}`;
+}
+
+function signedTarget(rawUrl: string, headerTimestamp?: string) {
   const path = new URL(rawUrl).pathname;
   let query = queryWithoutSig(rawUrl);
   if (headerTimestamp !== undefined) query = query ? `${query}&t=${headerTimestamp}` : `t=${headerTimestamp}`;
-  return `${path}${query ? `?${query}` : ""}${body}`;
+  return `${path}${query ? `?${query}` : ""}`;
 }
 
-export async function signatureMatches(secret: string, message: string, signature: string): Promise<boolean> {
+/**
+ * The signed message over the body's bytes exactly as sent: a UTF-8 byte-order mark, a UTF-16 file or CRLF line ends
+ * are signed by the client as bytes, so decoding them first (which drops a BOM) would break the signature.
+ */
+export function signedMessageBytes(rawUrl: string, body: Uint8Array, headerTimestamp?: string): Uint8Array {
+  const target = utf8(signedTarget(rawUrl, headerTimestamp));
+  const message = new Uint8Array(target.length + body.length);
+  message.set(target);
+  message.set(body, target.length);
+  return message;
+}
+
+export async function signatureMatches(secret: string, message: string | Uint8Array, signature: string): Promise<boolean> {
   return timingSafeEqual(await hmacSha1Hex(secret, message), signature.toLowerCase());
 }

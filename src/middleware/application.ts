@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { findApplication } from "../db/queries/applications";
 import { ApiError, VCODE } from "../lib/errors";
 import { tryParseId } from "../lib/ids";
-import { SIGNATURE_MAX_SKEW_SECONDS, signatureMatches, signedMessage } from "../lib/signature";
+import { SIGNATURE_MAX_SKEW_SECONDS, signatureMatches, signedMessageBytes } from "../lib/signature";
 import type { AppEnv } from "../types";
 
 /**
@@ -42,9 +42,10 @@ export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
     if (Math.abs(now - t) > SIGNATURE_MAX_SKEW_SECONDS) {
       throw new ApiError(VCODE.staleTimestamp, "stale timestamp", { extra: { current_timestamp: now } });
     }
-    // Read as bytes (Hono caches them), so a raw upload reaches its handler byte for byte, whatever its encoding.
-    const body = c.req.method === "GET" || c.req.method === "HEAD" ? "" : new TextDecoder().decode(await c.req.arrayBuffer());
-    const message = signedMessage(c.req.url, body, querySig === undefined ? timestamp : undefined);
+    // Read as bytes (Hono caches them) and signed as bytes, so a raw upload reaches its handler byte for byte and a
+    // BOM, UTF-16 or CRLF file verifies, whatever its encoding.
+    const body = c.req.method === "GET" || c.req.method === "HEAD" ? new Uint8Array() : new Uint8Array(await c.req.arrayBuffer());
+    const message = signedMessageBytes(c.req.url, body, querySig === undefined ? timestamp : undefined);
     if (!(await signatureMatches(application.secret, message, (querySig ?? headerSig)!))) {
       throw new ApiError(VCODE.invalidSignature, "invalid signature");
     }

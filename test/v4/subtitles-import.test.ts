@@ -107,14 +107,30 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     for (let i = 0; i < text.length; i++) bytes.set([text.charCodeAt(i) & 0xff, text.charCodeAt(i) >> 8], 2 + i * 2);
     const t = Math.floor(Date.now() / 1000);
     const path = `/v4/videos/${videoId}/subtitles/import_srt.json?app=${official.wireId}&language=es&token=${manager.token}&t=${t}`;
-    // The signed message carries the body as text (src/lib/signature.ts): bytes read as UTF-8.
-    const sig = await hmacSha1Hex("import-secret", `${path}${new TextDecoder().decode(bytes)}`);
+    // The client signs the body's bytes as sent (src/lib/signature.ts, signedMessageBytes).
+    const sig = await hmacSha1Hex("import-secret", concatBytes(new TextEncoder().encode(path), bytes));
     const res = await postRaw(`${path}&sig=${sig}`, bytes);
     expect(res.status).toBe(202);
     const { job } = (await res.json()) as JobBody;
     const row = (await findJob(db(), Number.parseInt(job.id, 10)))!;
     expect(new Uint8Array(await (await env.SUBTITLES.get(row.payloadKey!))!.arrayBuffer())).toEqual(bytes);
     expect(await waitForJob(job.id, manager.token)).toMatchObject({ status: "succeeded", result: { cues: 1 } });
+  });
+
+  it("verifies signatures over the raw bytes: a UTF-8 BOM and CRLF line ends, query and header forms", async () => {
+    const text = srtOf([{ startMs: 3000, endMs: 4000, text: "Hola" }]).replaceAll("\n", "\r\n");
+    const bytes = concatBytes(new Uint8Array([0xef, 0xbb, 0xbf]), new TextEncoder().encode(text));
+    const t = Math.floor(Date.now() / 1000);
+    const base = `/v4/videos/${videoId}/subtitles/import_srt.json?app=${official.wireId}&language=es&token=${manager.token}`;
+    const querySig = await hmacSha1Hex("import-secret", concatBytes(new TextEncoder().encode(`${base}&t=${t}`), bytes));
+    const viaQuery = await postRaw(`${base}&t=${t}&sig=${querySig}`, bytes);
+    expect(viaQuery.status).toBe(202);
+    const headerSig = await hmacSha1Hex("import-secret", concatBytes(new TextEncoder().encode(`${base}&t=${t}`), bytes));
+    const viaHeaders = await api(base, { method: "POST", body: bytes, headers: { "content-type": "application/x-subrip", timestamp: String(t), signature: headerSig } });
+    expect(viaHeaders.status).toBe(202);
+    // The same bytes without their BOM no longer match the signature.
+    const tampered = await postRaw(`${base}&t=${t}&sig=${querySig}`, bytes.slice(3));
+    expect(tampered.status).toBe(401);
   });
 
   it("refuses a missing or malformed language with 400 naming language", async () => {
@@ -247,3 +263,10 @@ describe("speed", () => {
     expect(parseSrt(await download.text())).toHaveLength(2000);
   });
 });
+
+function concatBytes(a: Uint8Array, b: Uint8Array) {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
