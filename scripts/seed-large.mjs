@@ -59,7 +59,7 @@ export async function seedLarge({ persistTo, containers = 10_000, chunk = 1_000,
         try {
           await db.prepare(s.sql).run();
         } catch (err) {
-          throw new Error(`containers ${from}-${to}, ${s.table}: ${err.message}`);
+          throw new Error(`containers ${from}-${to}, ${s.table}: ${err.message}`, { cause: err });
         }
       }
       counts = await db.prepare(largeCatalogueCountsSql(containers)).first();

@@ -7,7 +7,7 @@ import { api } from "../helpers";
  * is the clients' code: each function restates what the client puts on the wire.
  */
 
-export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Json = any;  
 export const now = () => Math.floor(Date.now() / 1000);
 
 /** Addressable's component encoding: everything but ALPHA / DIGIT / "-" / "." / "_" / "~" is escaped. */

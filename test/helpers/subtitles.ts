@@ -1,12 +1,11 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq, sql } from "drizzle-orm";
-import { expect } from "vitest";
 import { queue } from "../../queues";
 import { insertJob, setJobPayloadKey } from "../../src/db/queries/jobs";
 import { segments, subtitleHistories, subtitles } from "../../src/db/schema";
 import { importUploadKey } from "../../src/jobs/srt-import";
-import { api, db } from ".";
+import { db } from ".";
 
 export const QUEUE = "media-catalogue-jobs";
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApplication, rowsRead, signedInUser } from "../helpers";
 import { bulkFollows, bulkThreads, call, videosInOwnContainers } from "../helpers/community";
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;  
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
 
 const PAGE_BUDGET = 100;

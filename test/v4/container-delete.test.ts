@@ -5,7 +5,6 @@ import {
   containerFacets,
   containerGenres,
   containerManagers,
-  containers,
   descriptions,
   licenses,
   listItems,

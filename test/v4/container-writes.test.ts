@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PLATFORMS, containerFacets, containers, descriptions, licenses, titles, videos } from "../../src/db/schema";
+import { PLATFORMS, containerFacets, containers, licenses } from "../../src/db/schema";
 import { insertGenreLinks, insertLicenses, insertManagers, insertTexts, newContainerId } from "../../src/db/queries/catalogue-writes";
 import { WRITE_LIMITS } from "../../src/routes/v4/contracts/catalogue-writes";
 import { api, db, errorBody, signedInUser } from "../helpers";

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { errorBody, rowsRead, signedInUser } from "../helpers";
 import { call, type CallOptions } from "../helpers/community";
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;  
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
 
 let staff: Signed;
