@@ -1,10 +1,11 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { HTTPException } from "hono/http-exception";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { ApiError, OAuthError, VCODE } from "./lib/errors";
 import { allowedMethods } from "./lib/allowed-methods";
 import { documentedPath, routingPath } from "./lib/paths";
 import { toXml } from "./lib/xml";
+import { redactUrl } from "./lib/redact";
 import { createRouter } from "./lib/router";
 import { limitBody } from "./middleware/body-limit";
 import { requestContext } from "./middleware/context";
@@ -31,7 +32,17 @@ export function renderError(err: unknown, c: Context<AppEnv>) {
     else if (status === 413) apiError = new ApiError(VCODE.tooLarge, "request body too large");
     else apiError = ApiError.http(status, err.message || "error");
   } else {
-    console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(err), stack: (err as Error)?.stack }));
+    // Paths and messages may hold a session token (/v5/sessions/<token>.json): never log one.
+    const stack = (err as Error)?.stack;
+    console.error(
+      JSON.stringify({
+        level: "error",
+        requestId: c.get("requestId"),
+        path: redactUrl(c.req.path),
+        error: redactUrl(String(err)),
+        stack: stack && redactUrl(stack),
+      }),
+    );
     apiError = new ApiError(VCODE.internal, "internal error");
   }
   const headers = { ...apiError.headers };
@@ -45,6 +56,27 @@ export function renderError(err: unknown, c: Context<AppEnv>) {
   }
   return c.json(apiError.toBody(request_id), apiError.status as 400, headers);
 }
+
+/**
+ * The reference page may run only its own inline bootstrap and the pinned reference bundle, and talk only to this
+ * origin (it reads /openapi.json and sends "try it" requests here).
+ */
+const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net",
+  "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.scalar.com",
+  "font-src 'self' data: https://fonts.scalar.com",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const docsPolicy: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.res.headers.set("content-security-policy", DOCS_CSP);
+};
 
 export function createApp() {
   const app = createRouter();
@@ -80,7 +112,7 @@ export function createApp() {
     doc.paths = Object.fromEntries(Object.entries(doc.paths ?? {}).map(([p, item]) => [documentedPath(p), item]));
     return c.json(doc);
   });
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Media Catalogue Service API" }));
+  app.get("/docs", docsPolicy, Scalar({ url: "/openapi.json", pageTitle: "Media Catalogue Service API" }));
 
   app.notFound((c) => {
     const allowed = allowedMethods(app.routes, routingPath(c.req.raw));

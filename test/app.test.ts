@@ -1,4 +1,6 @@
+import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { toXml } from "../src/lib/xml";
 import { api, errorBody } from "./helpers";
 
 describe("cross-cutting behaviour", () => {
@@ -43,5 +45,27 @@ describe("D1 read replication bookmarks", () => {
     const next = await api("/v4/containers/genres.json", { headers: { "x-d1-bookmark": bookmark! } });
     expect(next.status).toBe(200);
     expect(next.headers.get("x-d1-bookmark")).toMatch(/\S+/);
+  });
+});
+
+describe("safe output", () => {
+  it("sends nosniff, a referrer policy and HSTS on every response, a CSP on /docs", async () => {
+    for (const path of ["/", "/v4/containers.json", "/v4/nothing.json", "/openapi.json"]) {
+      const res = await api(path);
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(res.headers.get("referrer-policy"), path).toBe("no-referrer");
+      expect(res.headers.get("strict-transport-security"), path).toContain("max-age=");
+    }
+    const docs = await api("/docs");
+    expect(docs.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(docs.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    // Plain HTTP (local development) gets no HSTS: it would pin a browser to a scheme the server does not serve.
+    const plain = await SELF.fetch("http://api.test/");
+    expect(plain.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("v3 XML never carries characters XML 1.0 forbids", () => {
+    const xml = toXml({ title: "a\u0000b\u0007c\u000bd\u001fe\ttab\nline\uFFFEf\uD800g 😀" });
+    expect(xml).toBe('<?xml version="1.0" encoding="UTF-8"?><response><title>abcde\ttab\nlinefg 😀</title></response>');
   });
 });

@@ -9,8 +9,16 @@ function clean(value: unknown): unknown {
   if (typeof value === "object") {
     return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [xmlName(k), clean(v)]));
   }
-  return value;
+  return typeof value === "string" ? xmlText(value) : value;
 }
+
+/**
+ * Characters XML 1.0 forbids (C0 controls but tab, LF and CR; lone surrogates; U+FFFE/U+FFFF) are dropped: staff
+ * and managers can store such text, and one of them made the whole document unreadable.
+ */
+// eslint-disable-next-line no-control-regex
+const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+export const xmlText = (s: string) => s.replace(NOT_XML_CHAR, "");
 
 /** Map keys such as language codes ("pt-br") are fine; keys starting with a digit are not valid XML names. */
 const xmlName = (key: string) => (/^[A-Za-z_]/.test(key) ? key : `_${key}`);

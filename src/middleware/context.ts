@@ -4,6 +4,12 @@ import type { AppEnv } from "../types";
 
 const BOOKMARK_HEADER = "x-d1-bookmark";
 
+/** On every response (issue 12, "Safe output"); HSTS is added on HTTPS ones, a Content-Security-Policy on /docs. */
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+} as const;
+
 /**
  * Per request: a request id, a D1 session (read replicas for reads, the primary for writes, with the
  * client's bookmark honoured), and the cost headers: Server-Timing with D1 time, queries and rows read.
@@ -29,6 +35,8 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   const newBookmark = session.getBookmark();
   if (newBookmark) res.headers.set(BOOKMARK_HEADER, newBookmark);
   if (!res.headers.has("cache-control")) res.headers.set("cache-control", "private, no-store");
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!res.headers.has(name)) res.headers.set(name, value);
+  if (new URL(c.req.url).protocol === "https:") res.headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
   res.headers.set(
     "server-timing",
     [
