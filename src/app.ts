@@ -14,7 +14,8 @@ import { sessionsRouter } from "./routes/v5/sessions";
 import { v4Router } from "./routes/v4";
 import type { AppEnv } from "./types";
 
-const isV3 = (path: string) => path.startsWith("/api/v3") || path.startsWith("/v3/") || path === "/oauth/token";
+const OAUTH_TOKEN_PATH = "/oauth/token";
+const isV3 = (path: string) => path.startsWith("/api/v3") || path.startsWith("/v3/");
 
 /** The one place errors become responses: WIRE.md bodies for v4/v5, the v3 body for v3, RFC 6749 for OAuth. */
 export function renderError(err: unknown, c: Context<AppEnv>) {
@@ -47,6 +48,11 @@ export function renderError(err: unknown, c: Context<AppEnv>) {
   }
   const headers = { ...apiError.headers };
   const path = new URL(c.req.url).pathname;
+  if (path === OAUTH_TOKEN_PATH) {
+    // RFC 6749 §5.2 bodies whatever went wrong (a body too large, a wrong method, a crash), never the v3 one.
+    const error = apiError.status === 429 || apiError.status === 503 ? "temporarily_unavailable" : apiError.status >= 500 ? "server_error" : "invalid_request";
+    return c.json({ error, error_description: apiError.message, request_id }, apiError.status as 400, headers);
+  }
   if (isV3(path)) {
     const body = { message: apiError.message, status: apiError.status, request_id };
     if (path.endsWith(".xml")) {

@@ -86,3 +86,20 @@ describe("v3 token cycle (401 / 403 / new token works)", () => {
     expect((await api(`${path}?access_token=${forged}`)).status).toBe(401);
   });
 });
+
+describe("/oauth/token answers every error with an RFC 6749 body", () => {
+  it("for a query it cannot read, a body too large, a wrong method and an unreadable body", async () => {
+    const cases: Array<[Response, number]> = [
+      [await api("/oauth/token?grant_type=client_credentials&client_id=1&client_id=2&client_secret=x&client_secret=y&username[]=a", { method: "POST" }), 401],
+      [await api("/oauth/token", { method: "POST", body: "x".repeat(70 * 1024), headers: { "content-type": "application/x-www-form-urlencoded" } }), 413],
+      [await api("/oauth/token", { method: "GET" }), 405],
+      [await api("/oauth/token", { method: "POST", body: "{not json", headers: { "content-type": "application/json" } }), 400],
+    ];
+    for (const [res, status] of cases) {
+      expect(res.status).toBe(status);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(["error", "error_description", "request_id"]);
+      expect(["invalid_request", "invalid_client"]).toContain(body.error);
+    }
+  });
+});
