@@ -1,7 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import { findSessionUser } from "../db/queries/sessions";
 import { ApiError } from "../lib/errors";
-import { hashToken } from "../lib/tokens";
+import { type Defer, sessionUser } from "../services/sessions";
 import type { AppEnv } from "../types";
 
 type TokenSource = { req: { query(k: string): string | undefined; header(k: string): string | undefined } };
@@ -18,20 +17,31 @@ export function requestToken(c: TokenSource) {
 /** Says on a public read that the user token sent was not used (README, "What the API tolerates"). */
 export const TOKEN_IGNORED_HEADER = "x-token-ignored";
 
+/** `waitUntil` of the request when the runtime gives one (Hono's getter throws otherwise): work after the response. */
+export function deferOf(c: { executionCtx: { waitUntil(p: Promise<unknown>): void } }): Defer | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (work) => ctx.waitUntil(work);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Session tokens are 32 random bytes in base64url (43 characters); `None` or `undefined` cannot match a session, so no D1 read. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,200}$/;
 
 /**
  * Loads the user of a session token when one is sent. Sessions are read from D1 on every request, never from KV,
- * so a deleted session stops working at once. A token that matches no live session (or `token=` with no value) does
- * not end the request here: a public read answers as for an anonymous caller and says so in `x-token-ignored`
- * (yt-dlp sends `token=None` when it is not logged in), while every route that needs a user refuses it through
- * `missingUser` (401, vcode 11 for a dead token).
+ * so a deleted session stops working at once; an expired one is the same as a deleted one (src/services/sessions.ts
+ * refreshes `last_used_at` and deletes expired rows after the response). A token that matches no live session (or
+ * `token=` with no value) does not end the request here: a public read answers as for an anonymous caller and says
+ * so in `x-token-ignored` (yt-dlp sends `token=None` when it is not logged in), while every route that needs a user
+ * refuses it through `missingUser` (401, vcode 11 for a dead token).
  */
 export const loadUser = createMiddleware<AppEnv>(async (c, next) => {
   const token = requestToken(c);
   if (token) {
-    const user = TOKEN_SHAPE.test(token) ? await findSessionUser(c.get("db"), await hashToken(token)) : undefined;
+    const user = TOKEN_SHAPE.test(token) ? await sessionUser(c.get("db"), token, deferOf(c)) : undefined;
     if (user) c.set("user", user);
     else c.set("ignoredToken", "invalid");
   } else if (c.req.query("token") === "") {

@@ -1,4 +1,12 @@
-import { deleteUserSessions, findSessionUser, insertSession } from "../db/queries/sessions";
+import {
+  deleteExpiredSession,
+  deleteExpiredUserSessions,
+  deleteUserSessions,
+  type ExpiryCut,
+  findSession,
+  insertSession,
+  touchSession,
+} from "../db/queries/sessions";
 import { findUserByUsername } from "../db/queries/users";
 import type { DB } from "../db/client";
 import { ApiError, VCODE } from "../lib/errors";
@@ -16,21 +24,92 @@ export async function authenticate(db: DB, username: string, password: string): 
   return user;
 }
 
-export async function openSession(db: DB, user: User) {
-  const token = newSessionToken();
-  await insertSession(db, await hashToken(token), user.id);
-  return token;
+const DAY = 24 * 60 * 60;
+
+/**
+ * Session limits (README, "API conventions"). Days, not hours: the mobile apps keep their user logged in, so only
+ * a device left unused for a month, or a token a year old, has to log in again.
+ */
+export const SESSION_IDLE_SECONDS = 30 * DAY;
+export const SESSION_LIFETIME_SECONDS = 365 * DAY;
+/**
+ * `last_used_at` is rewritten only when older than this: D1 bills rows written, and a session used all day costs one
+ * write a day instead of one per request. The price is that idle expiry is exact only to within this day.
+ */
+export const SESSION_REFRESH_SECONDS = DAY;
+
+/** Runs work after the response (`executionCtx.waitUntil`); without one, the caller awaits it. */
+export type Defer = (work: Promise<unknown>) => void;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const cutAt = (now: number): ExpiryCut => ({ now, idleSince: now - SESSION_IDLE_SECONDS });
+
+/** What the wire calls `expires_at`: the earlier of idle and absolute expiry, Unix seconds. */
+const expiryOf = (lastUsedAt: number, expiresAt: number) => Math.min(lastUsedAt + SESSION_IDLE_SECONDS, expiresAt);
+
+async function background(work: Promise<unknown>, defer: Defer | undefined) {
+  const guarded = work.catch((err) =>
+    // Never the token or its hash: only that bookkeeping failed (the request itself is already answered).
+    console.error(JSON.stringify({ level: "warn", error: "session bookkeeping failed", detail: String(err) })),
+  );
+  if (defer) defer(guarded);
+  else await guarded;
 }
 
-export async function sessionUser(db: DB, token: string) {
-  return findSessionUser(db, await hashToken(token));
+export type LiveSession = { user: User; expiresAt: number };
+
+/**
+ * The live session of a token: one indexed read. An expired session is treated as deleted (and deleted, after the
+ * response); a live one whose `last_used_at` is older than SESSION_REFRESH_SECONDS is refreshed, after the response.
+ */
+export async function liveSession(db: DB, token: string, defer?: Defer): Promise<LiveSession | undefined> {
+  const tokenHash = await hashToken(token);
+  const now = nowSeconds();
+  const cut = cutAt(now);
+  const row = await findSession(db, tokenHash, cut);
+  if (!row) return undefined;
+  if (!row.live) {
+    await background(deleteExpiredSession(db, tokenHash, cut), defer);
+    return undefined;
+  }
+  let lastUsedAt = row.lastUsedAt;
+  if (lastUsedAt < now - SESSION_REFRESH_SECONDS) {
+    await background(touchSession(db, tokenHash, now, now - SESSION_REFRESH_SECONDS), defer);
+    lastUsedAt = now;
+  }
+  return { user: row.user, expiresAt: expiryOf(lastUsedAt, row.expiresAt) };
+}
+
+export async function sessionUser(db: DB, token: string, defer?: Defer) {
+  return (await liveSession(db, token, defer))?.user;
+}
+
+export type NewSession = { token: string; expiresAt: number };
+
+async function newSessionRow(db: DB, user: User) {
+  const token = newSessionToken();
+  const now = nowSeconds();
+  const insert = insertSession(db, {
+    tokenHash: await hashToken(token),
+    userId: user.id,
+    now,
+    expiresAt: now + SESSION_LIFETIME_SECONDS,
+  });
+  return { insert, now, session: { token, expiresAt: expiryOf(now, now + SESSION_LIFETIME_SECONDS) } };
+}
+
+/** A login: the user's expired sessions go in the same batch, so tokens never presented again do not pile up. */
+export async function openSession(db: DB, user: User): Promise<NewSession> {
+  const { insert, now, session } = await newSessionRow(db, user);
+  await db.batch([deleteExpiredUserSessions(db, user.id, cutAt(now)), insert]);
+  return session;
 }
 
 /** PUT: every session of the user goes, and one new token is issued, in one batch. */
-export async function replaceSessions(db: DB, user: User) {
-  const token = newSessionToken();
-  await db.batch([deleteUserSessions(db, user.id), insertSession(db, await hashToken(token), user.id)]);
-  return token;
+export async function replaceSessions(db: DB, user: User): Promise<NewSession> {
+  const { insert, session } = await newSessionRow(db, user);
+  await db.batch([deleteUserSessions(db, user.id), insert]);
+  return session;
 }
 
 export const closeAllSessions = (db: DB, user: User) => deleteUserSessions(db, user.id);

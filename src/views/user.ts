@@ -15,6 +15,16 @@ export function userSummary(user: User) {
   };
 }
 
+/** POST and PUT /v5/sessions: `expires_at` beside the token (the earlier of idle and absolute expiry). */
+export function sessionView(session: { token: string; expiresAt: number }, user: User) {
+  return { token: session.token, expires_at: isoTime(session.expiresAt)!, user: userSummary(user) };
+}
+
+/** GET /v5/sessions/<token>: the user summary, with when this token expires if left unused. */
+export function sessionSummary(session: { user: User; expiresAt: number }) {
+  return { ...userSummary(session.user), expires_at: isoTime(session.expiresAt)! };
+}
+
 /** The public face of a user inside other documents (managers, comment authors). */
 export function userRef(user: Pick<User, "id" | "username">, origin: string) {
   return {

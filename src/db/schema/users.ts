@@ -58,6 +58,12 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
+    // Unix seconds (migration 0016). Refreshed at most once a day (src/services/sessions.ts), so idle expiry is
+    // last_used_at + the idle limit, to within that day.
+    lastUsedAt: integer("last_used_at").notNull().default(0),
+    // Unix seconds: the absolute end, fixed at login so a later change of the lifetime never revives a session.
+    // The default 0 is already expired: a row inserted without these fails closed.
+    expiresAt: integer("expires_at").notNull().default(0),
   },
   (t) => [index("sessions_user").on(t.userId)],
 );

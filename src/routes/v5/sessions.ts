@@ -6,17 +6,21 @@ import {
   assertSecureTransport,
   authenticate,
   closeAllSessions,
+  liveSession,
   openSession,
   replaceSessions,
+  SESSION_IDLE_SECONDS,
+  SESSION_LIFETIME_SECONDS,
+  SESSION_REFRESH_SECONDS,
   sessionUser,
 } from "../../services/sessions";
 import { resolveApplication } from "../../middleware/application";
-import { requestToken } from "../../middleware/session";
+import { deferOf, requestToken } from "../../middleware/session";
 import { externalLogin } from "../../services/identity/login";
 import type { ExternalKind } from "../../services/identity/providers";
 import { clientAddress, limitLoginByAccount, limitLoginByAddress } from "../../services/login-limits";
 import type { User } from "../../types";
-import { userSummary } from "../../views/user";
+import { sessionSummary, sessionView } from "../../views/user";
 
 const UserSummary = z
   .object({
@@ -30,7 +34,17 @@ const UserSummary = z
   })
   .openapi("UserSummary");
 
-const Session = z.object({ token: z.string(), user: UserSummary }).openapi("Session");
+const ExpiresAt = z.string().openapi({
+  example: "2027-01-31T12:00:00Z",
+  description:
+    `When this token stops working unless used again (ISO-8601 UTC): the earlier of ${SESSION_IDLE_SECONDS / 86400} days ` +
+    `after its last use (counted to within ${SESSION_REFRESH_SECONDS / 3600} hours) and ${SESSION_LIFETIME_SECONDS / 86400} ` +
+    "days after login. Using the token moves it on. An expired token is the same as a deleted one.",
+});
+
+const Session = z.object({ token: z.string(), expires_at: ExpiresAt, user: UserSummary }).openapi("Session");
+
+const SessionSummary = UserSummary.extend({ expires_at: ExpiresAt }).openapi("SessionSummary");
 
 /** The body field of each external credential and its kind (src/services/identity). */
 const EXTERNAL_CREDENTIALS = {
@@ -97,8 +111,9 @@ const read = createRoute({
   method: "get",
   path: "/v5/sessions/{token}",
   summary: "The user of a session token (GET /v5/sessions/<token>.json)",
+  description: "The user summary and the token's `expires_at`. An expired token is 404 like a deleted one.",
   request: { params: TokenParam },
-  responses: { 200: jsonResponse(UserSummary, "the user summary"), ...errorResponses(404) },
+  responses: { 200: jsonResponse(SessionSummary, "the user summary"), ...errorResponses(404) },
 });
 
 const renew = createRoute({
@@ -119,11 +134,13 @@ const destroy = createRoute({
   responses: { 204: { description: "all sessions deleted" }, ...errorResponses(404) },
 });
 
-async function userOfToken(c: { get(k: "db"): Parameters<typeof sessionUser>[0] }, token: string) {
-  const user = await sessionUser(c.get("db"), token);
-  // The token is the resource here: an unknown one is "not found", with the session vcode.
-  if (!user) throw ApiError.invalidSession(404);
-  return user;
+type SessionContext = Parameters<typeof deferOf>[0] & { get(k: "db"): Parameters<typeof liveSession>[0] };
+
+async function sessionOfToken(c: SessionContext, token: string) {
+  const session = await liveSession(c.get("db"), token, deferOf(c));
+  // The token is the resource here: an unknown or expired one is "not found", with the session vcode.
+  if (!session) throw ApiError.invalidSession(404);
+  return session;
 }
 
 export const sessionsRouter = createRouter();
@@ -142,26 +159,24 @@ sessionsRouter
     } else {
       // token= is read only with social_token/idp_token (it links); other bodies ignore it, as passwords always have.
       const linking = credential.kind === "social" || credential.kind === "idp" ? requestToken(c) : undefined;
-      const linkTo = linking ? await sessionUser(db, linking) : undefined;
+      const linkTo = linking ? await sessionUser(db, linking, deferOf(c)) : undefined;
       if (linking && !linkTo) throw ApiError.invalidSession();
       user = await externalLogin(db, c.env, { kind: credential.kind, credential: credential.value, linkTo });
     }
-    const token = await openSession(db, user);
-    return c.json({ token, user: userSummary(user) }, 201);
+    return c.json(sessionView(await openSession(db, user), user), 201);
   })
   .openapi(read, async (c) => {
-    const user = await userOfToken(c, c.req.valid("param").token);
-    return c.json(userSummary(user), 200);
+    const session = await sessionOfToken(c, c.req.valid("param").token);
+    return c.json(sessionSummary(session), 200);
   })
   .openapi(renew, async (c) => {
     const db = c.get("db");
-    const user = await userOfToken(c, c.req.valid("param").token);
-    const token = await replaceSessions(db, user);
-    return c.json({ token, user: userSummary(user) }, 201);
+    const { user } = await sessionOfToken(c, c.req.valid("param").token);
+    return c.json(sessionView(await replaceSessions(db, user), user), 201);
   })
   .openapi(destroy, async (c) => {
     const db = c.get("db");
-    const user = await userOfToken(c, c.req.valid("param").token);
+    const { user } = await sessionOfToken(c, c.req.valid("param").token);
     await closeAllSessions(db, user);
     return c.body(null, 204);
   });
