@@ -1,8 +1,11 @@
 import { SELF } from "cloudflare:test";
+import { expect } from "vitest";
 import { env } from "cloudflare:workers";
 import { createDb } from "../../src/db/client";
 import { applications, users } from "../../src/db/schema";
 import { hashPassword } from "../../src/lib/password";
+import { hmacSha1Hex, signedMessageBytes } from "../../src/lib/signature";
+import { checkContract } from "./contracts";
 
 export const ORIGIN = "https://api.test";
 export const db = () => createDb(env.DB);
@@ -13,21 +16,50 @@ export const randomAddress = () => {
   return `198.${18 + (a & 1)}.${b}.${c}`;
 };
 
+/** Secrets of the applications tests create, so `api()` can sign as they would. */
+const SECRETS = new Map<string, string>();
+
+/** A body's bytes when they can be known before sending (what a client signs); undefined for streams and forms. */
+function bodyBytes(body: BodyInit | null | undefined): Uint8Array | undefined {
+  if (body === undefined || body === null) return new Uint8Array();
+  if (typeof body === "string") return new TextEncoder().encode(body);
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  return undefined;
+}
+
+/**
+ * Signs like a real application client (the `timestamp`/`signature` headers) when the URL names an application a
+ * test created and the test did not sign, or ask not to sign, itself: official-only routes need a signature.
+ */
+async function signAsClient(url: string, method: string, headers: Headers, body: BodyInit | null | undefined) {
+  const u = new URL(url);
+  const secret = SECRETS.get(u.searchParams.get("app") ?? "");
+  if (!secret || u.searchParams.has("sig") || headers.has("signature")) return;
+  const bytes = method === "GET" || method === "HEAD" ? new Uint8Array() : bodyBytes(body);
+  if (!bytes) return;
+  const t = String(Math.floor(Date.now() / 1000));
+  headers.set("timestamp", t);
+  headers.set("signature", await hmacSha1Hex(secret, signedMessageBytes(url, bytes, t)));
+}
+
 /**
  * Calls the Worker over HTTPS (login refuses plain HTTP outside development). Each call comes from a random
  * CF-Connecting-IP unless the test sets one, so the per-address login limit (20 a minute) only bites tests
- * that mean it to.
+ * that mean it to. Requests naming an application a test created are signed with its secret unless `unsigned`
+ * is set. Every 2xx JSON answer is checked against its route's declared schema (./contracts.ts).
  */
-export function api(path: string, init: RequestInit & { json?: unknown } = {}) {
-  const { json, ...rest } = init;
+export async function api(path: string, init: RequestInit & { json?: unknown; unsigned?: boolean } = {}) {
+  const { json, unsigned, ...rest } = init;
   const headers = new Headers(rest.headers);
   if (json !== undefined) headers.set("content-type", "application/json");
   if (!headers.has("cf-connecting-ip")) headers.set("cf-connecting-ip", randomAddress());
-  return SELF.fetch(path.startsWith("http") ? path : `${ORIGIN}${path}`, {
-    ...rest,
-    headers,
-    body: json !== undefined ? JSON.stringify(json) : rest.body,
-  });
+  const url = path.startsWith("http") ? path : `${ORIGIN}${path}`;
+  const body = json !== undefined ? JSON.stringify(json) : rest.body;
+  if (!unsigned) await signAsClient(url, (rest.method ?? "GET").toUpperCase(), headers, body);
+  const res = await SELF.fetch(url, { ...rest, headers, body });
+  await checkContract((rest.method ?? "GET").toUpperCase(), url, res);
+  return res;
 }
 
 let seq = 0;
@@ -72,6 +104,7 @@ export async function createApplication(opts: { official?: boolean; unhosted?: b
       secret: opts.secret ?? unique("secret"),
     })
     .returning();
+  SECRETS.set(`${app.id}a`, app.secret);
   return { ...app, wireId: `${app.id}a` };
 }
 
@@ -82,6 +115,12 @@ export function rowsRead(res: Response): number {
   return Number(m[1]);
 }
 
+/**
+ * The error body of a response, after checking that it names the request (`request_id` equals `x-request-id`);
+ * returned without `request_id`, so tests compare the rest exactly.
+ */
 export async function errorBody(res: Response) {
-  return (await res.json()) as { error: string; vcode: number; details?: { field: string; message: string }[] };
+  const { request_id, ...body } = (await res.json()) as { error: string; vcode: number; request_id?: string; details?: { field: string; message: string }[] };
+  expect(request_id, "error bodies carry the request id").toBe(res.headers.get("x-request-id"));
+  return body;
 }

@@ -54,7 +54,7 @@ export const VideoSchema = z
     titles: LangMap("titles"),
     descriptions: LangMap("descriptions"),
     subtitle_completions: Percents,
-    container: z.object({ id: z.string(), type: z.string(), titles: LangMap("titles"), url: Url }),
+    container: z.object({ id: z.string(), type: z.enum(CONTAINER_TYPES), titles: LangMap("titles"), url: Url }),
     images: z.object({ poster: z.object({ url: z.string() }).optional() }),
     url: Url,
     flags: z.object({
