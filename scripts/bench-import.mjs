@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, ensureDevVars, migrateLocal, seedLocal, startDev, wrangler } from "./lib.mjs";
+import { ROOT, ensureDevVars, migrateLocal, seedLocal, signedHeaders, startDev, wrangler } from "./lib.mjs";
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => {
@@ -78,9 +78,10 @@ try {
   };
   const upload = async (videoId, body) => {
     const started = performance.now();
-    const res = await fetch(`${base}/v4/videos/${videoId}v/subtitles/import_srt.json?app=${APP}&language=en&token=${token}`, {
+    const url = `${base}/v4/videos/${videoId}v/subtitles/import_srt.json?app=${APP}&language=en&token=${token}`;
+    const res = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/x-subrip" },
+      headers: { "content-type": "application/x-subrip", ...signedHeaders(url, body) },
       body,
     });
     assert.equal(res.status, 202, await res.clone().text());

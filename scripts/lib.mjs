@@ -1,6 +1,6 @@
 // Shared steps of the local scripts (start, seed, e2e, bench). Plain Node, run on the pinned Node 22.
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -99,4 +99,19 @@ export function stopProcessGroup(child) {
   } catch {
     // already gone
   }
+}
+
+/** The demo official application (scripts/demo/users.mjs): official-only routes need its signature. */
+export const DEMO_OFFICIAL_APP = { id: "100000a", secret: "official-dev-secret" };
+
+/**
+ * The `timestamp`/`signature` headers an application client sends (README, "Signed requests"): hex HMAC-SHA1 with
+ * its secret over path + query + `&t=<timestamp>` + the body's bytes.
+ */
+export function signedHeaders(url, body, secret = DEMO_OFFICIAL_APP.secret) {
+  const u = new URL(url);
+  const t = String(Math.floor(Date.now() / 1000));
+  const hmac = createHmac("sha1", secret).update(`${u.pathname}${u.search ? `${u.search}&` : "?"}t=${t}`);
+  if (body) hmac.update(typeof body === "string" ? Buffer.from(body) : body);
+  return { timestamp: t, signature: hmac.digest("hex") };
 }

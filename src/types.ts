@@ -18,5 +18,7 @@ export type AppEnv = {
     ignoredToken?: "invalid" | "empty";
     /** An unsigned request named an application the server does not know; public reads treat it as none. */
     ignoredApp?: string;
+    /** The request carried a valid signature of `application`. */
+    appSigned?: boolean;
   };
 };

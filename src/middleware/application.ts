@@ -49,6 +49,7 @@ export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
     if (!(await signatureMatches(application.secret, message, (querySig ?? headerSig)!))) {
       throw new ApiError(VCODE.invalidSignature, "invalid signature");
     }
+    c.set("appSigned", true);
   }
   c.set("application", application);
   return next();
@@ -73,5 +74,12 @@ export const requireOfficialApp = createMiddleware<AppEnv>(async (c, next) => {
   const application = c.get("application");
   if (!application) throw ApiError.field("app", "this route needs app=<application id> of an official application");
   if (!application.official) throw ApiError.forbidden("this route is restricted to official applications");
+  // `app=` is public (it is in every client's URLs), so naming the official application proves nothing: only its
+  // signature does.
+  if (!c.get("appSigned")) {
+    throw new ApiError(VCODE.invalidSignature, "official applications must sign this request", {
+      details: [{ field: "sig", message: "sign with sig and t, or the signature and timestamp headers (README, \"Signed requests\")" }],
+    });
+  }
   return next();
 });

@@ -103,3 +103,23 @@ describe("signed requests", () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe("official applications prove who they are", () => {
+  it("an official application's unsigned request to an official-only route is 401 naming the signature", async () => {
+    const res = await call(`/official?app=${official.wireId}`, { method: "POST", body: "{}" });
+    expect(res.status).toBe(401);
+    const body = await errorBody(res);
+    expect(body.vcode).toBe(4);
+    expect(body.details).toEqual([{ field: "sig", message: expect.stringContaining("sign") }]);
+    // Its public reads stay unsigned.
+    expect(await (await call(`/open?app=${official.wireId}`)).json()).toEqual({ app: official.id });
+  });
+
+  it("the same request signed with the header form is accepted", async () => {
+    const t = String(now());
+    const path = `/official?app=${official.wireId}`;
+    const signature = await hmacSha1Hex("official-secret", `${path}&t=${t}{"a":1}`);
+    const res = await call(path, { method: "POST", body: '{"a":1}', headers: { timestamp: t, signature, "content-type": "application/json" } });
+    expect(res.status).toBe(200);
+  });
+});
