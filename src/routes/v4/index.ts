@@ -1,6 +1,7 @@
 import { createRouter } from "../../lib/router";
 import { resolveApplication } from "../../middleware/application";
 import { loadUser } from "../../middleware/session";
+import { limitWrites } from "../../middleware/write-limits";
 import { containerListingRouter } from "./container-listing";
 import { containerVideosRouter } from "./container-videos";
 import { containerWritesRouter } from "./container-writes";
@@ -27,7 +28,7 @@ import { videosRouter } from "./videos";
  * Routers with static paths (e.g. /v4/containers/all) are mounted before those with `{id}` paths.
  */
 export const v4Router = createRouter();
-v4Router.use("/v4/*", resolveApplication, loadUser);
+v4Router.use("/v4/*", resolveApplication, loadUser, limitWrites);
 v4Router.route("/", jobsRouter);
 v4Router.route("/", notificationsRouter);
 v4Router.route("/", subscriptionsRouter);
