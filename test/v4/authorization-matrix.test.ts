@@ -1,11 +1,9 @@
 // DESIGN.md §5 for every user-scoped route of the community issue: no token 401, another user's token 403,
 // the owner 2xx, and an object id that is not the owner's 404 even through the owner's own path.
-import { beforeAll, describe, expect, it } from "vitest";
 import { notifications } from "../../src/db/schema";
-import { createApplication, db, signedInUser } from "../helpers";
+import { db, signedInUser } from "../helpers";
 import { call, followables } from "../helpers/community";
-
-type Signed = Awaited<ReturnType<typeof signedInUser>>;
+import { describe, expect, test, type Signed } from "../helpers/fixtures";
 interface Route {
   name: string;
   method: string;
@@ -16,10 +14,8 @@ interface Route {
   ok: number;
 }
 
-let alice: Signed;
+// alice is the `user` fixture (the owner), carol the `otherUser`; bob is the third party of her threads.
 let bob: Signed;
-let carol: Signed;
-let officialApp: string;
 const ids: Record<string, string> = {};
 
 async function startThread(from: Signed, to: Signed) {
@@ -33,9 +29,8 @@ async function notify(user: Signed) {
   return `${row.id}n`;
 }
 
-beforeAll(async () => {
-  [alice, bob, carol] = [await signedInUser(), await signedInUser(), await signedInUser()];
-  officialApp = (await createApplication({ official: true })).wireId;
+test.beforeAll(async ({ user: alice, otherUser: carol, officialApp }) => {
+  bob = await signedInUser();
   const a = await followables("matrix-a");
   const b = await followables("matrix-b");
   Object.assign(ids, { follow: a.container.wireId, unfollow: b.container.wireId, mark: a.video.wireId, unmark: b.video.wireId });
@@ -79,9 +74,14 @@ const resolve = (json: unknown) =>
 
 describe("authorization matrix of the user-scoped community routes", () => {
   for (const route of ROUTES) {
-    it(`${route.method} ${route.name}: 401 without a token, 403 for another user, ${route.ok} for the owner`, async () => {
+    test(`${route.method} ${route.name}: 401 without a token, 403 for another user, ${route.ok} for the owner`, async ({
+      anonymous: nobody,
+      user: alice,
+      otherUser: carol,
+      officialApp,
+    }) => {
       const opts = { json: resolve(route.json), query: route.query, app: route.official ? officialApp : undefined };
-      const anonymous = await call(route.method, route.path(alice), opts);
+      const anonymous = await call(route.method, route.path(alice), { ...opts, token: nobody.token });
       expect(anonymous.status, "no token").toBe(401);
       expect(((await anonymous.json()) as { vcode: number }).vcode).toBe(4500);
       const other = await call(route.method, route.path(alice), { ...opts, token: carol.token });
@@ -102,13 +102,13 @@ describe("authorization matrix of the user-scoped community routes", () => {
     ["delete bob's notification", "DELETE", (u) => `${base(u)}/notifications/${ids.foreignNotification}.json`],
   ];
   for (const [name, method, path, query, json] of FOREIGN) {
-    it(`${name} through alice's own path is 404`, async () => {
+    test(`${name} through alice's own path is 404`, async ({ user: alice }) => {
       const res = await call(method, path(alice), { token: alice.token, query, json });
       expect(res.status).toBe(404);
     });
   }
 
-  it("bob still has his thread and notification afterwards", async () => {
+  test("bob still has his thread and notification afterwards", async () => {
     expect((await call("GET", `${base(bob)}/threads/${ids.foreignThread}.json`, { token: bob.token })).status).toBe(200);
     expect((await call("GET", `${base(bob)}/notifications/${ids.foreignNotification}.json`, { token: bob.token })).status).toBe(200);
   });
