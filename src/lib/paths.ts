@@ -25,5 +25,6 @@ export function requestFormat(url: string): "json" | "xml" {
 
 /** The documented path of a route: `.json` put back, except on routes that name their own file (`.srt`). */
 export function documentedPath(path: string): string {
-  return /\/subtitles\/\{[^}]+\}$/.test(path) ? path : `${path}.json`;
+  // `/oauth/token` is called without an extension by every OAuth client (RFC 6749).
+  return /\/subtitles\/\{[^}]+\}$/.test(path) || path === "/oauth/token" ? path : `${path}.json`;
 }
