@@ -49,7 +49,10 @@ export default tseslint.config(
         {
           patterns: [
             QUEUES,
-            layer("routes", "Services never import routes."),
+            {
+              regex: "(^|/)routes/(?!v\\d+/contracts/)",
+              message: "Services never import routes (the input contracts in routes/*/contracts are the exception).",
+            },
             {
               group: ["../jobs", "../jobs/**", "../../jobs", "../../jobs/**"],
               message: "Job definitions import services, never the reverse (src/jobs starts jobs).",
@@ -61,7 +64,24 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/db/**/*.ts", "src/domain/**/*.ts", "src/lib/**/*.ts", "src/views/**/*.ts"],
+    // Views render what services and queries return (they may import their types), never read or route.
+    files: ["src/views/**/*.ts"],
+    rules: {
+      "no-restricted-imports": "off",
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            QUEUES,
+            layer("routes", "Views never import routes."),
+            { ...layer("db/queries", "Views render rows; they do not read them."), allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/db/**/*.ts", "src/domain/**/*.ts", "src/lib/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

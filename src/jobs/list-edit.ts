@@ -43,10 +43,10 @@ export const listEdit = defineJob({
 });
 
 /** Queues a bulk list edit (never of a derived list: 409), the ids inline or, when large, in R2. */
-export async function startListEdit(db: JobDeps["db"], env: Env, user: User, listId: number, ids: string[]) {
+export async function startListEdit(deps: JobDeps, user: User, listId: number, ids: string[]) {
   assertEditable(listId);
   const inline = JSON.stringify(ids).length <= INLINE_PAYLOAD_LIMIT;
-  return enqueue({ db, env }, listEdit, inline ? { listId, ids } : { listId }, {
+  return enqueue(deps, listEdit, inline ? { listId, ids } : { listId }, {
     createdBy: user.id,
     payload: inline ? undefined : { body: JSON.stringify({ ids }) },
   });

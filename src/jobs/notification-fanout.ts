@@ -20,7 +20,7 @@ export const notificationFanout = defineJob({
 });
 
 /** A manager's notification to the subscribers of a container (404 / 403 from `assertMayNotify`), queued. */
-export async function startNotificationFanout(db: JobDeps["db"], env: Env, sender: User, containerId: number, content: string) {
-  const container = await assertMayNotify(db, sender, containerId);
-  return enqueue({ db, env }, notificationFanout, { containerId: container.id, senderId: sender.id, content }, { createdBy: sender.id });
+export async function startNotificationFanout(deps: JobDeps, sender: User, containerId: number, content: string) {
+  const container = await assertMayNotify(deps.db, sender, containerId);
+  return enqueue(deps, notificationFanout, { containerId: container.id, senderId: sender.id, content }, { createdBy: sender.id });
 }

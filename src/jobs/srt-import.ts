@@ -73,12 +73,11 @@ export const srtImport = defineJob({
 
 /** Queues an SRT import of an upload the route has read in full; the bytes go to R2, never to the row. */
 export async function startSrtImport(
-  db: JobDeps["db"],
-  env: Env,
+  deps: JobDeps,
   input: { user: User; videoId: number; language: string; bytes: Uint8Array },
 ) {
   const { user, videoId, language, bytes } = input;
-  return enqueue({ db, env }, srtImport, { videoId, language }, {
+  return enqueue(deps, srtImport, { videoId, language }, {
     createdBy: user.id,
     payload: { body: bytes, customMetadata: { language, video: formatId(videoId, "v"), user: formatId(user.id, "u") } },
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { DB } from "../db/client";
+import { findContainer } from "../db/queries/catalogue";
 import {
   containerCompletionStatements,
   normalVideoIds,
@@ -10,7 +11,7 @@ import {
 import { runBatch } from "../db/queries/subtitles";
 import { formatId } from "../lib/ids";
 import type { User } from "../types";
-import { caller, canSeeVideo } from "./access";
+import { caller, canSeeVideo, requireVisibleContainer } from "./access";
 
 /** `POST /v4/subtitle_completions.json` takes at most this many video ids. */
 export const MAX_COMPLETION_VIDEO_IDS = 100;
@@ -67,8 +68,12 @@ export async function videoCompletions(db: DB, user: User | undefined, ids: numb
   return Object.fromEntries(shown.map((id) => [formatId(id, "v"), percents.get(id) ?? {}]));
 }
 
-/** A container's normal-state videos keyed like `videoCompletions`, plus `"container"`. */
-export async function containerCompletions(db: DB, containerId: number) {
+/**
+ * A container's normal-state videos keyed like `videoCompletions`, plus `"container"`; 404 when the container
+ * is missing or hidden from the user.
+ */
+export async function containerCompletions(db: DB, user: User | undefined, containerId: number) {
+  await requireVisibleContainer(caller(db, user), await findContainer(db, containerId));
   const ids = (await normalVideoIds(db, containerId)).map((r) => r.id);
   const [videoRows, containerRows] = await Promise.all([readCompletions(db, "v", ids), readCompletions(db, "c", [containerId])]);
   const percents = groupPercents(videoRows);

@@ -1,14 +1,26 @@
 import type { DB } from "../db/client";
 import { findContainersByIds } from "../db/queries/catalogue";
-import { listAllContainersConcise, type ConciseRow } from "../db/queries/catalogue-listing";
+import {
+  countContainers,
+  listAllContainersConcise,
+  listContainerIds,
+  listContainerPage,
+  listGenres,
+  type ConciseRow,
+} from "../db/queries/catalogue-listing";
 import type { CONTAINER_TYPES, GENRE_SETS } from "../db/schema";
+import type { ContainerSort } from "../domain/container-sorts";
 import { facet, inNamespace } from "../domain/facets";
 import { tryParseId } from "../lib/ids";
+import type { Paging } from "../lib/paging";
 import type { Application } from "../types";
-import type { ContainerRow } from "../views/catalogue";
+import type { ContainerRow } from "../db/schema";
 import { isVisible } from "./access";
+import type { Deps } from "./deps";
+import { KV_KEYS, cachedJson } from "./kv-cache";
 
 type ContainerType = (typeof CONTAINER_TYPES)[number];
+type GenreSet = (typeof GENRE_SETS)[number];
 
 export interface ListingFilters {
   type?: ContainerType;
@@ -65,26 +77,38 @@ const sortingTitle = (titles: Record<string, string>) => {
 /**
  * all.json: every normal-state container alphabetically as people read it. SQLite only has byte order
  * (`sort_title` puts "Ébène" after "zebra"), so the Worker sorts with ICU; the result is cached in KV, so the
- * sort runs once per catalogue change. Equal titles go by id.
+ * sort runs once per catalogue change (the catalogue writes drop the key). Equal titles go by id.
  */
-export async function allContainersAlphabetically(db: DB): Promise<ConciseRow[]> {
-  const rows = (await listAllContainersConcise(db)).map((r) => ({ row: r, title: sortingTitle(r.titles) }));
-  rows.sort((a, b) => READING_ORDER.compare(a.title, b.title) || a.row.id - b.row.id);
-  return rows.map((r) => r.row);
+export async function allContainersAlphabetically({ db, env }: Deps): Promise<ConciseRow[]> {
+  return cachedJson(env.CACHE, KV_KEYS.allContainers, async () => {
+    const rows = (await listAllContainersConcise(db)).map((r) => ({ row: r, title: sortingTitle(r.titles) }));
+    rows.sort((a, b) => READING_ORDER.compare(a.title, b.title) || a.row.id - b.row.id);
+    return rows.map((r) => r.row);
+  });
 }
 
 /**
  * The genre set(s) of `genres.json`: `set=` wins; else `type=artist` means the music set and another type the
  * general set; with neither, both sets (general first), every item saying its set.
  */
-export function genreSetFor(q: { set?: (typeof GENRE_SETS)[number]; type?: ContainerType }) {
+export function genreSetFor(q: { set?: GenreSet; type?: ContainerType }) {
   if (q.set) return q.set;
   if (q.type) return q.type === "artist" ? "music" : "general";
   return undefined;
 }
 
+type GenreRow = Awaited<ReturnType<typeof listGenres>>[number];
+
+/**
+ * genres.json of one set (or both), kept in KV as the document `toWire` makes of the rows, so a hit is the
+ * answer as is. Genres change only by migration, which bumps the key's version.
+ */
+export async function cachedGenres<T>({ db, env }: Deps, set: GenreSet | undefined, toWire: (genre: GenreRow) => T) {
+  return cachedJson(env.CACHE, KV_KEYS.genres(set ?? "all"), async () => (await listGenres(db, set)).map(toWire));
+}
+
 /** Containers by id in the given order (one `IN` read); missing ids are skipped. */
-export async function containersInOrder(db: DB, ids: number[]): Promise<ContainerRow[]> {
+async function containersInOrder(db: DB, ids: number[]): Promise<ContainerRow[]> {
   const rows = await findContainersByIds(db, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
@@ -94,8 +118,25 @@ export async function containersInOrder(db: DB, ids: number[]): Promise<Containe
  * `ids=`: the requested containers in request order. Malformed, duplicate, missing and non-normal-state ids
  * (and, on a pseudo-type path, containers of another type) are dropped without an error.
  */
-export async function bulkContainers(db: DB, tokens: string[], type?: ContainerRow["type"]) {
+export async function bulkContainers({ db }: Deps, tokens: string[], type?: ContainerRow["type"]) {
   const ids = [...new Set(tokens.map((t) => tryParseId(t, "c")).filter((id): id is number => id !== null))];
   const rows = await containersInOrder(db, ids);
   return rows.filter((r) => isVisible(r) && (!type || r.type === type));
+}
+
+export interface ListingQuery extends ListingFilters {
+  sort: ContainerSort;
+  direction?: "asc" | "desc";
+}
+
+/**
+ * One page of a paged listing: the container ids in sort order, their rows (none with `only_ids`), and the
+ * total for `with_paging`. Without `only_ids` one statement walks the facet and joins the page's rows.
+ */
+export async function listingPage({ db }: Deps, q: ListingQuery, application: Application | undefined, p: Paging) {
+  const facetQuery = { facets: listingFacets(q, application), sort: q.sort, direction: q.direction };
+  const window = { ...facetQuery, offset: p.offset, limit: p.limit };
+  const rows = p.onlyIds ? [] : await listContainerPage(db, window);
+  const ids = p.onlyIds ? await listContainerIds(db, window) : rows.map((r) => r.id);
+  return { ids, rows: new Map(rows.map((r) => [r.id, r])), count: () => countContainers(db, facetQuery) };
 }

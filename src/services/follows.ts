@@ -15,7 +15,7 @@ import { markers, subscriptions } from "../db/schema";
 import { ApiError, VCODE } from "../lib/errors";
 import { formatId, tryParseResourceId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
-import type { ContainerRow, VideoRow } from "../views/catalogue";
+import type { ContainerRow, VideoRow } from "../db/schema";
 import { isVisible } from "./access";
 
 /** A user holds at most this many subscriptions, so `ids=true` (which answers them all, unpaged) stays bounded. */

@@ -4,6 +4,7 @@ import { derivedCountQuery, derivedIdPageQuery, derivedPageQuery, type DerivedFa
 import {
   containerStates,
   countListItems,
+  findList,
   insertList,
   listHead,
   listHeadQuery,
@@ -19,7 +20,7 @@ import {
 import { ApiError } from "../lib/errors";
 import { formatId, tryParseResourceId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
-import type { ContainerRow, VideoRow } from "../views/catalogue";
+import type { ContainerRow, VideoRow } from "../db/schema";
 import { isVisible } from "./access";
 
 /** Lists are curated: a PUT may name at most this many ids, so a list never holds more items. */
@@ -35,6 +36,14 @@ export interface Skipped {
 }
 
 export const createList = (db: DB, titles: Record<string, string>) => insertList(db, titles);
+
+/** A list that exists and may be edited: 404 when missing, then 409 for a derived list (`assertEditable`). */
+export async function editableList(db: DB, listId: number) {
+  const list = await findList(db, listId);
+  if (!list) throw ApiError.notFound();
+  assertEditable(list.id);
+  return list;
+}
 
 interface Candidate {
   index: number;

@@ -1,13 +1,13 @@
 import type { DB } from "../db/client";
 import {
   captionInWindow,
+  insertCaptionSuggestion,
   subtitleIdRange,
   subtitleLanguages,
   videoAtSubtitle,
   type CaptionCandidate,
   type TargetDraw,
 } from "../db/queries/captions";
-import { findContainer, findVideoWithContainer } from "../db/queries/catalogue";
 import {
   allTranslations,
   containerTranslations,
@@ -19,9 +19,11 @@ import {
   type TranslationWalk,
 } from "../db/queries/translations";
 import { ApiError } from "../lib/errors";
-import { tryParseId } from "../lib/ids";
+import { formatId, tryParseId } from "../lib/ids";
 import type { User } from "../types";
-import { caller, isVisible, requireVisibleContainer, requireVisibleVideo } from "./access";
+import { isVisible } from "./access";
+import { visibleContainer, visibleVideo as visibleVideoAndContainer } from "./catalogue";
+import type { Deps } from "./deps";
 
 /** A video's origin language: its own, else its container's. Translations are subtitles in any other. */
 export const originLanguage = (video: { originLanguage: string }, container: { originLanguage: string }) =>
@@ -31,13 +33,13 @@ export const originLanguage = (video: { originLanguage: string }, container: { o
  * A video the caller may see, as on the catalogue reads: pending or blocked videos (and videos of
  * containers not in the normal state) are 404 except to the container's managers and staff.
  */
-export async function visibleVideo(db: DB, user: User | undefined, videoId: number) {
-  const { video, container } = await requireVisibleVideo(caller(db, user), await findVideoWithContainer(db, videoId));
+export async function visibleVideo(deps: Deps, user: User | undefined, videoId: number) {
+  const { video, container } = await visibleVideoAndContainer(deps, user, videoId);
   return { video, container, origin: originLanguage(video, container) };
 }
 
 /** A subtitle of a visible video (3 primary-key reads); anything else is 404. */
-export async function visibleSubtitle(db: DB, id: number) {
+export async function visibleSubtitle({ db }: Deps, id: number) {
   const s = await findSubtitleContext(db, id);
   if (!s || !isVisible({ state: s.container_state }, { state: s.video_state })) throw ApiError.notFound();
   return s;
@@ -52,7 +54,8 @@ const LANGUAGE_COUNTS_KEY = "localisation:language-totals:v1";
  * one grouped query (about one row read per subtitle) at most once per TTL; nothing invalidates it early,
  * so a new language shows up within five minutes.
  */
-export async function cachedLanguageTotals(kv: KVNamespace, db: DB): Promise<LanguageTotals[]> {
+export async function cachedLanguageTotals({ db, env }: Deps): Promise<LanguageTotals[]> {
+  const kv = env.CACHE;
   const hit = await kv.get<LanguageTotals[]>(LANGUAGE_COUNTS_KEY, "json");
   if (hit !== null) return hit;
   const rows = (await languageTotals(db)).map((r) => ({
@@ -84,17 +87,19 @@ export interface TranslationFilters {
  * The walk a filter set lists, or undefined when it cannot hold anything (a video whose origin is `to`, or
  * not `from`). An unknown or hidden video or container is 404. No filter: every translation, newest first.
  */
-export async function translationWalk(db: DB, f: TranslationFilters): Promise<TranslationWalk | undefined> {
+export async function translationWalk(deps: Deps, f: TranslationFilters): Promise<TranslationWalk | undefined> {
   if (f.video_id !== undefined) {
-    const { video, origin } = await visibleVideo(db, undefined, tryParseId(f.video_id, "v")!);
+    const { video, origin } = await visibleVideo(deps, undefined, tryParseId(f.video_id, "v")!);
     return (!f.from || f.from === origin) && f.to !== origin ? videoTranslations({ id: video.id, origin }, f.to) : undefined;
   }
   if (f.container_id !== undefined) {
-    const container = await requireVisibleContainer(caller(db, undefined), await findContainer(db, tryParseId(f.container_id, "c")!));
+    const container = await visibleContainer(deps, undefined, tryParseId(f.container_id, "c")!);
     return containerTranslations({ id: container.id, origin: container.originLanguage }, f.to!, f.from);
   }
   return f.to ? languageTranslations(f.to, f.from) : allTranslations();
 }
+
+export { CAPTION_WINDOW } from "../db/queries/captions";
 
 /** Windows tried before answering 404: two random starts, then the start of the index. */
 export const CAPTION_ATTEMPTS = 3;
@@ -126,8 +131,7 @@ async function targetLanguages(kv: KVNamespace, db: DB): Promise<string[]> {
  * answer is 404, even if a rare candidate exists elsewhere; asking again draws new windows.
  */
 export async function randomCaption(
-  db: DB,
-  kv: KVNamespace,
+  { db, env }: Deps,
   from: string | undefined,
   to: string | undefined,
   random: () => number = Math.random,
@@ -135,7 +139,7 @@ export async function randomCaption(
   const range = await subtitleIdRange(db);
   if (!range?.lo || !range.hi) return undefined;
   const { lo, hi } = range;
-  const languages = to ? [] : await targetLanguages(kv, db);
+  const languages = to ? [] : await targetLanguages(env.CACHE, db);
   for (let attempt = 0; attempt < CAPTION_ATTEMPTS; attempt++) {
     // The last window starts at the very beginning of the walk, so the first candidates are always reachable.
     const id = attempt === CAPTION_ATTEMPTS - 1 ? 0 : lo + Math.floor(random() * (hi - lo + 1));
@@ -146,4 +150,23 @@ export async function randomCaption(
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * A user's suggested translation of an original subtitle of a visible video (unknown or hidden: 404). A
+ * translation as the origin, or a suggestion in the original's own language, is a 400.
+ */
+export async function suggestCaption(
+  deps: Deps,
+  userId: number,
+  input: { originSubtitleId: number; language: string; content: string },
+) {
+  const origin = await visibleSubtitle(deps, input.originSubtitleId);
+  if (origin.language !== origin.origin) {
+    throw ApiError.field("origin_subtitle_id", `${formatId(origin.id, "s")} is a translation, not an original subtitle`);
+  }
+  if (input.language === origin.language) {
+    throw ApiError.field("language", `the suggestion must be in another language than the original's (${origin.language})`);
+  }
+  return insertCaptionSuggestion(deps.db, { originSubtitleId: origin.id, language: input.language, userId, content: input.content });
 }

@@ -4,15 +4,25 @@ import { findContainer, findContainersByIds } from "../db/queries/catalogue";
 import type { Job } from "../db/queries/jobs";
 import {
   countContainerSubscribers,
+  countNotifications,
+  deleteNotification,
   fanoutChunk,
+  findNotification,
   findUserRefs,
   listNotifications,
+  setNotificationUnread,
   type FanoutScope,
   type NotificationRow,
 } from "../db/queries/notifications";
 import { ApiError } from "../lib/errors";
 import type { User } from "../types";
-import type { NotificationRefs } from "../views/notification";
+import type { ContainerRow } from "../db/schema";
+
+/** The containers and senders a page of notifications names, read once for the page. */
+export interface NotificationRefs {
+  containers: Map<number, Pick<ContainerRow, "id" | "type" | "doc">>;
+  senders: Map<number, { id: number; username: string }>;
+}
 import { isListedManager } from "./access";
 
 /** Characters of a notification's content (after trimming); small enough to travel in the job's params. */
@@ -90,4 +100,28 @@ export async function loadRefs(db: DB, rows: NotificationRow[]): Promise<Notific
   const senderIds = [...new Set(rows.map((r) => r.senderId).filter((id): id is number => id !== null))];
   const [cs, us] = await Promise.all([findContainersByIds(db, containerIds), findUserRefs(db, senderIds)]);
   return { containers: new Map(cs.map((c) => [c.id, c])), senders: new Map(us.map((u) => [u.id, u])) };
+}
+
+/** The inbox's size (only the unread ones with `unreadOnly`), from the per-user counter: one row read. */
+export async function countInbox(db: DB, userId: number, unreadOnly: boolean) {
+  const counts = await countNotifications(db, userId);
+  return unreadOnly ? counts.unread : counts.total;
+}
+
+/** One of the user's notifications with its container and sender; another user's id is a 404. */
+export async function readNotification(db: DB, userId: number, id: number) {
+  const row = await findNotification(db, userId, id);
+  if (!row) throw ApiError.notFound();
+  return { row, refs: await loadRefs(db, [row]) };
+}
+
+/** Sets the read flag (idempotent) and answers the notification as `readNotification` does. */
+export async function markNotification(db: DB, userId: number, id: number, unread: boolean) {
+  const row = await setNotificationUnread(db, userId, id, unread);
+  if (!row) throw ApiError.notFound();
+  return { row, refs: await loadRefs(db, [row]) };
+}
+
+export async function removeNotification(db: DB, userId: number, id: number) {
+  if (!(await deleteNotification(db, userId, id))) throw ApiError.notFound();
 }

@@ -10,6 +10,7 @@ import {
   type ImportScope,
 } from "../db/queries/subtitles";
 import { toHex } from "../lib/encoding";
+import type { Deps } from "./deps";
 import { buildSrt, type Cue } from "./srt";
 
 /** Subtitle languages: `en`, `pt-br`. */
@@ -160,9 +161,9 @@ export async function invalidateSubtitleFile(kv: KVNamespace, videoId: number, l
 }
 
 /** The `.srt` of a video in a language with its ETag, from KV or built from D1; null when it has no text. */
-export async function subtitleFile(db: DB, kv: KVNamespace, videoId: number, language: string) {
+export async function subtitleFile({ db, env }: Deps, videoId: number, language: string) {
   const key = srtCacheKey(videoId, language);
-  const hit = await kv.get<{ etag: string; body: string }>(key, "json");
+  const hit = await env.CACHE.get<{ etag: string; body: string }>(key, "json");
   if (hit) return { ...hit, cached: true };
   const cues = await listSubtitleCues(db, videoId, language);
   if (!cues.length) return null;
@@ -170,6 +171,6 @@ export async function subtitleFile(db: DB, kv: KVNamespace, videoId: number, lan
   const lines = (text: string) => text.replace(/\r\n?/g, "\n").replace(/\n\s*\n/g, "\n").trim().replace(/\n/g, "\r\n");
   const body = buildSrt(cues.map((c) => ({ ...c, text: lines(c.text) })));
   const etag = `"${toHex(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(body))).slice(0, 32)}"`;
-  await kv.put(key, JSON.stringify({ etag, body }), { expirationTtl: SRT_CACHE_TTL_SECONDS });
+  await env.CACHE.put(key, JSON.stringify({ etag, body }), { expirationTtl: SRT_CACHE_TTL_SECONDS });
   return { etag, body, cached: false };
 }

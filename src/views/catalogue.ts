@@ -1,10 +1,9 @@
-import type { containers, videos } from "../db/schema";
+import type { ContainerRow, VideoRow } from "../db/schema";
 import { formatId } from "../lib/ids";
 import { userRef } from "./user";
 import { isoTime } from "./time";
 
-export type ContainerRow = typeof containers.$inferSelect;
-export type VideoRow = typeof videos.$inferSelect;
+export type { ContainerRow, VideoRow };
 
 /** What a view needs from the request: absolute URLs and the viewer's region. */
 export interface ViewContext {

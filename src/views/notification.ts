@@ -1,13 +1,9 @@
 import type { NotificationRow } from "../db/queries/notifications";
 import { formatId } from "../lib/ids";
-import { containerConcise, type ContainerRow, type ViewContext } from "./catalogue";
+import type { NotificationRefs } from "../services/notifications";
+import { containerConcise, type ViewContext } from "./catalogue";
 import { isoTime } from "./time";
 import { userRef } from "./user";
-
-export interface NotificationRefs {
-  containers: Map<number, Pick<ContainerRow, "id" | "type" | "doc">>;
-  senders: Map<number, { id: number; username: string }>;
-}
 
 /**
  * `{id: "7n", content, unread, container: {id, type, titles, url} | null, sender: {id, username, url} | null,

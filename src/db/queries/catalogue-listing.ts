@@ -1,26 +1,14 @@
 import { and, asc, count, desc, eq, exists, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DB } from "../client";
+import type { ContainerSort } from "../../domain/container-sorts";
 import { facet, inDrivingOrder } from "../../domain/facets";
 import { containerFacets, containers, genres, type ContainerDoc } from "../schema";
-
-/** Container sort values and the facet column each walks. */
-export const CONTAINER_SORTS = [
-  "views",
-  "views_recent",
-  "trending",
-  "newest_video",
-  "average_rating",
-  "release_date",
-  "viki_air_time",
-  "title",
-  "number",
-] as const;
-export type ContainerSort = (typeof CONTAINER_SORTS)[number];
 
 const f = alias(containerFacets, "f");
 const probe = alias(containerFacets, "f2");
 
+/** The facet column each container sort walks. */
 const SORT_COLUMN = {
   views: f.views,
   views_recent: f.viewsRecent,

@@ -246,3 +246,7 @@ export const containerFacets = sqliteTable(
     index("facets_video_count").on(t.facet, t.videoCount, t.containerId),
   ],
 );
+
+/** Rows as drizzle reads them: what services return and views render. */
+export type ContainerRow = typeof containers.$inferSelect;
+export type VideoRow = typeof videos.$inferSelect;

@@ -1,12 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { comingSoon, genresOfSet, genresWithResources, movieVideos } from "../../db/queries/v3";
-import { findContainer, findVideoWithContainer } from "../../db/queries/catalogue";
-import { listContainerVideos } from "../../db/queries/container-videos";
 import { V3_SUBTITLE_THRESHOLD } from "../../domain/facets";
-import { ApiError } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
 import { v3Auth } from "../../middleware/v3";
-import { isVisible } from "../../services/access";
+import { depsOf } from "../../services/deps";
+import { findV3Movie, findV3Series, listComingSoon, listEpisodes, listMovieVideos, v3Genres } from "../../services/v3";
 import { licenceFilter } from "../../services/v3-filters";
 import { v3ComingSoon, v3Episode, v3Movie, v3Series } from "../../views/v3";
 import {
@@ -100,18 +97,11 @@ export const v3CatalogueRouter = createRouter();
 for (const kind of Object.keys(GENRE_KINDS) as Array<keyof typeof GENRE_KINDS>) {
   v3CatalogueRouter.openapi(genresRoute(kind), async (c) => {
     const q = c.req.valid("query");
-    const filters = licenceFilter(q);
-    const unfiltered = !q.origin_country && !q.subtitle_language && !filters.watchableIn;
-    const db = c.get("db");
-    const genres = unfiltered
-      ? await genresOfSet(db, GENRE_KINDS[kind].set)
-      : await genresWithResources(db, {
-          ...filters,
-          ...GENRE_KINDS[kind],
-          originCountry: q.origin_country,
-          subtitleLanguage: q.subtitle_language,
-          minCompletion: V3_SUBTITLE_THRESHOLD,
-        });
+    const genres = await v3Genres(depsOf(c), GENRE_KINDS[kind], {
+      ...licenceFilter(q),
+      originCountry: q.origin_country,
+      subtitleLanguage: q.subtitle_language,
+    });
     return v3Respond(c, { count: genres.length, pagination: { previous: "", next: "" }, response: genres });
   });
 }
@@ -121,7 +111,7 @@ for (const suffix of Object.keys(COMING_SOON) as Array<keyof typeof COMING_SOON>
     const q = c.req.valid("query");
     const page = q.page ?? 1;
     const perPage = q.per_page;
-    const rows = await comingSoon(c.get("db"), {
+    const rows = await listComingSoon(depsOf(c), {
       ...licenceFilter(q),
       types: [...COMING_SOON[suffix]],
       offset: (page - 1) * perPage,
@@ -137,7 +127,7 @@ for (const path of ["/v3/movies", "/api/v3/movies"]) {
   v3CatalogueRouter.openapi(moviesRoute(path), async (c) => {
     const q = c.req.valid("query");
     const page = q.page ?? 1;
-    const rows = await movieVideos(c.get("db"), (page - 1) * q.per_page, q.per_page + 1);
+    const rows = await listMovieVideos(depsOf(c), (page - 1) * q.per_page, q.per_page + 1);
     const ctx = await v3Context(c);
     const { items, pagination } = v3Page(c.req.url, page, q.per_page, rows);
     return v3Respond(c, { count: items.length, pagination, response: items.map((r) => v3Movie(r.video, r.container, ctx)) });
@@ -145,10 +135,7 @@ for (const path of ["/v3/movies", "/api/v3/movies"]) {
 }
 
 v3CatalogueRouter.openapi(oneRoute("movies"), async (c) => {
-  const found = await findVideoWithContainer(c.get("db"), Number(c.req.valid("param").id));
-  if (!found || found.video.type !== "movie" || !isVisible(found.container, found.video)) {
-    throw ApiError.notFound("The resource couldn't be found");
-  }
+  const found = await findV3Movie(depsOf(c), Number(c.req.valid("param").id));
   return v3Respond(c, v3Movie(found.video, found.container, await v3Context(c)));
 });
 
@@ -165,27 +152,18 @@ const episodesRoute = createRoute({
 });
 
 v3CatalogueRouter.openapi(episodesRoute, async (c) => {
-  const db = c.get("db");
+  const deps = depsOf(c);
   const q = c.req.valid("query");
-  const series = await findContainer(db, Number(c.req.valid("param").id));
-  if (!series || series.type !== "series" || !isVisible(series)) throw ApiError.notFound("The resource couldn't be found");
+  const series = await findV3Series(deps, Number(c.req.valid("param").id));
   const page = q.page ?? 1;
-  const rows = await listContainerVideos(db, {
-    containerId: series.id,
-    state: "normal",
-    type: "episode",
-    direction: "asc",
-    offset: (page - 1) * q.per_page,
-    limit: q.per_page + 1,
-  });
+  const rows = await listEpisodes(deps, series.id, (page - 1) * q.per_page, q.per_page + 1);
   const ctx = await v3Context(c);
   const { items, pagination } = v3Page(c.req.url, page, q.per_page, rows);
   return v3Respond(c, { count: items.length, pagination, response: items.map((v) => v3Episode(v, series, ctx)) });
 });
 
 v3CatalogueRouter.openapi(oneRoute("series"), async (c) => {
-  const series = await findContainer(c.get("db"), Number(c.req.valid("param").id));
-  if (!series || series.type !== "series" || !isVisible(series)) throw ApiError.notFound("The resource couldn't be found");
+  const series = await findV3Series(depsOf(c), Number(c.req.valid("param").id));
   return v3Respond(c, v3Series(series, await v3Context(c)));
 });
 

@@ -1,15 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { findApplication } from "../../db/queries/applications";
-import { timingSafeEqual } from "../../lib/encoding";
 import { ApiError, OAuthError } from "../../lib/errors";
-import { tryParseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { IGNORED_FIELDS_HEADER, normalise, readBody } from "../../lib/tolerant-input";
 import { V3_TOKEN_TTL_SECONDS, issueV3Token } from "../../lib/v3-tokens";
+import { depsOf } from "../../services/deps";
 import { externalLogin } from "../../services/identity/login";
 import { clientAddress, limitLoginByAccount, limitLoginByAddress } from "../../services/login-limits";
 import { authenticate } from "../../services/sessions";
+import { oauthClient } from "../../services/v3";
 import type { AppEnv } from "../../types";
 
 const TokenRequest = z.object({
@@ -82,9 +81,8 @@ async function tokenParams(c: Context<AppEnv>): Promise<TokenRequest> {
 
 async function client(c: Context<AppEnv>, p: TokenRequest) {
   if (!p.client_id || !p.client_secret) throw new OAuthError(401, "invalid_client", "client_id and client_secret are required");
-  const id = tryParseId(p.client_id, "a") ?? (/^[1-9]\d{0,14}$/.test(p.client_id) ? Number(p.client_id) : null);
-  const application = id === null ? undefined : await findApplication(c.get("db"), id);
-  if (!application || !timingSafeEqual(application.secret, p.client_secret)) {
+  const application = await oauthClient(depsOf(c), p.client_id, p.client_secret);
+  if (!application) {
     throw new OAuthError(401, "invalid_client", "unknown client or wrong client_secret");
   }
   return application;

@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { generalGenres } from "../../db/queries/v3";
 import { PLATFORMS } from "../../db/schema";
 import { pageField, pageUrl, perPageField } from "../../lib/paging";
 import { requestFormat } from "../../lib/paths";
 import { toXml } from "../../lib/xml";
+import { depsOf } from "../../services/deps";
+import { v3GenreNames } from "../../services/v3";
 import type { AppEnv } from "../../types";
 import type { V3Context } from "../../views/v3";
 
@@ -49,11 +50,10 @@ export function v3Respond(c: Context<AppEnv>, data: unknown) {
 }
 
 export async function v3Context(c: Context<AppEnv>, language?: string): Promise<V3Context> {
-  const genres = await generalGenres(c.get("db"));
   return {
     origin: new URL(c.req.url).origin,
     webOrigin: c.env.WEB_ORIGIN,
-    genreNames: new Map(genres.map((g) => [g.id, g.name])),
+    genreNames: await v3GenreNames(depsOf(c)),
     language,
   };
 }

@@ -1,18 +1,19 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CAPTION_WINDOW, insertCaptionSuggestion } from "../../db/queries/captions";
 import { ApiError } from "../../lib/errors";
-import { formatId, tryParseId } from "../../lib/ids";
+import { tryParseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireApp } from "../../middleware/application";
 import { requireUser } from "../../middleware/session";
+import { depsOf } from "../../services/deps";
 import {
   CAPTION_ATTEMPTS,
+  CAPTION_WINDOW,
   LANGUAGE_COUNTS_TTL_SECONDS,
   cachedLanguageTotals,
   languageCounts,
   randomCaption,
-  visibleSubtitle,
+  suggestCaption,
 } from "../../services/localisation";
 import { captionView, suggestionView } from "../../views/localisation";
 import { CaptionCreateBody, CaptionSchema, CaptionSuggestionSchema, RandomCaptionQuery } from "./contracts/captions";
@@ -68,31 +69,22 @@ const languages = createRoute({
 export const captionsRouter = createRouter()
   .openapi(random, async (c) => {
     const { from, to } = languagePair(c.req.valid("query"));
-    const caption = await randomCaption(c.get("db"), c.env.CACHE, from, to);
+    const caption = await randomCaption(depsOf(c), from, to);
     if (!caption) throw ApiError.notFound("no caption to work on for this language pair");
     return c.json(captionView(caption), 200);
   })
   .openapi(languages, async (c) => {
-    const totals = await cachedLanguageTotals(c.env.CACHE, c.get("db"));
+    const totals = await cachedLanguageTotals(depsOf(c));
     return c.json(languageCounts(totals, "originals"), 200);
   })
   .openapi(create, async (c) => {
-    const db = c.get("db");
     const user = c.get("user")!;
     const body = c.req.valid("json");
-    const originId = tryParseId(body.origin_subtitle_id, "s");
-    if (originId === null) throw ApiError.field("origin_subtitle_id", "a subtitle id such as 9s");
-    const origin = await visibleSubtitle(db, originId);
-    if (origin.language !== origin.origin) {
-      throw ApiError.field("origin_subtitle_id", `${formatId(origin.id, "s")} is a translation, not an original subtitle`);
-    }
-    if (body.language === origin.language) {
-      throw ApiError.field("language", `the suggestion must be in another language than the original's (${origin.language})`);
-    }
-    const suggestion = await insertCaptionSuggestion(db, {
-      originSubtitleId: origin.id,
+    const originSubtitleId = tryParseId(body.origin_subtitle_id, "s");
+    if (originSubtitleId === null) throw ApiError.field("origin_subtitle_id", "a subtitle id such as 9s");
+    const suggestion = await suggestCaption(depsOf(c), user.id, {
+      originSubtitleId,
       language: body.language,
-      userId: user.id,
       content: body.content,
     });
     return c.json(suggestionView(suggestion, user), 201);

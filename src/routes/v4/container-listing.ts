@@ -1,6 +1,5 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { countContainers, listContainerIds, listContainerPage, listGenres } from "../../db/queries/catalogue-listing";
 import type { ContainerDoc } from "../../db/schema";
 import { SUBTITLE_COMPLETION_THRESHOLD } from "../../domain/facets";
 import { formatId } from "../../lib/ids";
@@ -12,11 +11,12 @@ import { publicCache } from "../../middleware/cache";
 import {
   allContainersAlphabetically,
   bulkContainers,
+  cachedGenres,
   genreSetFor,
-  listingFacets,
+  listingPage,
   listingType,
 } from "../../services/container-listing";
-import { KV_KEYS, cachedJson } from "../../services/kv-cache";
+import { depsOf } from "../../services/deps";
 import { TYPE_OF_PSEUDO, containerConcise, containerView, type ContainerRow } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
 import {
@@ -94,7 +94,7 @@ const genresRoute = createRoute({
 type ListBody = z.infer<typeof ContainerList>;
 
 async function listContainers(c: Context<AppEnv>, q: ListingQuery, pathType?: ContainerRow["type"]): Promise<ListBody> {
-  const db = c.get("db");
+  const deps = depsOf(c);
   const ctx = viewContext(c);
   const p = paging(q);
   const type = listingType(pathType, q.type);
@@ -103,38 +103,31 @@ async function listContainers(c: Context<AppEnv>, q: ListingQuery, pathType?: Co
     return listEnvelope<number, never>(c.req.url, p, [], () => null, () => "", async () => 0);
   }
   if (q.ids !== undefined) {
-    const rows = await bulkContainers(db, q.ids, type);
+    const rows = await bulkContainers(deps, q.ids, type);
     return { more: false, response: p.onlyIds ? rows.map((r) => formatId(r.id, "c")) : rows.map((r) => containerView(r, ctx)) };
   }
-  const facetQuery = { facets: listingFacets({ ...q, type }, c.get("application")), sort: q.sort, direction: q.direction };
-  const window = { ...facetQuery, offset: p.offset, limit: p.limit };
-  // only_ids needs no container rows; otherwise one statement walks the facet and joins the page's rows.
-  const rows = p.onlyIds ? [] : await listContainerPage(db, window);
-  const ids = p.onlyIds ? await listContainerIds(db, window) : rows.map((r) => r.id);
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const page = await listingPage(deps, { ...q, type }, c.get("application"), p);
   return listEnvelope(
     c.req.url,
     p,
-    ids,
-    (id) => containerView(byId.get(id)!, ctx),
+    page.ids,
+    (id) => containerView(page.rows.get(id)!, ctx),
     (id) => formatId(id, "c"),
-    () => countContainers(db, facetQuery),
+    page.count,
   );
 }
 
 export const containerListingRouter = createRouter()
   .openapi(list, async (c) => c.json(await listContainers(c, c.req.valid("query")), 200))
   .openapi(all, async (c) => {
-    const rows = await cachedJson(c.env.CACHE, KV_KEYS.allContainers, () => allContainersAlphabetically(c.get("db")));
+    const rows = await allContainersAlphabetically(depsOf(c));
     const ctx = viewContext(c);
     const response = rows.map((r) => containerConcise({ id: r.id, type: r.type, doc: { titles: r.titles } as ContainerDoc }, ctx));
     return c.json({ more: false, response }, 200);
   })
   .openapi(genresRoute, async (c) => {
     const set = genreSetFor(c.req.valid("query"));
-    const body = await cachedJson(c.env.CACHE, KV_KEYS.genres(set ?? "all"), async () =>
-      (await listGenres(c.get("db"), set)).map((g) => ({ id: formatId(g.id, "g"), name: { en: g.nameEn }, set: g.set })),
-    );
+    const body = await cachedGenres(depsOf(c), set, (g) => ({ id: formatId(g.id, "g"), name: { en: g.nameEn }, set: g.set }));
     return c.json(body, 200);
   });
 

@@ -1,7 +1,5 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { findContainer } from "../../db/queries/catalogue";
-import { countContainerVideos, listContainerVideos } from "../../db/queries/container-videos";
 import type { VIDEO_TYPES } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { missingUser } from "../../middleware/session";
@@ -11,7 +9,8 @@ import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
-import { caller, requireManager, requireVisibleContainer } from "../../services/access";
+import { containerVideosPage } from "../../services/container-videos";
+import { depsOf } from "../../services/deps";
 import { CHILD_KEY, TYPE_OF_PSEUDO, VIDEO_TYPE_OF_CHILD_KEY, videoView, type ContainerRow } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
 import { idParam } from "./contracts/catalogue";
@@ -72,29 +71,18 @@ async function listVideos(
   if (q.state !== undefined && (type || q.sort || q.direction || q.number !== undefined)) {
     throw ApiError.field("state", "a state filter cannot be combined with other filters (type, sort, direction, number)");
   }
-  const db = c.get("db");
-  const container = await findContainer(db, parseId(rawId, "c"));
-  if (!container || (opts.containerType && container.type !== opts.containerType)) throw ApiError.notFound();
-  const user = c.get("user");
-  const who = caller(db, user);
-  await requireVisibleContainer(who, container);
-  const state = q.state ?? "normal";
-  if (state !== "normal") {
-    if (!user) throw missingUser(c);
-    await requireManager(who, { container }, "only the container's managers and staff see pending and blocked videos");
-  }
-
   const p = paging(q);
-  const query = { containerId: container.id, state, type, number: q.number };
-  const rows = await listContainerVideos(db, { ...query, direction: q.direction ?? "asc", offset: p.offset, limit: p.limit });
+  const viewer = { user: c.get("user"), signInError: () => missingUser(c) };
+  const filter = { state: q.state, type, number: q.number, direction: q.direction };
+  const page = await containerVideosPage(depsOf(c), viewer, parseId(rawId, "c"), filter, p, opts.containerType);
   const ctx = viewContext(c);
   return listEnvelope(
     c.req.url,
     p,
-    rows,
-    (v) => videoView(v, container, ctx),
+    page.rows,
+    (v) => videoView(v, page.container, ctx),
     (v) => formatId(v.id, "v"),
-    () => countContainerVideos(db, query),
+    page.count,
   );
 }
 

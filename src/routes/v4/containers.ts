@@ -1,13 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { findContainer } from "../../db/queries/catalogue";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
-import { caller, requireVisibleContainer } from "../../services/access";
+import { visibleContainer } from "../../services/catalogue";
+import { depsOf } from "../../services/deps";
 import { TYPE_OF_PSEUDO, containerView } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
 import { ContainerSchema, idParam } from "./contracts/catalogue";
@@ -35,20 +35,17 @@ const readOnePseudo = (pseudo: keyof typeof TYPE_OF_PSEUDO) =>
     responses: { 200: jsonResponse(ContainerSchema, "the container"), ...errorResponses(404) },
   });
 
-async function visibleContainer(c: Context<AppEnv>, rawId: string) {
-  const db = c.get("db");
-  return requireVisibleContainer(caller(db, c.get("user")), await findContainer(db, parseId(rawId, "c")));
-}
+const readContainer = (c: Context<AppEnv>, rawId: string) => visibleContainer(depsOf(c), c.get("user"), parseId(rawId, "c"));
 
 export const containersRouter = createRouter()
   .openapi(readOne, async (c) => {
-    const container = await visibleContainer(c, c.req.valid("param").container_id);
+    const container = await readContainer(c, c.req.valid("param").container_id);
     return c.json(containerView(container, viewContext(c)), 200);
   });
 
 for (const pseudo of Object.keys(TYPE_OF_PSEUDO) as Array<keyof typeof TYPE_OF_PSEUDO>) {
   containersRouter.openapi(readOnePseudo(pseudo), async (c) => {
-    const container = await visibleContainer(c, c.req.valid("param").container_id);
+    const container = await readContainer(c, c.req.valid("param").container_id);
     if (container.type !== TYPE_OF_PSEUDO[pseudo]) throw ApiError.notFound();
     return c.json(containerView(container, viewContext(c)), 200);
   });

@@ -1,17 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { findContainer } from "../../db/queries/catalogue";
-import { countUserContributions, listContainerContributors, listUserContributions } from "../../db/queries/contributions";
-import { findUserById } from "../../db/queries/users";
-import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
-import { caller, requireVisibleContainer } from "../../services/access";
-import type { AppEnv } from "../../types";
+import { contributionCountOfUser, contributionsOfUser, contributorsOfContainer } from "../../services/contributions";
+import { depsOf } from "../../services/deps";
 import { containerContributorView, userContributionView } from "../../views/contribution";
 import { idParam } from "./contracts/catalogue";
 import {
@@ -70,34 +65,26 @@ const contributors = (base: "container" | "containers") =>
     },
   });
 
-async function existingUser(c: Context<AppEnv>, raw: string) {
-  const user = await findUserById(c.get("db"), parseId(raw, "u"));
-  if (!user) throw ApiError.notFound();
-  return user;
-}
-
 export const contributionsRouter = createRouter()
   .openapi(userContributions, async (c) => {
-    const user = await existingUser(c, c.req.valid("param").user_id);
+    const userId = parseId(c.req.valid("param").user_id, "u");
     const q = c.req.valid("query");
     const p = paging(q);
-    const rows = await listUserContributions(c.get("db"), user.id, q.type, p.offset, p.perPage);
+    const rows = await contributionsOfUser(depsOf(c), userId, q.type, p.offset, p.perPage);
     const ctx = viewContext(c);
     return c.json(rows.map((r) => userContributionView(r, ctx)), 200);
   })
   .openapi(userCount, async (c) => {
-    const user = await existingUser(c, c.req.valid("param").user_id);
-    return c.json({ count: await countUserContributions(c.get("db"), user.id, c.req.valid("query").type) }, 200);
+    const userId = parseId(c.req.valid("param").user_id, "u");
+    return c.json({ count: await contributionCountOfUser(depsOf(c), userId, c.req.valid("query").type) }, 200);
   });
 
 for (const base of ["container", "containers"] as const) {
   contributionsRouter.openapi(contributors(base), async (c) => {
-    const db = c.get("db");
-    const found = await findContainer(db, parseId(c.req.valid("param").container_id, "c"));
-    const container = await requireVisibleContainer(caller(db, c.get("user")), found);
+    const containerId = parseId(c.req.valid("param").container_id, "c");
     const q = c.req.valid("query");
     const p = paging(q);
-    const rows = await listContainerContributors(db, container.id, q.type, p.offset, p.perPage);
+    const rows = await contributorsOfContainer(depsOf(c), c.get("user"), containerId, q.type, p.offset, p.perPage);
     const ctx = viewContext(c);
     return c.json(rows.map((r) => containerContributorView(r, ctx)), 200);
   });

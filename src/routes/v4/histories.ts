@@ -1,6 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { countUserHistories, listUserHistories, type HistoryFilter } from "../../db/queries/histories";
-import { findUserById } from "../../db/queries/users";
 import { ApiError } from "../../lib/errors";
 import { parseId, tryParseId } from "../../lib/ids";
 import { listEnvelope, pagingQuery, paging } from "../../lib/paging";
@@ -8,6 +6,8 @@ import { alsoAsGet, createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { requireOfficialApp } from "../../middleware/application";
 import { requireUser } from "../../middleware/session";
+import { depsOf } from "../../services/deps";
+import { requireHistoryReader, userHistoryPage, type HistoryFilter } from "../../services/histories";
 import { historyView } from "../../views/localisation";
 import { idParam } from "./contracts/catalogue";
 import { HistoriesBody, HistoriesEnvelope } from "./contracts/histories";
@@ -35,13 +35,9 @@ const list = alsoAsGet(createRoute({
 }));
 
 export const historiesRouter = createRouter().openapi(list, async (c) => {
-  const db = c.get("db");
-  const caller = c.get("user")!;
+  const deps = depsOf(c);
   const userId = parseId(c.req.valid("param").user_id, "u");
-  if (caller.id !== userId) {
-    if (!caller.staff) throw ApiError.forbidden("only the user themself or staff may read a user's history");
-    if (!(await findUserById(db, userId))) throw ApiError.notFound();
-  }
+  await requireHistoryReader(deps, c.get("user")!, userId);
   const body = c.req.valid("json");
   const query = c.req.valid("query");
   const filter: HistoryFilter = { userId, language: body.language };
@@ -57,7 +53,7 @@ export const historiesRouter = createRouter().openapi(list, async (c) => {
     page: fromQuery("page") ? query.page : body.page,
     per_page: fromQuery("per_page") ? query.per_page : body.per_page,
   });
-  const rows = await listUserHistories(db, filter, p.offset, p.limit);
-  const envelope = await listEnvelope(c.req.url, p, rows, historyView, (h) => String(h.id), () => countUserHistories(db, filter));
+  const { rows, count } = await userHistoryPage(deps, filter, p.offset, p.limit);
+  const envelope = await listEnvelope(c.req.url, p, rows, historyView, (h) => String(h.id), count);
   return c.json(envelope, 200);
 });

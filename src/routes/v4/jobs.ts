@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findJob } from "../../db/queries/jobs";
 import { JOB_STATUSES, JOB_TYPES } from "../../db/schema";
-import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { requireUser } from "../../middleware/session";
+import { depsOf } from "../../services/deps";
+import { readableJob } from "../../services/jobs";
 import { jobView } from "../../views/job";
 
 export const JobSchema = z
@@ -39,9 +39,6 @@ const read = createRoute({
 });
 
 export const jobsRouter = createRouter().openapi(read, async (c) => {
-  const job = await findJob(c.get("db"), parseId(c.req.valid("param").job_id, "j"));
-  const user = c.get("user")!;
-  // Someone else's job is reported as missing rather than forbidden: job ids are sequential.
-  if (!job || (job.createdBy !== user.id && !user.staff)) throw ApiError.notFound();
+  const job = await readableJob(depsOf(c), c.get("user")!, parseId(c.req.valid("param").job_id, "j"));
   return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 200);
 });

@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import { findList } from "../../db/queries/lists";
 import { SUBTITLE_COMPLETION_THRESHOLD } from "../../domain/facets";
 import { startListEdit } from "../../jobs/list-edit";
 import { ApiError } from "../../lib/errors";
@@ -9,13 +8,8 @@ import { createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
-import {
-  MAX_LIST_ITEMS,
-  assertEditable,
-  createList,
-  itemWireId,
-  readList,
-} from "../../services/lists";
+import { depsOf } from "../../services/deps";
+import { MAX_LIST_ITEMS, createList, editableList, itemWireId, readList } from "../../services/lists";
 import { requireStaff } from "../../middleware/session";
 import { jobView } from "../../views/job";
 import { listDetailsView, listItemView, listView } from "../../views/list";
@@ -105,10 +99,8 @@ export const listsRouter = createRouter()
     return c.json(listView(list, titles, [], new URL(c.req.url).origin), 201);
   })
   .openapi(edit, async (c) => {
-    const db = c.get("db");
-    const list = await findList(db, parseId(c.req.valid("param").list_id, "l"));
-    if (!list) throw ApiError.notFound();
-    assertEditable(list.id);
-    const job = await startListEdit(db, c.env, c.get("user")!, list.id, c.req.valid("json").videos);
+    const deps = depsOf(c);
+    const list = await editableList(deps.db, parseId(c.req.valid("param").list_id, "l"));
+    const job = await startListEdit(deps, c.get("user")!, list.id, c.req.valid("json").videos);
     return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 202);
   });

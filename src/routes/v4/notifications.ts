@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { countNotifications, deleteNotification, findNotification, setNotificationUnread } from "../../db/queries/notifications";
 import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
@@ -11,7 +10,15 @@ import { viewContext } from "../../lib/view-context";
 import { requireUser } from "../../middleware/session";
 import { ownerOnly } from "../../middleware/user-scope";
 import { startNotificationFanout } from "../../jobs/notification-fanout";
-import { MAX_NOTIFICATION_LENGTH, loadRefs, readInboxPage } from "../../services/notifications";
+import { depsOf } from "../../services/deps";
+import {
+  MAX_NOTIFICATION_LENGTH,
+  countInbox,
+  markNotification,
+  readInboxPage,
+  readNotification,
+  removeNotification,
+} from "../../services/notifications";
 import type { AppEnv, User } from "../../types";
 import { jobView } from "../../views/job";
 import { notificationView } from "../../views/notification";
@@ -124,17 +131,14 @@ const remove = createRoute({
 type Created = { container_id: string };
 async function send(c: Context<AppEnv>, sender: User, query: Created, content: string) {
   const containerId = Number.parseInt(query.container_id, 10);
-  const job = await startNotificationFanout(c.get("db"), c.env, sender, containerId, content);
+  const job = await startNotificationFanout(depsOf(c), sender, containerId, content);
   return { job: jobView(job, new URL(c.req.url).origin) };
 }
 
 async function listInbox(c: Context<AppEnv>, userId: number, q: z.infer<typeof InboxQuery>) {
-  const db = c.get("db");
+  const { db } = depsOf(c);
   const unreadOnly = q.unread ?? false;
-  const countOf = async () => {
-    const counts = await countNotifications(db, userId);
-    return unreadOnly ? counts.unread : counts.total;
-  };
+  const countOf = () => countInbox(db, userId, unreadOnly);
   if (q.only_count) return { count: await countOf() };
   const p = paging(q);
   const { rows, refs } = await readInboxPage(db, userId, unreadOnly, p.offset, p.limit, p.onlyIds ? 0 : p.perPage);
@@ -142,9 +146,8 @@ async function listInbox(c: Context<AppEnv>, userId: number, q: z.infer<typeof I
   return listEnvelope(c.req.url, p, rows, (r) => notificationView(r, refs, ctx), (r) => formatId(r.id, "n"), countOf);
 }
 
-async function viewOne(c: Context<AppEnv>, row: NonNullable<Awaited<ReturnType<typeof findNotification>>>) {
-  return notificationView(row, await loadRefs(c.get("db"), [row]), viewContext(c));
-}
+const viewOne = (c: Context<AppEnv>, found: Awaited<ReturnType<typeof readNotification>>) =>
+  notificationView(found.row, found.refs, viewContext(c));
 
 type InboxBody = z.infer<typeof NotificationList> | z.infer<typeof NotificationCount>;
 
@@ -160,18 +163,16 @@ export const notificationsRouter = createRouter()
   .openapi(inbox, async (c) => c.json((await listInbox(c, c.get("owner").id, c.req.valid("query"))) as InboxBody, 200))
   .openapi(inboxAlias, async (c) => c.json((await listInbox(c, c.get("user")!.id, c.req.valid("query"))) as InboxBody, 200))
   .openapi(readOne, async (c) => {
-    const row = await findNotification(c.get("db"), c.get("owner").id, parseId(c.req.valid("param").notification_id, "n"));
-    if (!row) throw ApiError.notFound();
-    return c.json(await viewOne(c, row), 200);
+    const id = parseId(c.req.valid("param").notification_id, "n");
+    return c.json(viewOne(c, await readNotification(depsOf(c).db, c.get("owner").id, id)), 200);
   })
   .openapi(mark, async (c) => {
     const id = parseId(c.req.valid("param").notification_id, "n");
-    const row = await setNotificationUnread(c.get("db"), c.get("owner").id, id, c.req.valid("query").unread);
-    if (!row) throw ApiError.notFound();
-    return c.json(await viewOne(c, row), 200);
+    const found = await markNotification(depsOf(c).db, c.get("owner").id, id, c.req.valid("query").unread);
+    return c.json(viewOne(c, found), 200);
   })
   .openapi(remove, async (c) => {
     const id = parseId(c.req.valid("param").notification_id, "n");
-    if (!(await deleteNotification(c.get("db"), c.get("owner").id, id))) throw ApiError.notFound();
+    await removeNotification(depsOf(c).db, c.get("owner").id, id);
     return c.body(null, 204);
   });

@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import { findContainer, findVideoWithContainer } from "../../db/queries/catalogue";
 import { startSrtImport } from "../../jobs/srt-import";
 import { ApiError } from "../../lib/errors";
 import { parseId, tryParseId } from "../../lib/ids";
@@ -8,8 +7,9 @@ import { alsoAsGet, createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireOfficialApp } from "../../middleware/application";
 import { requireUser } from "../../middleware/session";
-import { caller, requireManager, requireVisibleContainer, requireVisibleVideo } from "../../services/access";
+import { manageableVideo, visibleVideo } from "../../services/catalogue";
 import { MAX_COMPLETION_VIDEO_IDS, containerCompletions, videoCompletions } from "../../services/completions";
+import { depsOf } from "../../services/deps";
 import { SUBTITLE_LANGUAGE_RE, subtitleFile } from "../../services/subtitles";
 import type { AppEnv } from "../../types";
 import { jobView } from "../../views/job";
@@ -98,9 +98,9 @@ const completions = alsoAsGet(createRoute({
 
 export const subtitlesRouter = createRouter()
   .openapi(importSrt, async (c) => {
+    const deps = depsOf(c);
     const videoId = parseId(c.req.valid("param").video_id, "v");
-    const found = await findVideoWithContainer(c.get("db"), videoId);
-    await requireManager(caller(c.get("db"), c.get("user")), found, "only staff and the container's managers may import subtitles");
+    await manageableVideo(deps, c.get("user"), videoId, "only staff and the container's managers may import subtitles");
 
     let language: string | undefined;
     let bytes: Uint8Array;
@@ -115,7 +115,7 @@ export const subtitlesRouter = createRouter()
       bytes = new Uint8Array(await c.req.arrayBuffer());
       if (!bytes.length) throw ApiError.field("body", "the file is empty");
     }
-    const job = await startSrtImport(c.get("db"), c.env, { user: c.get("user")!, videoId, language, bytes });
+    const job = await startSrtImport(deps, { user: c.get("user")!, videoId, language, bytes });
     return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 202);
   })
   .openapi(download, async (c) => {
@@ -126,9 +126,10 @@ export const subtitlesRouter = createRouter()
       throw ApiError.field("file", "only the srt format is supported: request <language>.srt");
     }
     if (!SUBTITLE_LANGUAGE_RE.test(m[1])) throw ApiError.field("language", "a lowercase language code such as en or pt-br");
+    const deps = depsOf(c);
     const videoId = parseId(video_id, "v");
-    await requireVisibleVideo(caller(c.get("db"), c.get("user")), await findVideoWithContainer(c.get("db"), videoId));
-    const srt = await subtitleFile(c.get("db"), c.env.CACHE, videoId, m[1]);
+    await visibleVideo(deps, c.get("user"), videoId);
+    const srt = await subtitleFile(deps, videoId, m[1]);
     if (!srt) throw ApiError.notFound(`no subtitles in ${m[1]}`);
     const headers = {
       etag: srt.etag,
@@ -155,6 +156,5 @@ export const subtitlesRouter = createRouter()
     }
     const containerId = tryParseId(body.container_id, "c");
     if (containerId === null) throw ApiError.field("container_id", "not a container id such as 50c");
-    await requireVisibleContainer(caller(db, c.get("user")), await findContainer(db, containerId));
-    return c.json(await containerCompletions(db, containerId), 200);
+    return c.json(await containerCompletions(db, c.get("user"), containerId), 200);
   });

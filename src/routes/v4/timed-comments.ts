@@ -1,20 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import {
-  MAX_TIMED_COMMENTS,
-  deleteTimedComment,
-  findTimedComment,
-  insertTimedComment,
-  listTimedComments,
-} from "../../db/queries/timed-comments";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { publicCache } from "../../middleware/cache";
 import { requireUser } from "../../middleware/session";
-import { canManageContainer } from "../../services/access";
+import { depsOf } from "../../services/deps";
 import { visibleVideo } from "../../services/localisation";
+import { MAX_TIMED_COMMENTS, addTimedComment, removeTimedComment, videoTimedComments } from "../../services/timed-comments";
 import type { AppEnv } from "../../types";
 import { timedCommentView } from "../../views/localisation";
 import { normaliseLanguageCode } from "./contracts/catalogue-writes";
@@ -67,11 +61,11 @@ const remove = createRoute({
 });
 
 async function list(c: Context<AppEnv>, params: { video_id: string; language_code: string }) {
-  const db = c.get("db");
-  const { video } = await visibleVideo(db, c.get("user"), parseId(params.video_id, "v"));
+  const deps = depsOf(c);
+  const { video } = await visibleVideo(deps, c.get("user"), parseId(params.video_id, "v"));
   const language = normaliseLanguageCode(params.language_code);
   if (!language) throw ApiError.notFound();
-  const rows = await listTimedComments(db, video.id, language);
+  const rows = await videoTimedComments(deps, video.id, language);
   return rows.map((r) => timedCommentView(r, { id: r.userId, username: r.username }));
 }
 
@@ -79,35 +73,17 @@ export const timedCommentsRouter = createRouter()
   .openapi(listRoute("videos"), async (c) => c.json(await list(c, c.req.valid("param")), 200))
   .openapi(listRoute("episodes"), async (c) => c.json(await list(c, c.req.valid("param")), 200))
   .openapi(create, async (c) => {
-    const db = c.get("db");
+    const deps = depsOf(c);
     const user = c.get("user")!;
     const params = c.req.valid("param");
-    const { video } = await visibleVideo(db, user, parseId(params.video_id, "v"));
+    const { video } = await visibleVideo(deps, user, parseId(params.video_id, "v"));
     const language = normaliseLanguageCode(params.language_code);
     if (!language) throw ApiError.field("language_code", "a language code: two letters, optionally -<two letters> (ko, pt-br)");
-    const body = c.req.valid("json");
-    if (video.duration > 0 && body.time > video.duration * 1000) {
-      throw ApiError.field("time", `at most the video's duration (${video.duration * 1000} ms)`);
-    }
-    const row = await insertTimedComment(db, {
-      videoId: video.id,
-      language,
-      userId: user.id,
-      timeMs: body.time,
-      comment: body.comment,
-    });
+    const row = await addTimedComment(deps, user, video, language, c.req.valid("json"));
     return c.json(timedCommentView(row, user), 201);
   })
   .openapi(remove, async (c) => {
-    const db = c.get("db");
-    const user = c.get("user")!;
     const params = c.req.valid("param");
-    const { video, container } = await visibleVideo(db, user, parseId(params.video_id, "v"));
-    const comment = await findTimedComment(db, parseId(params.timed_comment_id, "tc"));
-    if (!comment || comment.videoId !== video.id) throw ApiError.notFound();
-    if (comment.userId !== user.id && !(await canManageContainer(db, user, container.id))) {
-      throw ApiError.forbidden("only the author, the container's managers or staff may delete this comment");
-    }
-    await deleteTimedComment(db, comment.id);
+    await removeTimedComment(depsOf(c), c.get("user")!, parseId(params.video_id, "v"), parseId(params.timed_comment_id, "tc"));
     return c.body(null, 204);
   });

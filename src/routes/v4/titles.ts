@@ -1,14 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { DB } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireUser } from "../../middleware/session";
-import { manageableContainer, manageableVideo, putText, removeText } from "../../services/catalogue-writes";
-import { invalidateCatalogueListings } from "../../services/kv-cache";
-import type { AppEnv, User } from "../../types";
+import { manageableContainer, manageableVideo } from "../../services/catalogue";
+import { putText, removeText } from "../../services/catalogue-writes";
+import { depsOf, type Deps } from "../../services/deps";
+import type { User } from "../../types";
 import { DescriptionBody, OkSchema, TitleBody, normaliseLanguageCode } from "./contracts/catalogue-writes";
 
 /**
@@ -30,12 +29,12 @@ type KindPath = keyof typeof KINDS;
 const WHO = "Staff and the container's managers (no token 401/4500, anyone else 403/5403).";
 
 /** Checks the caller may edit the container (or the video's container) named in the path. */
-async function owner(db: DB, user: User | undefined, ownerPath: OwnerPath, rawId: string) {
+async function owner(deps: Deps, user: User | undefined, ownerPath: OwnerPath, rawId: string) {
   if (ownerPath === "containers") {
-    const container = await manageableContainer(db, user, parseId(rawId, "c"));
+    const container = await manageableContainer(deps, user, parseId(rawId, "c"));
     return { kind: "c" as const, id: container.id };
   }
-  const { video } = await manageableVideo(db, user, parseId(rawId, "v"));
+  const { video } = await manageableVideo(deps, user, parseId(rawId, "v"));
   return { kind: "v" as const, id: video.id };
 }
 
@@ -76,11 +75,6 @@ function deleteRoute(ownerPath: OwnerPath, kindPath: KindPath) {
   });
 }
 
-/** A container's titles feed the KV-cached listings (all.json); descriptions and video titles do not. */
-async function invalidateIfListed(c: Context<AppEnv>, ownerKind: "c" | "v", kindPath: KindPath) {
-  if (ownerKind === "c" && kindPath === "titles") await invalidateCatalogueListings(c.env.CACHE);
-}
-
 export const titlesRouter = createRouter();
 
 for (const ownerPath of Object.keys(OWNERS) as OwnerPath[]) {
@@ -89,23 +83,21 @@ for (const ownerPath of Object.keys(OWNERS) as OwnerPath[]) {
     const param = OWNERS[ownerPath].param;
 
     titlesRouter.openapi(postRoute(ownerPath, kindPath), async (c) => {
-      const db = c.get("db");
+      const deps = depsOf(c);
       const params = c.req.valid("param") as Record<string, string>;
       const body = c.req.valid("json") as { language_code: string } & Record<string, string>;
-      const target = await owner(db, c.get("user"), ownerPath, params[param]);
-      await putText(db, kind, target, body.language_code, body[field]);
-      await invalidateIfListed(c, target.kind, kindPath);
+      const target = await owner(deps, c.get("user"), ownerPath, params[param]);
+      await putText(deps, kind, target, body.language_code, body[field]);
       return c.json({ ok: true as const }, 201);
     });
 
     titlesRouter.openapi(deleteRoute(ownerPath, kindPath), async (c) => {
-      const db = c.get("db");
+      const deps = depsOf(c);
       const params = c.req.valid("param") as Record<string, string>;
-      const target = await owner(db, c.get("user"), ownerPath, params[param]);
+      const target = await owner(deps, c.get("user"), ownerPath, params[param]);
       const language = normaliseLanguageCode(params.language_code);
       if (!language) throw ApiError.notFound();
-      await removeText(db, kind, target, language);
-      await invalidateIfListed(c, target.kind, kindPath);
+      await removeText(deps, kind, target, language);
       return c.body(null, 204);
     });
   }

@@ -1,19 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
-import { addReport, castVote, hydrateTranslations, voteCounts, walkCount, walkPage } from "../../db/queries/translations";
-import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { requireApp } from "../../middleware/application";
 import { requireUser } from "../../middleware/session";
-import {
-  LANGUAGE_COUNTS_TTL_SECONDS,
-  cachedLanguageTotals,
-  languageCounts,
-  translationWalk,
-  visibleSubtitle,
-} from "../../services/localisation";
+import { depsOf } from "../../services/deps";
+import { LANGUAGE_COUNTS_TTL_SECONDS, cachedLanguageTotals, languageCounts } from "../../services/localisation";
+import { reportOriginal, translationPage, voteOnTranslation } from "../../services/translations";
 import { translationView, voteView } from "../../views/localisation";
 import { OkSchema } from "./contracts/catalogue-writes";
 import {
@@ -111,53 +105,38 @@ export const translationsRouter = createRouter();
 
 for (const prefix of PREFIXES) {
   translationsRouter.openapi(languagesRoute(prefix), async (c) => {
-    const totals = await cachedLanguageTotals(c.env.CACHE, c.get("db"));
+    const totals = await cachedLanguageTotals(depsOf(c));
     return c.json(languageCounts(totals, "translations"), 200);
   });
 
   translationsRouter.openapi(listRoute(prefix), async (c) => {
-    const db = c.get("db");
     const q = c.req.valid("query");
     const p = paging(q);
-    const walk = await translationWalk(db, { ...languagePair(q), video_id: q.video_id, container_id: q.container_id });
-    const page = walk ? await walkPage(db, walk, p.offset, p.limit) : [];
-    // The walk's extra row (it only tells `more`) is hydrated too: one row more, and no gaps if a row vanished.
-    const ids = page.map((e) => e.id);
-    const [rows, votes] = await Promise.all([hydrateTranslations(db, page), voteCounts(db, ids)]);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const ordered = ids.flatMap((id) => byId.get(id) ?? []);
+    const filters = { ...languagePair(q), video_id: q.video_id, container_id: q.container_id };
+    const { rows, votes, count } = await translationPage(depsOf(c), filters, p);
     const body = await listEnvelope(
       c.req.url,
       p,
-      ordered,
+      rows,
       (t) => translationView(t, votes.get(t.id)),
       (t) => formatId(t.id, "s"),
-      async () => (walk ? walkCount(db, walk) : 0),
+      count,
     );
     return c.json(body, 200);
   });
 
   for (const kind of ["like", "dislike"] as const) {
     translationsRouter.openapi(voteRoute(prefix, kind), async (c) => {
-      const db = c.get("db");
-      const subtitle = await visibleSubtitle(db, parseId(c.req.valid("param").subtitle_id, "s"));
-      if (subtitle.language === subtitle.origin) {
-        throw ApiError.field("subtitle_id", `${formatId(subtitle.id, "s")} is an original subtitle, not a translation`);
-      }
       const value = kind === "like" ? 1 : -1;
-      const counts = await castVote(db, c.get("user")!.id, subtitle.id, value);
-      return c.json(voteView(subtitle.id, counts, value), 200);
+      const subtitleId = parseId(c.req.valid("param").subtitle_id, "s");
+      const vote = await voteOnTranslation(depsOf(c), c.get("user")!.id, subtitleId, value);
+      return c.json(voteView(vote.subtitleId, vote.counts, value), 200);
     });
   }
 
   translationsRouter.openapi(reportRoute(prefix), async (c) => {
-    const db = c.get("db");
-    const subtitle = await visibleSubtitle(db, parseId(c.req.valid("param").subtitle_id, "s"));
-    if (subtitle.language !== subtitle.origin) {
-      throw ApiError.field("subtitle_id", `${formatId(subtitle.id, "s")} is a translation; report its original subtitle`);
-    }
-    const body = c.req.valid("json");
-    const created = await addReport(db, c.get("user")!.id, subtitle.id, body.reason ?? "");
+    const subtitleId = parseId(c.req.valid("param").subtitle_id, "s");
+    const created = await reportOriginal(depsOf(c), c.get("user")!.id, subtitleId, c.req.valid("json").reason ?? "");
     return created ? c.json({ ok: true as const }, 201) : c.json({ ok: true as const }, 200);
   });
 }

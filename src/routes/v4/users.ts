@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findUserById } from "../../db/queries/users";
-import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { publicCache } from "../../middleware/cache";
+import { depsOf } from "../../services/deps";
+import { existingUser } from "../../services/users";
 import { publicProfile } from "../../views/user";
 import { idParam } from "./contracts/catalogue";
 
@@ -29,7 +29,6 @@ const read = createRoute({
 });
 
 export const usersRouter = createRouter().openapi(read, async (c) => {
-  const user = await findUserById(c.get("db"), parseId(c.req.valid("param").user_id, "u"));
-  if (!user) throw ApiError.notFound();
+  const user = await existingUser(depsOf(c), parseId(c.req.valid("param").user_id, "u"));
   return c.json(publicProfile(user), 200);
 });

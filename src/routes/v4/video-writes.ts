@@ -4,13 +4,9 @@ import { createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { requireUser } from "../../middleware/session";
-import {
-  createVideo,
-  deleteVideo,
-  manageableContainer,
-  manageableVideo,
-  updateVideo,
-} from "../../services/catalogue-writes";
+import { manageableContainer, manageableVideo } from "../../services/catalogue";
+import { createVideo, deleteVideo, updateVideo } from "../../services/catalogue-writes";
+import { depsOf } from "../../services/deps";
 import { videoView } from "../../views/catalogue";
 import { VideoSchema, idParam } from "./contracts/catalogue";
 import { VideoCreateBody, VideoUpdateBody } from "./contracts/catalogue-writes";
@@ -57,21 +53,21 @@ const remove = createRoute({
 
 export const videoWritesRouter = createRouter()
   .openapi(create, async (c) => {
-    const db = c.get("db");
-    const container = await manageableContainer(db, c.get("user"), parseId(c.req.valid("param").container_id, "c"));
-    const video = await createVideo(db, container, c.req.valid("json"));
+    const deps = depsOf(c);
+    const container = await manageableContainer(deps, c.get("user"), parseId(c.req.valid("param").container_id, "c"));
+    const video = await createVideo(deps, container, c.req.valid("json"));
     return c.json(videoView(video, container, viewContext(c)), 201);
   })
   .openapi(update, async (c) => {
-    const db = c.get("db");
+    const deps = depsOf(c);
     const videoId = parseId(c.req.valid("param").video_id, "v");
-    const { video, container } = await manageableVideo(db, c.get("user"), videoId);
-    const updated = await updateVideo(db, video, c.req.valid("json"));
+    const { video, container } = await manageableVideo(deps, c.get("user"), videoId);
+    const updated = await updateVideo(deps, video, c.req.valid("json"));
     return c.json(videoView(updated, container, viewContext(c)), 200);
   })
   .openapi(remove, async (c) => {
-    const db = c.get("db");
-    const { video } = await manageableVideo(db, c.get("user"), parseId(c.req.valid("param").video_id, "v"));
-    await deleteVideo(db, video.id);
+    const deps = depsOf(c);
+    const { video } = await manageableVideo(deps, c.get("user"), parseId(c.req.valid("param").video_id, "v"));
+    await deleteVideo(deps, video.id);
     return c.body(null, 204);
   });

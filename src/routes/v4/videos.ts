@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { findVideoWithContainer } from "../../db/queries/catalogue";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { publicCache } from "../../middleware/cache";
-import { caller, requireVisibleVideo } from "../../services/access";
+import { visibleVideo } from "../../services/catalogue";
+import { depsOf } from "../../services/deps";
 import { videoView } from "../../views/catalogue";
 import { VideoSchema, idParam } from "./contracts/catalogue";
 
@@ -22,8 +22,7 @@ const readOne = createRoute({
 });
 
 export const videosRouter = createRouter().openapi(readOne, async (c) => {
-  const db = c.get("db");
-  const found = await findVideoWithContainer(db, parseId(c.req.valid("param").video_id, "v"));
-  const { video, container } = await requireVisibleVideo(caller(db, c.get("user")), found);
+  const videoId = parseId(c.req.valid("param").video_id, "v");
+  const { video, container } = await visibleVideo(depsOf(c), c.get("user"), videoId);
   return c.json(videoView(video, container, viewContext(c)), 200);
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { CONTAINER_SORTS } from "../../../db/queries/catalogue-listing";
 import { CONTAINER_TYPES, GENRE_SETS, VIDEO_STATES, VIDEO_TYPES } from "../../../db/schema";
+import { CONTAINER_SORTS } from "../../../domain/container-sorts";
 import { SUBTITLE_COMPLETION_THRESHOLD } from "../../../domain/facets";
 import { MAX_PER_PAGE, listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { ContainerSchema, VideoSchema } from "./catalogue";
