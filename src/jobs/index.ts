@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { completion } from "./completion";
+import { containerDelete } from "./container-delete";
 import { consumerOf, type JobHandler } from "./define";
 import { listEdit } from "./list-edit";
 import { notificationFanout } from "./notification-fanout";
@@ -7,7 +8,7 @@ import { srtImport } from "./srt-import";
 import type { JobMessageBody, JobType } from "./types";
 
 /** Every job type, by its definition: adding one is a file in src/jobs/ and a line here (and its name in ./types.ts). */
-export const JOBS = [srtImport, completion, listEdit, notificationFanout] as const;
+export const JOBS = [srtImport, completion, listEdit, notificationFanout, containerDelete] as const;
 
 type Registered = (typeof JOBS)[number]["type"];
 // defineJob already rejects a type not in JOB_TYPES; this rejects a name in JOB_TYPES that has no definition.

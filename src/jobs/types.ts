@@ -3,7 +3,7 @@
  * handlers; `JOBS` (./index.ts) must define exactly these, which the compiler checks there and
  * test/queues/registry.test.ts checks at run time.
  */
-export const JOB_TYPES = ["srt-import", "completion", "list-edit", "notification-fanout"] as const;
+export const JOB_TYPES = ["srt-import", "completion", "list-edit", "notification-fanout", "container-delete"] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 /** A queue message only names the job; everything else is in its row. Producers and the consumer share it. */

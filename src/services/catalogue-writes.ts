@@ -1,5 +1,5 @@
 import type { DB } from "../db/client";
-import { findContainer, findVideoWithContainer } from "../db/queries/catalogue";
+import { findContainer } from "../db/queries/catalogue";
 import {
   containerVideoTypes,
   deleteContainerRow,
@@ -29,13 +29,21 @@ import {
   type TextKind,
   type TextOwner,
 } from "../db/queries/catalogue-writes";
+import { containerDeleteWeight } from "../db/queries/container-delete";
 import type { CONTAINER_TYPES, VIDEO_TYPES, containers, videos } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { tryParseId } from "../lib/ids";
 import type { ContainerCreate, ContainerUpdate, VideoCreate, VideoUpdate } from "../routes/v4/contracts/catalogue-writes";
 import type { User } from "../types";
-import type { ContainerRow, VideoRow } from "../views/catalogue";
-import { caller, requireManager } from "./access";
+import type { ContainerRow, VideoRow } from "../db/schema";
+import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
+import type { Deps } from "./deps";
+import { invalidateCatalogueListings } from "./kv-cache";
+
+/**
+ * Writes of containers, videos, titles and descriptions. Each takes the request's dependencies and drops the KV
+ * copies it makes stale (all.json) itself, so no caller can forget to.
+ */
 
 type ContainerType = (typeof CONTAINER_TYPES)[number];
 type VideoType = (typeof VIDEO_TYPES)[number];
@@ -53,22 +61,6 @@ const genreSetOf = (type: ContainerType) => (type === "artist" ? "music" : "gene
 
 /** Container fields only staff may write; a manager sending any of them is refused (403) as a whole. */
 const STAFF_ONLY = ["type", "state", "managers", "licenses", "flags.hosted", "flags.licensed"] as const;
-
-// ---- access ----
-
-/**
- * The container a user may edit: staff, or one of its managers. Someone who may not edit it gets 403 for a
- * visible container and 404 for one they cannot see (not in the normal state), as on the reads.
- */
-export async function manageableContainer(db: DB, user: User | undefined, containerId: number) {
-  const found = await findContainer(db, containerId);
-  return (await requireManager(caller(db, user), found && { container: found })).container;
-}
-
-/** The same for a video: hidden (pending, blocked, or in a hidden container) is a 404 to others. */
-export async function manageableVideo(db: DB, user: User | undefined, videoId: number) {
-  return requireManager(caller(db, user), await findVideoWithContainer(db, videoId));
-}
 
 // ---- validation against stored data ----
 
@@ -115,7 +107,7 @@ async function runBatch<T>(db: DB, statements: Statement[]): Promise<T> {
 
 // ---- containers ----
 
-export async function createContainer(db: DB, body: ContainerCreate): Promise<ContainerRow> {
+export async function createContainer({ db, env }: Deps, body: ContainerCreate): Promise<ContainerRow> {
   const genreIds = body.genres ? await resolveGenres(db, body.genres, body.type) : [];
   const managerIds = body.managers ? await resolveManagers(db, body.managers) : [];
   const flags = body.flags ?? {};
@@ -141,6 +133,7 @@ export async function createContainer(db: DB, body: ContainerCreate): Promise<Co
     ...insertManagers(db, id, managerIds),
     selectContainer(db, id),
   ]);
+  await invalidateCatalogueListings(env.CACHE);
   return rows[0];
 }
 
@@ -154,10 +147,10 @@ export function staffOnlyFields(body: ContainerUpdate) {
 }
 
 /**
- * PUT: only the fields sent change; genres, licences and managers are replaced as a whole. Returns the row
- * and whether the change touches what catalogue listings cache (type or state).
+ * PUT: only the fields sent change; genres, licences and managers are replaced as a whole. Returns the row;
+ * a change of type or state (what the catalogue listings cache) drops the cached listings.
  */
-export async function updateContainer(db: DB, user: User, container: ContainerRow, body: ContainerUpdate) {
+export async function updateContainer({ db, env }: Deps, user: User, container: ContainerRow, body: ContainerUpdate) {
   if (!user.staff) {
     const refused = staffOnlyFields(body);
     if (refused.length) throw ApiError.forbidden(`only staff may change ${refused.join(", ")}`);
@@ -199,19 +192,31 @@ export async function updateContainer(db: DB, user: User, container: ContainerRo
 
   const typeChanged = body.type !== undefined && body.type !== container.type;
   const listingsChanged = typeChanged || (body.state !== undefined && body.state !== container.state);
-  if (!statements.length) return { container, listingsChanged };
-  const rows = await runBatch<ContainerRow[]>(db, [...statements, selectContainer(db, container.id)]);
-  return { container: rows[0], listingsChanged };
+  const updated = statements.length
+    ? (await runBatch<ContainerRow[]>(db, [...statements, selectContainer(db, container.id)]))[0]
+    : container;
+  if (listingsChanged) await invalidateCatalogueListings(env.CACHE);
+  return updated;
 }
 
-/** One statement: foreign keys and the cleanup triggers take everything that hangs off the container. */
-export async function deleteContainer(db: DB, containerId: number) {
-  await deleteContainerRow(db, containerId).run();
+/**
+ * Staff only (the route's middleware), so any state: 404 only when missing. A container that takes at most
+ * CONTAINER_DELETE_SYNC_ROWS rows with it goes in one statement (foreign keys and the cleanup triggers take
+ * everything that hangs off it): "deleted". A larger one would hold D1 for seconds, so it is only hidden
+ * (blocked) here, and the caller queues its removal in chunks (src/jobs/container-delete.ts): "hidden".
+ */
+export async function deleteContainer({ db, env }: Deps, containerId: number): Promise<"deleted" | "hidden"> {
+  if (!(await findContainer(db, containerId))) throw ApiError.notFound();
+  const small = (await containerDeleteWeight(db, containerId, CONTAINER_DELETE_SYNC_ROWS + 1)) <= CONTAINER_DELETE_SYNC_ROWS;
+  if (small) await deleteContainerRow(db, containerId).run();
+  else await updateContainerRow(db, containerId, { state: "blocked" }).run();
+  await invalidateCatalogueListings(env.CACHE);
+  return small ? "deleted" : "hidden";
 }
 
 // ---- videos ----
 
-export async function createVideo(db: DB, container: ContainerRow, body: VideoCreate): Promise<VideoRow> {
+export async function createVideo({ db }: Deps, container: ContainerRow, body: VideoCreate): Promise<VideoRow> {
   assertVideoTypeFits(body.type, container.type);
   const id = newVideoId;
   const rows = await runBatch<VideoRow[]>(db, [
@@ -232,7 +237,7 @@ export async function createVideo(db: DB, container: ContainerRow, body: VideoCr
   return rows[0];
 }
 
-export async function updateVideo(db: DB, video: VideoRow, body: VideoUpdate): Promise<VideoRow> {
+export async function updateVideo({ db }: Deps, video: VideoRow, body: VideoUpdate): Promise<VideoRow> {
   const set: Partial<typeof videos.$inferInsert> = {};
   if (body.number !== undefined) set.number = body.number;
   if (body.duration !== undefined) set.duration = body.duration;
@@ -245,19 +250,25 @@ export async function updateVideo(db: DB, video: VideoRow, body: VideoUpdate): P
   return rows[0];
 }
 
-export async function deleteVideo(db: DB, videoId: number) {
+export async function deleteVideo({ db }: Deps, videoId: number) {
   await deleteVideoRow(db, videoId).run();
 }
 
 // ---- titles and descriptions ----
 
+/** A container's titles feed the KV-cached listings (all.json); descriptions and video titles do not. */
+async function invalidateIfListed(env: Env, kind: TextKind, owner: TextOwner) {
+  if (owner.kind === "c" && kind === "title") await invalidateCatalogueListings(env.CACHE);
+}
+
 /** Create or replace one title or description, and bump the owner's `updated_at`, in one batch. */
-export async function putText(db: DB, kind: TextKind, owner: TextOwner, language: string, text: string) {
+export async function putText({ db, env }: Deps, kind: TextKind, owner: TextOwner, language: string, text: string) {
   await db.batch([upsertText(db, kind, owner, language, text), touchResource(db, owner)]);
+  await invalidateIfListed(env, kind, owner);
 }
 
 /** Delete one title or description: 404 when there is none; the English title stays (400). */
-export async function removeText(db: DB, kind: TextKind, owner: TextOwner, language: string) {
+export async function removeText({ db, env }: Deps, kind: TextKind, owner: TextOwner, language: string) {
   if (kind === "title" && language === "en") {
     throw ApiError.field("language_code", "the English title cannot be deleted (replace it with POST .../titles.json)");
   }
@@ -266,4 +277,5 @@ export async function removeText(db: DB, kind: TextKind, owner: TextOwner, langu
     deleteText(db, kind, owner, language),
   ]);
   if (!deleted.length) throw ApiError.notFound();
+  await invalidateIfListed(env, kind, owner);
 }

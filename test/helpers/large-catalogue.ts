@@ -52,3 +52,38 @@ export async function someListedContainers(n: number, where = "1 = 1") {
   ).all<{ id: number }>();
   return rows.results.map((r) => r.id);
 }
+
+/**
+ * Subtitle history volume over the large catalogue: `perVideo` rows on every video (alternately segment and
+ * subtitle kinds, spread over `authors` new users), so a delete that scans `subtitle_histories` instead of
+ * walking an index reads hundreds of thousands of rows and shows. The contributions triggers fire as on any
+ * write. Returns the number of rows and the seconds it took.
+ */
+export async function seedLargeHistories(perVideo = 2, authors = 50, containers = 10_000) {
+  const started = performance.now();
+  const tag = `hist${Date.now().toString(36)}`;
+  await env.DB.prepare(
+    `WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < ?1)
+     INSERT INTO users (username, email, name, password_hash)
+     SELECT ?2 || '-' || n, ?2 || '-' || n || '@example.com', '', 'x' FROM k`,
+  )
+    .bind(authors, tag)
+    .run();
+  const first = (await env.DB.prepare("SELECT min(id) AS id FROM users WHERE username LIKE ?1 || '-%'").bind(tag).first<{ id: number }>())!.id;
+  const step = 2_000;
+  for (let from = 1; from <= containers; from += step) {
+    const to = Math.min(containers, from + step - 1);
+    await env.DB.prepare(
+      `WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < ?1)
+       INSERT INTO subtitle_histories (kind, user_id, video_id, container_id, language, text, version)
+       SELECT CASE WHEN k.n % 2 THEN 'segment' ELSE 'subtitle' END, ?2 + (v.id + k.n) % ?3, v.id, v.container_id,
+              'en', 'line ' || k.n, 1
+       FROM videos v, k WHERE v.container_id BETWEEN ?4 AND ?5`,
+    )
+      .bind(perVideo, first, authors, CONTAINER_BASE + from, CONTAINER_BASE + to)
+      .run();
+  }
+  // Counted, not taken from `changes`, which also counts the contributions rows the triggers wrote.
+  const { rows } = (await env.DB.prepare("SELECT count(*) AS rows FROM subtitle_histories").first<{ rows: number }>())!;
+  return { rows, seconds: (performance.now() - started) / 1000 };
+}

@@ -18,7 +18,7 @@ function where(f: HistoryFilter): SQL {
 /**
  * A user's history, newest first. Every filter combination is one index range read backwards, so a page
  * reads about `limit + offset` rows: user only `subtitle_histories_user` (user, id); user + video
- * `subtitle_histories_user_video` (user, video, id); user + language `subtitle_histories_user_language`
+ * `subtitle_histories_video_user` (video, user, id); user + language `subtitle_histories_user_language`
  * (user, language, id); all three `subtitle_histories_user_video_language` (user, video, language, id).
  */
 export const listUserHistories = (db: DB, f: HistoryFilter, offset: number, limit: number) =>

@@ -37,17 +37,25 @@ export const markers = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.resourceKind, t.resourceId] }),
     index("markers_user_created").on(t.userId, t.createdAt),
+    // Deleting a container or video deletes its markers (cleanup triggers of migration 0003): without this,
+    // every video deleted scans all markers (migration 0017).
+    index("markers_resource").on(t.resourceKind, t.resourceId),
   ],
 );
 
-export const threads = sqliteTable("threads", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  createdBy: integer("created_by")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const threads = sqliteTable(
+  "threads",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    createdBy: integer("created_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // Every foreign key leads an index (test/db/foreign-keys.test.ts): deleting a user cascades through these.
+  (t) => [index("threads_created_by").on(t.createdBy)],
+);
 
 /**
  * Each participant's own view of a thread: read flag, deletion and which folders it shows in. Threads have
@@ -124,7 +132,7 @@ export const messages = sqliteTable(
     content: text("content").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("messages_thread").on(t.threadId, t.id)],
+  (t) => [index("messages_thread").on(t.threadId, t.id), index("messages_sender").on(t.senderId)],
 );
 
 export const notifications = sqliteTable(
@@ -146,6 +154,9 @@ export const notifications = sqliteTable(
     index("notifications_user").on(t.userId, t.id),
     index("notifications_user_unread").on(t.userId, t.unread, t.id),
     uniqueIndex("notifications_job_user").on(t.jobId, t.userId),
+    // ON DELETE SET NULL on both: deleting a container or a user finds its notifications through these.
+    index("notifications_container").on(t.containerId),
+    index("notifications_sender").on(t.senderId),
   ],
 );
 
@@ -176,5 +187,8 @@ export const timedComments = sqliteTable(
     comment: text("comment").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("timed_comments_video_language_time").on(t.videoId, t.language, t.timeMs)],
+  (t) => [
+    index("timed_comments_video_language_time").on(t.videoId, t.language, t.timeMs),
+    index("timed_comments_user").on(t.userId),
+  ],
 );

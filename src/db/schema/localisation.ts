@@ -17,7 +17,7 @@ export const segments = sqliteTable(
     authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("segments_video_start").on(t.videoId, t.startMs)],
+  (t) => [uniqueIndex("segments_video_start").on(t.videoId, t.startMs), index("segments_author").on(t.authorId)],
 );
 
 export const subtitles = sqliteTable(
@@ -46,6 +46,7 @@ export const subtitles = sqliteTable(
     index("subtitles_language").on(t.language, t.videoId),
     // Every translation newest first without walking past originals (migration 0015).
     index("subtitles_translations").on(t.id, t.videoId).where(sql`is_translation = 1`),
+    index("subtitles_author").on(t.authorId),
   ],
 );
 
@@ -79,7 +80,9 @@ export const subtitleHistories = sqliteTable(
     index("subtitle_histories_user").on(t.userId, t.id),
     index("subtitle_histories_user_video_language").on(t.userId, t.videoId, t.language, t.id),
     // Histories filtered by video alone or by language alone, newest first (POST .../subtitle_histories.json).
-    index("subtitle_histories_user_video").on(t.userId, t.videoId, t.id),
+    // Video first (migration 0017): the same equality pair for the listing, and the index the cascade of a video
+    // delete needs (without it, deleting one video read the whole table).
+    index("subtitle_histories_video_user").on(t.videoId, t.userId, t.id),
     index("subtitle_histories_user_language").on(t.userId, t.language, t.id),
     index("subtitle_histories_container_user").on(t.containerId, t.kind, t.userId),
     uniqueIndex("subtitle_histories_source").on(t.sourceKey),
@@ -159,7 +162,7 @@ export const reports = sqliteTable(
     createdAt: createdAt(),
   },
   // One report per user and subtitle: a repeated report stores nothing.
-  (t) => [uniqueIndex("reports_subtitle_user").on(t.subtitleId, t.userId)],
+  (t) => [uniqueIndex("reports_subtitle_user").on(t.subtitleId, t.userId), index("reports_user").on(t.userId)],
 );
 
 export const captionSuggestions = sqliteTable(
@@ -176,5 +179,8 @@ export const captionSuggestions = sqliteTable(
     content: text("content").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("caption_suggestions_origin").on(t.originSubtitleId, t.language)],
+  (t) => [
+    index("caption_suggestions_origin").on(t.originSubtitleId, t.language),
+    index("caption_suggestions_user").on(t.userId),
+  ],
 );

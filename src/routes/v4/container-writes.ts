@@ -1,21 +1,19 @@
 import { createRoute } from "@hono/zod-openapi";
-import { findContainer } from "../../db/queries/catalogue";
-import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { requireStaff, requireUser } from "../../middleware/session";
-import {
-  createContainer,
-  deleteContainer,
-  manageableContainer,
-  updateContainer,
-} from "../../services/catalogue-writes";
-import { invalidateCatalogueListings } from "../../services/kv-cache";
+import { manageableContainer } from "../../services/catalogue";
+import { startContainerDelete } from "../../jobs/container-delete";
+import { createContainer, updateContainer } from "../../services/catalogue-writes";
+import { CONTAINER_DELETE_SYNC_ROWS } from "../../services/container-delete";
+import { depsOf } from "../../services/deps";
 import { containerView } from "../../views/catalogue";
+import { jobView } from "../../views/job";
 import { ContainerSchema, idParam } from "./contracts/catalogue";
 import { ContainerCreateBody, ContainerUpdateBody } from "./contracts/catalogue-writes";
+import { JobEnvelope } from "./jobs";
 
 
 const create = createRoute({
@@ -52,31 +50,33 @@ const remove = createRoute({
   summary: "Delete a container (staff)",
   description:
     "Staff only; managers get 403. Its videos, titles, descriptions, genres, licences, managers, completions, " +
-    "list items, subscriptions, markers, segments, subtitles and timed comments go with it.",
+    "list items, subscriptions, markers, segments, subtitles and timed comments go with it. A container that " +
+    `takes more than ${CONTAINER_DELETE_SYNC_ROWS} rows with it (videos, segments, subtitles, timed comments, ` +
+    "subtitle histories) is hidden at once (state `blocked`) and answered 202 with a `container-delete` job " +
+    "that removes it in chunks; smaller ones are deleted in the request (204).",
   middleware: [requireStaff] as const,
   request: { params: idParam("container_id", "50c") },
-  responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
+  responses: {
+    202: jsonResponse(JobEnvelope, "the container is hidden; the queued container-delete job removes it"),
+    204: { description: "deleted" },
+    ...errorResponses(401, 403, 404),
+  },
 });
 
 export const containerWritesRouter = createRouter()
   .openapi(create, async (c) => {
-    const container = await createContainer(c.get("db"), c.req.valid("json"));
-    await invalidateCatalogueListings(c.env.CACHE);
+    const container = await createContainer(depsOf(c), c.req.valid("json"));
     return c.json(containerView(container, viewContext(c)), 201);
   })
   .openapi(update, async (c) => {
-    const db = c.get("db");
+    const deps = depsOf(c);
     const user = c.get("user")!;
-    const container = await manageableContainer(db, user, parseId(c.req.valid("param").container_id, "c"));
-    const result = await updateContainer(db, user, container, c.req.valid("json"));
-    if (result.listingsChanged) await invalidateCatalogueListings(c.env.CACHE);
-    return c.json(containerView(result.container, viewContext(c)), 200);
+    const container = await manageableContainer(deps, user, parseId(c.req.valid("param").container_id, "c"));
+    const updated = await updateContainer(deps, user, container, c.req.valid("json"));
+    return c.json(containerView(updated, viewContext(c)), 200);
   })
   .openapi(remove, async (c) => {
-    const db = c.get("db");
-    const container = await findContainer(db, parseId(c.req.valid("param").container_id, "c"));
-    if (!container) throw ApiError.notFound();
-    await deleteContainer(db, container.id);
-    await invalidateCatalogueListings(c.env.CACHE);
+    const job = await startContainerDelete(depsOf(c), c.get("user")!, parseId(c.req.valid("param").container_id, "c"));
+    if (job) return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 202);
     return c.body(null, 204);
   });

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { deleteContainer } from "../services/catalogue-writes";
+import { removeContainerInChunks } from "../services/container-delete";
+import type { User } from "../types";
+import { defineJob } from "./define";
+import { enqueue, type JobDeps } from "./enqueue";
+
+export const ContainerDeleteParams = z.object({ containerId: z.number().int().positive() });
+
+/**
+ * `container-delete`: removes a container too large to delete in its request, a chunk per statement so that
+ * no other request waits long behind it (src/services/container-delete.ts). The container was hidden when
+ * the job was queued. Idempotent: a replay deletes what is left, and a container already gone succeeds with
+ * nothing deleted. Result `{container_id, deleted: {table: rows}, statements, max_rows_read}`.
+ */
+export const containerDelete = defineJob({
+  type: "container-delete",
+  params: ContainerDeleteParams,
+  payload: null,
+  async handler({ db, params, progress }) {
+    return removeContainerInChunks(db, params.containerId, progress);
+  },
+});
+
+/**
+ * DELETE /v4/containers/<id>.json: a small container is deleted at once (null); a large one is hidden and its
+ * removal queued (the job row).
+ */
+export async function startContainerDelete(deps: JobDeps, user: User, containerId: number) {
+  if ((await deleteContainer(deps, containerId)) === "deleted") return null;
+  return enqueue(deps, containerDelete, { containerId }, { createdBy: user.id });
+}
