@@ -73,7 +73,36 @@ export async function seedLocal(persistTo) {
   console.log("demo data seeded (idempotent)");
 }
 
-/** Starts `wrangler dev`; resolves once the server answers. */
+/**
+ * How often local development fires the Cron Trigger (production: every minute, wrangler.toml `[triggers]`). Shorter
+ * than production so a local crash recovers sooner; the sweep itself only re-sends what is past its deadline.
+ */
+export const LOCAL_CRON_SECONDS = 10;
+
+/**
+ * wrangler dev never fires Cron Triggers by itself, so the job sweeper (src/jobs/sweeper.ts) would never run and a
+ * job whose queue message died with a restart would stay queued. This fires the `scheduled` handler through
+ * wrangler dev's own trigger endpoint every `seconds`, for as long as the process lives. Returns a stop function.
+ */
+export function fireCrons(base, seconds = LOCAL_CRON_SECONDS) {
+  let stopped = false;
+  let timer;
+  const tick = async () => {
+    try {
+      await fetch(`${base}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}`);
+    } catch {
+      // not listening (starting or restarting): the next tick tries again
+    }
+    if (!stopped) timer = setTimeout(tick, seconds * 1000).unref();
+  };
+  timer = setTimeout(tick, seconds * 1000).unref();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+/** Starts `wrangler dev` with its crons fired (fireCrons); resolves once the server answers. */
 export async function startDev({ port = 8787, persistTo, stdio = "inherit" } = {}) {
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), ...persistArgs(persistTo)];
   const child = spawn(WRANGLER, args, { cwd: ROOT, env: wranglerEnv, stdio, detached: true });
@@ -83,7 +112,17 @@ export async function startDev({ port = 8787, persistTo, stdio = "inherit" } = {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with code ${child.exitCode}`);
     try {
       const res = await fetch(`${base}/`);
-      if (res.ok) return { child, base, stop: () => stopProcessGroup(child) };
+      if (res.ok) {
+        const stopCrons = fireCrons(base);
+        return {
+          child,
+          base,
+          stop: () => {
+            stopCrons();
+            stopProcessGroup(child);
+          },
+        };
+      }
     } catch {
       // not listening yet
     }

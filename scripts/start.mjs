@@ -1,16 +1,19 @@
 // npm start: local D1 migrated and seeded with the demo data, then wrangler dev on http://127.0.0.1:8787
-// with the queue consumers live. Works offline with no Cloudflare account.
+// with the queue consumers live and the job sweeper's cron fired every LOCAL_CRON_SECONDS (wrangler dev fires no
+// crons itself). Works offline with no Cloudflare account.
 import { spawn } from "node:child_process";
-import { ROOT, WRANGLER, ensureDevVars, migrateLocal, seedLocal, wranglerEnv } from "./lib.mjs";
+import { ROOT, WRANGLER, ensureDevVars, fireCrons, migrateLocal, seedLocal, wranglerEnv } from "./lib.mjs";
 
 ensureDevVars();
 migrateLocal();
 await seedLocal();
 
-const dev = spawn(WRANGLER, ["dev", "--ip", "127.0.0.1", "--port", process.env.PORT ?? "8787"], {
+const port = process.env.PORT ?? "8787";
+const dev = spawn(WRANGLER, ["dev", "--ip", "127.0.0.1", "--port", port], {
   cwd: ROOT,
   env: wranglerEnv,
   stdio: "inherit",
 });
+fireCrons(`http://127.0.0.1:${port}`);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { DB } from "../db/client";
 import { failJob, insertJob, setJobPayloadKey, type Job } from "../db/queries/jobs";
 import type { JobDefinition, PayloadSpec } from "./define";
+import { QUEUED_TIMEOUT_SECONDS } from "./sweeper";
 import type { JobMessageBody } from "./types";
 
 export interface JobDeps {
@@ -31,6 +32,8 @@ export async function enqueue<D extends JobDefinition>(
     type: definition.type,
     params: params as Record<string, unknown>,
     createdBy: options.createdBy ?? undefined,
+    // Past this the sweeper re-sends the message (src/jobs/sweeper.ts), so a send lost after a 202 loses nothing.
+    startWithinSeconds: QUEUED_TIMEOUT_SECONDS,
   });
   try {
     if (options.payload && definition.payload) {

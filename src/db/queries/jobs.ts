@@ -4,24 +4,38 @@ import { jobs, type JobType } from "../schema";
 
 export type Job = typeof jobs.$inferSelect;
 
+/**
+ * `startWithinSeconds` is how long the job may wait for its first delivery before the sweeper re-sends it; left
+ * out, the job is due at once (a job nobody gave a deadline is still never forgotten).
+ */
 export async function insertJob(
   db: DB,
-  values: { type: JobType; params?: Record<string, unknown>; payloadKey?: string; createdBy?: number },
+  {
+    startWithinSeconds = 0,
+    ...values
+  }: { type: JobType; params?: Record<string, unknown>; payloadKey?: string; createdBy?: number; startWithinSeconds?: number },
 ) {
-  const [job] = await db.insert(jobs).values(values).returning();
+  const [job] = await db
+    .insert(jobs)
+    .values({ ...values, leaseUntil: sql`(unixepoch() + ${startWithinSeconds})` })
+    .returning();
   return job;
 }
 
 export const findJob = (db: DB, id: number) => db.query.jobs.findFirst({ where: eq(jobs.id, id) });
 
-/** Claims a job for a delivery: only queued or running (a retry) jobs move; finished ones stay finished. */
-export async function markJobRunning(db: DB, id: number) {
+/**
+ * Claims a job for a delivery: only queued or running (a retry) jobs move; finished ones stay finished. The lease
+ * says how long the delivery may go without reporting progress before the sweeper reclaims the job.
+ */
+export async function markJobRunning(db: DB, id: number, leaseSeconds: number) {
   const [job] = await db
     .update(jobs)
     .set({
       status: "running",
       attempts: sql`${jobs.attempts} + 1`,
       startedAt: sql`coalesce(${jobs.startedAt}, unixepoch())`,
+      leaseUntil: sql`(unixepoch() + ${leaseSeconds})`,
       updatedAt: sql`(unixepoch())`,
     })
     .where(and(eq(jobs.id, id), inArray(jobs.status, ["queued", "running"])))
@@ -29,10 +43,15 @@ export async function markJobRunning(db: DB, id: number) {
   return job;
 }
 
-export const setJobProgress = (db: DB, id: number, progress: number) =>
+/** Progress is the delivery's sign of life: it renews the lease. */
+export const setJobProgress = (db: DB, id: number, progress: number, leaseSeconds: number) =>
   db
     .update(jobs)
-    .set({ progress: Math.max(0, Math.min(100, Math.floor(progress))), updatedAt: sql`(unixepoch())` })
+    .set({
+      progress: Math.max(0, Math.min(100, Math.floor(progress))),
+      leaseUntil: sql`(unixepoch() + ${leaseSeconds})`,
+      updatedAt: sql`(unixepoch())`,
+    })
     .where(eq(jobs.id, id));
 
 export const finishJob = (db: DB, id: number, result: Record<string, unknown>) =>
@@ -41,9 +60,15 @@ export const finishJob = (db: DB, id: number, result: Record<string, unknown>) =
     .set({ status: "succeeded", progress: 100, result, error: null, finishedAt: sql`(unixepoch())`, updatedAt: sql`(unixepoch())` })
     .where(eq(jobs.id, id));
 
-/** Records the last failure; the job stays running while the queue still retries it. */
-export const noteJobError = (db: DB, id: number, error: string) =>
-  db.update(jobs).set({ error, updatedAt: sql`(unixepoch())` }).where(eq(jobs.id, id));
+/**
+ * Records the last failure; the job stays running while the queue still retries it, and its lease covers the
+ * queue's delay before that retry, so the sweeper does not re-send a job the queue is about to deliver.
+ */
+export const noteJobError = (db: DB, id: number, error: string, leaseSeconds: number) =>
+  db
+    .update(jobs)
+    .set({ error, leaseUntil: sql`(unixepoch() + ${leaseSeconds})`, updatedAt: sql`(unixepoch())` })
+    .where(eq(jobs.id, id));
 
 export const failJob = (db: DB, id: number, error: string) =>
   db
@@ -54,3 +79,63 @@ export const failJob = (db: DB, id: number, error: string) =>
 /** Points a job at its payload in R2 (written after the row, since the key carries the job id). */
 export const setJobPayloadKey = (db: DB, id: number, payloadKey: string) =>
   db.update(jobs).set({ payloadKey, updatedAt: sql`(unixepoch())` }).where(eq(jobs.id, id));
+
+/**
+ * Unfinished jobs whose lease ran out: a range scan per status of the partial index jobs_lease, stopping at `limit`
+ * (queued ones first, each status oldest deadline first; no ORDER BY, which would read every due job to sort).
+ */
+export const dueJobIds = (db: DB, nowSeconds: number, limit: number) =>
+  db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(sql`${jobs.status} in ('queued', 'running')`, sql`${jobs.leaseUntil} <= ${nowSeconds}`))
+    .limit(limit);
+
+/**
+ * A queued job past its deadline was never delivered: its send was lost, which counts as an attempt. A running
+ * job past its lease already counted its delivery when it started.
+ */
+const attemptsAfterSweep = sql<number>`${jobs.attempts} + (${jobs.status} = 'queued')`;
+
+const sweepReason = sql`coalesce(${jobs.error}, case ${jobs.status}
+  when 'queued' then 'not delivered in time (its queue message was lost)'
+  else 'its delivery stopped without finishing (lease expired)' end)`;
+
+/**
+ * The sweeper's step (src/jobs/sweeper.ts), one batch in one transaction: due jobs that reached `maxAttempts` fail
+ * with the reason, the others go back to `queued` with a new deadline, `startWithinSeconds` after `nowSeconds`
+ * doubled for each attempt already made (a job merely stuck in a long backlog is re-sent ever less often, so it
+ * fails only after about half an hour, not after six minutes); the caller re-sends those. Each UPDATE picks its
+ * jobs in the same statement that moves them (writes are serialised), so a job that finished or renewed its lease
+ * meanwhile is left alone, and of two sweepers racing only one moves a given job: for the other it is no longer due.
+ */
+export async function sweepDueJobs(db: DB, opts: { nowSeconds: number; limit: number; maxAttempts: number; startWithinSeconds: number }) {
+  const { nowSeconds, limit, maxAttempts, startWithinSeconds } = opts;
+  // By rowid only: re-stating the conditions here would make the planner scan jobs_lease past `limit`.
+  const due = inArray(jobs.id, dueJobIds(db, nowSeconds, limit));
+  const [failed, requeued] = await db.batch([
+    db
+      .update(jobs)
+      .set({
+        status: "failed",
+        attempts: attemptsAfterSweep,
+        error: sql`'failed after ' || (${attemptsAfterSweep}) || ' attempts: ' || ${sweepReason}`,
+        finishedAt: sql`(unixepoch())`,
+        updatedAt: sql`(unixepoch())`,
+      })
+      .where(and(due, sql`${attemptsAfterSweep} >= ${maxAttempts}`))
+      .returning({ id: jobs.id, type: jobs.type, error: jobs.error }),
+    db
+      .update(jobs)
+      .set({
+        status: "queued",
+        attempts: attemptsAfterSweep,
+        error: sweepReason,
+        leaseUntil: sql`${nowSeconds} + (${startWithinSeconds} << min(max(${attemptsAfterSweep} - 1, 0), 10))`,
+        updatedAt: sql`(unixepoch())`,
+      })
+      .where(due)
+      .returning({ id: jobs.id, type: jobs.type }),
+  ]);
+  return { failed, requeued };
+}

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
 import { JOB_TYPES } from "../../jobs/types";
@@ -26,8 +27,17 @@ export const jobs = sqliteTable(
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     startedAt: integer("started_at", { mode: "timestamp" }),
     finishedAt: integer("finished_at", { mode: "timestamp" }),
+    // While queued or running: when the sweeper takes over if the job shows no life (src/jobs/sweeper.ts).
+    leaseUntil: integer("lease_until", { mode: "timestamp" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("jobs_status").on(t.status, t.id)],
+  (t) => [
+    index("jobs_status").on(t.status, t.id),
+    index("jobs_created_by").on(t.createdBy),
+    // The sweeper's range scan over unfinished jobs only (migrations/0018_job_lease.sql).
+    index("jobs_lease")
+      .on(t.status, t.leaseUntil)
+      .where(sql`${t.status} in ('queued', 'running')`),
+  ],
 );
