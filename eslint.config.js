@@ -24,7 +24,25 @@ export default tseslint.config(
   { files: ["test/**/*.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
   {
     files: ["scripts/**/*.mjs", "scripts/**/*.js", "eslint.config.js"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", fetch: "readonly", setTimeout: "readonly", clearTimeout: "readonly", Buffer: "readonly", URLSearchParams: "readonly", TextEncoder: "readonly", TextDecoder: "readonly", crypto: "readonly", AbortController: "readonly", AbortSignal: "readonly", performance: "readonly", structuredClone: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        fetch: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        Buffer: "readonly",
+        URLSearchParams: "readonly",
+        TextEncoder: "readonly",
+        TextDecoder: "readonly",
+        crypto: "readonly",
+        AbortController: "readonly",
+        AbortSignal: "readonly",
+        performance: "readonly",
+        structuredClone: "readonly",
+      },
+    },
   },
   // Boundaries: each layer imports only what sits below it.
   {

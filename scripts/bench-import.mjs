@@ -55,8 +55,12 @@ wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--file",
 console.log("fixtures written");
 
 const pad = (n, w = 2) => String(n).padStart(w, "0");
-const time = (ms) => `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)},${pad(ms % 1000, 3)}`;
-const srt = (starts) => starts.map((start, i) => `${i + 1}\r\n${time(start)} --> ${time(start + 1500)}\r\nCue ${i + 1}, a line of subtitle text\r\n`).join("\r\n");
+const time = (ms) =>
+  `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)},${pad(ms % 1000, 3)}`;
+const srt = (starts) =>
+  starts
+    .map((start, i) => `${i + 1}\r\n${time(start)} --> ${time(start + 1500)}\r\nCue ${i + 1}, a line of subtitle text\r\n`)
+    .join("\r\n");
 
 const server = await startDev({ port: PORT, persistTo, stdio: "ignore" });
 try {
@@ -102,7 +106,9 @@ try {
   console.log(`  its completion job: ${JSON.stringify(completion.result)}`);
 
   const again = await upload(IMPORT_VIDEO, file);
-  console.log(`same file again (all unchanged): POST to succeeded ${again.ms.toFixed(0)} ms, rows written ${again.done.result.rows_written}`);
+  console.log(
+    `same file again (all unchanged): POST to succeeded ${again.ms.toFixed(0)} ms, rows written ${again.done.result.rows_written}`,
+  );
 
   const small = await upload(HUNDRED_FIRST_VIDEO, srt(Array.from({ length: 20 }, (_, i) => i * 3000 + 1000)));
   const hundred = await waitFor(small.done.result.completion_job);

@@ -47,7 +47,8 @@ function parseArgs(argv) {
     else if (a === "--warmup") opts.warmup = num();
     else if (a === "--no-write") opts.write = false;
     else if (a === "--no-import") opts.importBench = false;
-    else throw new Error(`unknown argument ${a} (use --fresh, --duration S, --connections N, --port P, --warmup S, --no-write, --no-import)`);
+    else
+      throw new Error(`unknown argument ${a} (use --fresh, --duration S, --connections N, --port P, --warmup S, --no-write, --no-import)`);
   }
   return opts;
 }
@@ -116,7 +117,10 @@ function writeSection(markdown) {
   const doc = existsSync(DOC) ? readFileSync(DOC, "utf8") : `# Performance\n\n${START}\n${END}\n`;
   const a = doc.indexOf(START);
   const b = doc.indexOf(END);
-  const next = a !== -1 && b > a ? `${doc.slice(0, a + START.length)}\n${markdown}\n${doc.slice(b)}` : `${doc.trimEnd()}\n\n${START}\n${markdown}\n${END}\n`;
+  const next =
+    a !== -1 && b > a
+      ? `${doc.slice(0, a + START.length)}\n${markdown}\n${doc.slice(b)}`
+      : `${doc.trimEnd()}\n\n${START}\n${markdown}\n${END}\n`;
   writeFileSync(DOC, next);
 }
 
@@ -171,7 +175,9 @@ const markdown = [
   `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}\``,
   `(autocannon, ${opts.connections} connections, ${opts.duration} s per scenario after a ${opts.warmup} s warm-up, against \`wrangler dev\`).`,
   `Machine: ${cpus().length} × ${cpus()[0]?.model?.trim() ?? "cpu"} (nproc ${cpus().length}), Node ${process.version}, wrangler ${wranglerVersion},`,
-  `load average at the end ${loadavg().map((l) => l.toFixed(1)).join(" / ")}. Catalogue: demo seed + ${c.containers.toLocaleString("en-US")} containers,`,
+  `load average at the end ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" / ")}. Catalogue: demo seed + ${c.containers.toLocaleString("en-US")} containers,`,
   `${c.videos.toLocaleString("en-US")} videos, ${c.container_facets.toLocaleString("en-US")} facet rows (large seed step ${seeded.seconds.toFixed(1)} s; whole bench ${((performance.now() - started) / 1000).toFixed(0)} s).`,
   "",
   table(results),

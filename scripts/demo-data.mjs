@@ -13,9 +13,7 @@
 
 import { MANAGED } from "./demo/catalogue-data.mjs";
 import { followRows, listItemRows, messagingRows, notificationRows, timedCommentRows } from "./demo/community.mjs";
-import {
-  containerDescriptionRows, containerGenreRows, containerTitleRows, defineContainers, licenseRows,
-} from "./demo/containers.mjs";
+import { containerDescriptionRows, containerGenreRows, containerTitleRows, defineContainers, licenseRows } from "./demo/containers.mjs";
 import { SEED, insertRows, randomTools } from "./demo/core.mjs";
 import { loadAppCode } from "./demo/load-app-code.mjs";
 import { completionStatements, defineLocalisation } from "./demo/subtitles.mjs";
@@ -23,13 +21,42 @@ import { MANAGER, applicationRows, userRows } from "./demo/users.mjs";
 import { defineVideos, strip, videoDescriptionRows, videoTitleRows } from "./demo/videos.mjs";
 
 const CONTAINER_COLUMNS = [
-  "id", "type", "origin_country", "origin_language", "hosted", "licensed", "adult", "on_air", "upcoming", "state",
-  "poster_url", "sort_title", "views", "views_recent", "trending", "average_rating", "rating_count", "release_date",
-  "air_time", "newest_video_at", "created_at", "updated_at",
+  "id",
+  "type",
+  "origin_country",
+  "origin_language",
+  "hosted",
+  "licensed",
+  "adult",
+  "on_air",
+  "upcoming",
+  "state",
+  "poster_url",
+  "sort_title",
+  "views",
+  "views_recent",
+  "trending",
+  "average_rating",
+  "rating_count",
+  "release_date",
+  "air_time",
+  "newest_video_at",
+  "created_at",
+  "updated_at",
 ];
 const VIDEO_COLUMNS = [
-  "id", "container_id", "type", "number", "duration", "state", "origin_language", "hd", "poster_url", "views",
-  "created_at", "updated_at",
+  "id",
+  "container_id",
+  "type",
+  "number",
+  "duration",
+  "state",
+  "origin_language",
+  "hd",
+  "poster_url",
+  "views",
+  "created_at",
+  "updated_at",
 ];
 const TEXT_COLUMNS = ["resource_kind", "resource_id", "language", "text", "updated_at"];
 
@@ -52,24 +79,61 @@ export async function demoSeedSql() {
     ...insertRows("containers", CONTAINER_COLUMNS, containers),
     ...insertRows("container_genres", ["container_id", "genre_id"], containerGenreRows(containers)),
     ...insertRows("licenses", ["container_id", "region", "platform"], licenseRows(r, containers)),
-    ...insertRows("container_managers", ["container_id", "user_id"], MANAGED.map((id) => ({ container_id: id, user_id: MANAGER }))),
+    ...insertRows(
+      "container_managers",
+      ["container_id", "user_id"],
+      MANAGED.map((id) => ({ container_id: id, user_id: MANAGER })),
+    ),
     ...insertRows("titles", TEXT_COLUMNS, containerTitleRows(containers)),
     ...insertRows("descriptions", TEXT_COLUMNS, containerDescriptionRows(r, containers)),
     ...insertRows("videos", VIDEO_COLUMNS, strip(videos)),
     ...insertRows("titles", TEXT_COLUMNS, videoTitleRows(videos)),
     ...insertRows("descriptions", TEXT_COLUMNS, videoDescriptionRows(r, containers, videos)),
     ...insertRows("segments", ["id", "video_id", "start_ms", "end_ms", "author_id", "created_at"], segments),
-    ...insertRows("subtitles", ["id", "segment_id", "video_id", "language", "text", "author_id", "version", "created_at", "updated_at"], subtitles),
-    ...insertRows("subtitle_histories", ["id", "kind", "user_id", "video_id", "container_id", "segment_id", "subtitle_id", "language", "text", "version", "source_key", "created_at"], histories),
+    ...insertRows(
+      "subtitles",
+      ["id", "segment_id", "video_id", "language", "text", "author_id", "version", "created_at", "updated_at"],
+      subtitles,
+    ),
+    ...insertRows(
+      "subtitle_histories",
+      [
+        "id",
+        "kind",
+        "user_id",
+        "video_id",
+        "container_id",
+        "segment_id",
+        "subtitle_id",
+        "language",
+        "text",
+        "version",
+        "source_key",
+        "created_at",
+      ],
+      histories,
+    ),
     ...completionStatements(app, containers, videos),
     ...insertRows("list_items", ["list_id", "position", "resource_kind", "resource_id"], listItemRows(videos)),
-    ...insertRows("timed_comments", ["id", "video_id", "language", "user_id", "time_ms", "comment", "created_at"], timedCommentRows(r, videos)),
+    ...insertRows(
+      "timed_comments",
+      ["id", "video_id", "language", "user_id", "time_ms", "comment", "created_at"],
+      timedCommentRows(r, videos),
+    ),
     ...insertRows("subscriptions", ["user_id", "resource_kind", "resource_id", "created_at"], subscriptions),
     ...insertRows("markers", ["user_id", "resource_kind", "resource_id", "created_at"], markers),
     ...insertRows("threads", ["id", "created_by", "created_at", "updated_at"], messaging.threads),
-    ...insertRows("thread_participants", ["thread_id", "user_id", "unread", "deleted", "in_inbox", "in_sent", "last_message_at"], messaging.participants),
+    ...insertRows(
+      "thread_participants",
+      ["thread_id", "user_id", "unread", "deleted", "in_inbox", "in_sent", "last_message_at"],
+      messaging.participants,
+    ),
     ...insertRows("messages", ["id", "thread_id", "sender_id", "content", "created_at"], messaging.messages),
-    ...insertRows("notifications", ["id", "user_id", "container_id", "sender_id", "job_id", "content", "unread", "created_at"], notificationRows(containers)),
+    ...insertRows(
+      "notifications",
+      ["id", "user_id", "container_id", "sender_id", "job_id", "content", "unread", "created_at"],
+      notificationRows(containers),
+    ),
   ];
   return `${statements.join(";\n")};\n`;
 }

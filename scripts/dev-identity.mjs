@@ -11,9 +11,31 @@ import { createHmac, createPrivateKey, createPublicKey, randomUUID } from "node:
 import { fileURLToPath } from "node:url";
 
 const PRIVATE = {
-  social: {"kty": "RSA", "n": "0FnqhL5awUt0weso0eHtf43YHNA8lUmuyxPB7xzERVx80PCJ3owPfcBhchugDyof_7oGn4sA-egNDulLQlbgXhIZFsUW_s2kqTZCVvf-81m0XICXUqLnpiPgOH2l-NY9GlKYv46e4jb8pXoPtlrHhBHH3KgOISj3agjJi8vVuPm4uUmSb4jG_lTeldclWz02FIuLLptk7JNL2FFMk9rIEYqCJjfnn6YdrG10YnE4Cjv9XBIUZsqTb74xfAbRZH2xJ69MrLGtKy2EJklR7HzJaRjfV_Ut5r6ASquy5O_nWf6wfeAzTc5XYjnjBqkrqmdudJV9zbSqef0WBfYH4nl1CQ", "e": "AQAB", "d": "G8SFXeWkth2L_7WLPir3JR3OufWtbVQMSKJnIVVbJHIGwdic90esCjK-ifT76FQmlEVtpou3Dey1o3wc0fLpeiq9T0Hl0QBakUwFnA5MheWPBRkE5zgw2VKaCngBy7UkdZf2eukowbYEW-V1p0mtTNZgevGm2G0w9DUcRKuziIWkrH2SkTVvuPJnLxBi3CG8qx3aHUVfdG32o-0PJ7p0kMFi_UVTWSsbZiUtlGccy2WNBOhd5Cq2h_HukANUSQV-TTE17wmvvkywm-bB4C_S6j3LotgZhyvwdAl6pTPXwzxVsP6Ek5u3CKeUqIrFepcAg_QMf9h6QX1k6jl6ihHOtQ", "p": "7sBOMumynYJu3CWsPpC2mRAoPsSAIrrOyI3WEY04DAfrOYODRs8EU2UWGyeDGZEXUqwKpBKIe7aMLRcpIGKCkMQUHabJ3gVZ80vUua2RmaK8wABQhmgQ5JZc3AzPk6BkGOSSQjefZ__YRxG1JKlqerKMEt6dfKx3zTQi_H1erR8", "q": "32ddUH5Ny9GYm9c-Gf_XkodReLKdLTbp8u89U4Z04rrZX4RSYjv10uDoHej4TaCS91kf3o6HDCp5KAG-d8t7ODoeOSqrwBpBh0f0iak2xe0WGvdb6psdRPLTzoeWsyoj4-5V1q9MS1ZYqRz_Qxj4A-srw9zIUEMZ_9cPLNw38Nc", "dp": "a6hrmqmm0T-vnbWfJdc7f2m5vBP_c6mo9OaAUQnM7B_mAdk7qQJQgQpkHXqDs1OpoK3TXoi84ow-SVbYRLInDgBc0cIT5PmkxgC7u754mT64vhtmNDVY6LqkxNVCBN-eQ1tOWG2cg9jqPaHOfOmoCgvY_elEOqPKoc2QuSoPNyE", "dq": "U_gtCck_goF4Y_MGQ413QHseM0inbUw7qPUlTtS18Facx5sbwBKbdjTU6hEb60mUk-Xq5aMavYblXRUyuyI_YUXvADu6rIzx3mA8WNXCYaiYa3BYGxlMahL_a5xpF1SagtydZQEkoxiEYKQmidjDt-1X2NmObSSbjB8QdCMd36c", "qi": "d0hqrKOAE8ePRFsFR2peW4dy7SjNLWP465l7KQx85M_zvZe9vwjbdhfawW-g4TVsxiXAL6oQAmHLieDNGqpMQuNCf6HUhs28MMv8FVe5LXfGLOoLqNic8fsB7CW_OM-myKcl9DEkO-CwGlAXF3wI1XOqtqhJtx_pj32t9F7rXKQ"},
-  idp: {"kty": "EC", "x": "jkhTghIvYq_Fa9rpy-ix--hLyt6xbnNJKwBTrFwVeMk", "y": "GuXLWasNqYw97LkNtAqrYRCaWd8iRtNi6ilz0MLrXlM", "crv": "P-256", "d": "NQHzTu-UDA1mG_Lq3-bXWPU3Yhdtt2HJiN7iriPfb9w"},
-  store: {"kty": "EC", "x": "RfyCwfWhb1fo54pSJ4C_nqPW5fLsOayDBouLdjZ2XgU", "y": "WTXyLAsP-6rzlD7y_t9MKi7oATkBmQK2tJpKbYvksNQ", "crv": "P-256", "d": "kCLjFRqmJbJNwl3XnE7qljEmLOpPG218gk7yC_2hXY4"},
+  social: {
+    kty: "RSA",
+    n: "0FnqhL5awUt0weso0eHtf43YHNA8lUmuyxPB7xzERVx80PCJ3owPfcBhchugDyof_7oGn4sA-egNDulLQlbgXhIZFsUW_s2kqTZCVvf-81m0XICXUqLnpiPgOH2l-NY9GlKYv46e4jb8pXoPtlrHhBHH3KgOISj3agjJi8vVuPm4uUmSb4jG_lTeldclWz02FIuLLptk7JNL2FFMk9rIEYqCJjfnn6YdrG10YnE4Cjv9XBIUZsqTb74xfAbRZH2xJ69MrLGtKy2EJklR7HzJaRjfV_Ut5r6ASquy5O_nWf6wfeAzTc5XYjnjBqkrqmdudJV9zbSqef0WBfYH4nl1CQ",
+    e: "AQAB",
+    d: "G8SFXeWkth2L_7WLPir3JR3OufWtbVQMSKJnIVVbJHIGwdic90esCjK-ifT76FQmlEVtpou3Dey1o3wc0fLpeiq9T0Hl0QBakUwFnA5MheWPBRkE5zgw2VKaCngBy7UkdZf2eukowbYEW-V1p0mtTNZgevGm2G0w9DUcRKuziIWkrH2SkTVvuPJnLxBi3CG8qx3aHUVfdG32o-0PJ7p0kMFi_UVTWSsbZiUtlGccy2WNBOhd5Cq2h_HukANUSQV-TTE17wmvvkywm-bB4C_S6j3LotgZhyvwdAl6pTPXwzxVsP6Ek5u3CKeUqIrFepcAg_QMf9h6QX1k6jl6ihHOtQ",
+    p: "7sBOMumynYJu3CWsPpC2mRAoPsSAIrrOyI3WEY04DAfrOYODRs8EU2UWGyeDGZEXUqwKpBKIe7aMLRcpIGKCkMQUHabJ3gVZ80vUua2RmaK8wABQhmgQ5JZc3AzPk6BkGOSSQjefZ__YRxG1JKlqerKMEt6dfKx3zTQi_H1erR8",
+    q: "32ddUH5Ny9GYm9c-Gf_XkodReLKdLTbp8u89U4Z04rrZX4RSYjv10uDoHej4TaCS91kf3o6HDCp5KAG-d8t7ODoeOSqrwBpBh0f0iak2xe0WGvdb6psdRPLTzoeWsyoj4-5V1q9MS1ZYqRz_Qxj4A-srw9zIUEMZ_9cPLNw38Nc",
+    dp: "a6hrmqmm0T-vnbWfJdc7f2m5vBP_c6mo9OaAUQnM7B_mAdk7qQJQgQpkHXqDs1OpoK3TXoi84ow-SVbYRLInDgBc0cIT5PmkxgC7u754mT64vhtmNDVY6LqkxNVCBN-eQ1tOWG2cg9jqPaHOfOmoCgvY_elEOqPKoc2QuSoPNyE",
+    dq: "U_gtCck_goF4Y_MGQ413QHseM0inbUw7qPUlTtS18Facx5sbwBKbdjTU6hEb60mUk-Xq5aMavYblXRUyuyI_YUXvADu6rIzx3mA8WNXCYaiYa3BYGxlMahL_a5xpF1SagtydZQEkoxiEYKQmidjDt-1X2NmObSSbjB8QdCMd36c",
+    qi: "d0hqrKOAE8ePRFsFR2peW4dy7SjNLWP465l7KQx85M_zvZe9vwjbdhfawW-g4TVsxiXAL6oQAmHLieDNGqpMQuNCf6HUhs28MMv8FVe5LXfGLOoLqNic8fsB7CW_OM-myKcl9DEkO-CwGlAXF3wI1XOqtqhJtx_pj32t9F7rXKQ",
+  },
+  idp: {
+    kty: "EC",
+    x: "jkhTghIvYq_Fa9rpy-ix--hLyt6xbnNJKwBTrFwVeMk",
+    y: "GuXLWasNqYw97LkNtAqrYRCaWd8iRtNi6ilz0MLrXlM",
+    crv: "P-256",
+    d: "NQHzTu-UDA1mG_Lq3-bXWPU3Yhdtt2HJiN7iriPfb9w",
+  },
+  store: {
+    kty: "EC",
+    x: "RfyCwfWhb1fo54pSJ4C_nqPW5fLsOayDBouLdjZ2XgU",
+    y: "WTXyLAsP-6rzlD7y_t9MKi7oATkBmQK2tJpKbYvksNQ",
+    crv: "P-256",
+    d: "kCLjFRqmJbJNwl3XnE7qljEmLOpPG218gk7yC_2hXY4",
+  },
 };
 
 export const DEV_AUDIENCE = "media-catalogue-dev";
@@ -37,13 +59,11 @@ const provider = (p, jwk) => ({
 });
 
 /** IDENTITY_PROVIDERS for .dev.vars: inline JWKS, so no network is needed. */
-export const devIdentityProviders = () =>
-  JSON.stringify({ social: [provider(SOCIAL, PRIVATE.social)], idp: [provider(IDP, PRIVATE.idp)] });
+export const devIdentityProviders = () => JSON.stringify({ social: [provider(SOCIAL, PRIVATE.social)], idp: [provider(IDP, PRIVATE.idp)] });
 /** RETAILER_SECRETS for .dev.vars. */
 export const devRetailerSecrets = () => JSON.stringify({ [RETAILER.name]: RETAILER.secret });
 /** STORE_KEYS for .dev.vars. */
-export const devStoreKeys = () =>
-  JSON.stringify({ bundle_id: STORE.bundleId, keys: [publicJwk(PRIVATE.store, STORE.kid, "ES256")] });
+export const devStoreKeys = () => JSON.stringify({ bundle_id: STORE.bundleId, keys: [publicJwk(PRIVATE.store, STORE.kid, "ES256")] });
 
 async function mint(kind, args) {
   const jose = await import("jose");

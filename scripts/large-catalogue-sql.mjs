@@ -73,28 +73,112 @@ const seq = (name, from, to) => `${name}(n) AS (SELECT ${from} UNION ALL SELECT 
 // ---------------------------------------------------------------------------------------------------------
 
 /** Origin countries, skewed towards Korean, Japanese and Chinese productions (weights sum to 100). */
-const COUNTRY_WEIGHTS = { kr: 26, jp: 14, cn: 11, us: 10, tw: 7, th: 6, gb: 4, in: 4, fr: 3, es: 3, id: 3, ph: 2, br: 2, mx: 2, tr: 2, de: 1 };
+const COUNTRY_WEIGHTS = {
+  kr: 26,
+  jp: 14,
+  cn: 11,
+  us: 10,
+  tw: 7,
+  th: 6,
+  gb: 4,
+  in: 4,
+  fr: 3,
+  es: 3,
+  id: 3,
+  ph: 2,
+  br: 2,
+  mx: 2,
+  tr: 2,
+  de: 1,
+};
 const COUNTRY_LANGUAGE = {
-  kr: "ko", jp: "ja", cn: "zh", us: "en", tw: "zh", th: "th", gb: "en", in: "hi", fr: "fr", es: "es", id: "id",
-  ph: "tl", br: "pt", mx: "es", tr: "tr", de: "de",
+  kr: "ko",
+  jp: "ja",
+  cn: "zh",
+  us: "en",
+  tw: "zh",
+  th: "th",
+  gb: "en",
+  in: "hi",
+  fr: "fr",
+  es: "es",
+  id: "id",
+  ph: "tl",
+  br: "pt",
+  mx: "es",
+  tr: "tr",
+  de: "de",
 };
 const COUNTRY_NAME = {
-  kr: "Korea", jp: "Japan", cn: "China", us: "the United States", tw: "Taiwan", th: "Thailand", gb: "Britain",
-  in: "India", fr: "France", es: "Spain", id: "Indonesia", ph: "the Philippines", br: "Brazil", mx: "Mexico",
-  tr: "Turkey", de: "Germany",
+  kr: "Korea",
+  jp: "Japan",
+  cn: "China",
+  us: "the United States",
+  tw: "Taiwan",
+  th: "Thailand",
+  gb: "Britain",
+  in: "India",
+  fr: "France",
+  es: "Spain",
+  id: "Indonesia",
+  ph: "the Philippines",
+  br: "Brazil",
+  mx: "Mexico",
+  tr: "Turkey",
+  de: "Germany",
 };
 const COUNTRIES = weighted(COUNTRY_WEIGHTS);
 
 /** Genre ids (migrations/0001): general set 1-22 for film, series and news; music set 23-34 for artists. */
 const GENRES = {
-  series: weighted({ 9: 6, 18: 6, 6: 5, 1: 2, 7: 2, 5: 2, 11: 2, 2: 1, 19: 2, 12: 1, 21: 1, 10: 1, 14: 1, 3: 1, 4: 1, 13: 1, 15: 1, 16: 1, 17: 1, 20: 1, 22: 1 }),
+  series: weighted({
+    9: 6,
+    18: 6,
+    6: 5,
+    1: 2,
+    7: 2,
+    5: 2,
+    11: 2,
+    2: 1,
+    19: 2,
+    12: 1,
+    21: 1,
+    10: 1,
+    14: 1,
+    3: 1,
+    4: 1,
+    13: 1,
+    15: 1,
+    16: 1,
+    17: 1,
+    20: 1,
+    22: 1,
+  }),
   film: weighted({ 1: 4, 9: 4, 6: 3, 18: 3, 7: 3, 12: 3, 19: 3, 3: 1, 8: 2, 13: 2, 11: 1, 5: 1, 2: 1, 4: 1, 22: 1, 20: 1, 16: 1 }),
   news: weighted({ 8: 4, 14: 3, 10: 3, 20: 2, 21: 1, 15: 1, 11: 1 }),
   artist: weighted({ 23: 5, 26: 4, 24: 2, 25: 2, 27: 1, 28: 2, 29: 1, 30: 2, 31: 1, 32: 1, 33: 2, 34: 1 }),
 };
 
 /** Subtitle languages, English and Spanish most translated. */
-const SUB_LANGUAGES = weighted({ en: 8, es: 4, fr: 3, pt: 3, de: 2, it: 1, id: 2, ar: 2, ja: 1, ko: 1, zh: 1, th: 1, vi: 1, ru: 1, tr: 1, pl: 1, ro: 1 });
+const SUB_LANGUAGES = weighted({
+  en: 8,
+  es: 4,
+  fr: 3,
+  pt: 3,
+  de: 2,
+  it: 1,
+  id: 2,
+  ar: 2,
+  ja: 1,
+  ko: 1,
+  zh: 1,
+  th: 1,
+  vi: 1,
+  ru: 1,
+  tr: 1,
+  pl: 1,
+  ro: 1,
+});
 /** Licence regions and platforms. */
 const REGIONS = ["us", "ca", "gb", "kr", "jp", "fr", "de", "es", "br", "mx", "in", "au", "tw", "th", "id", "ph"];
 const PLATFORMS = ["mobile", "web", "tv"];
@@ -102,41 +186,187 @@ const PLATFORMS = ["mobile", "web", "tv"];
 // Title vocabulary per language: "<adjective> <noun>" (joined without a space for ja and zh).
 const WORDS = {
   en: {
-    adj: ["Moonlight", "Silent", "Golden", "Hidden", "Broken", "Crimson", "Endless", "Secret", "Midnight", "Falling",
-      "Burning", "Lonely", "Wild", "Frozen", "Lucky", "Gentle", "Restless", "Painted", "Distant", "Velvet",
-      "Last", "First", "Stolen", "Electric", "Paper", "Silver", "Hungry", "Quiet", "Wandering", "Sweet",
-      "Dangerous", "Little", "Royal", "Shining", "Fearless", "Sleeping", "Scarlet", "Emerald", "Rising", "Northern"],
-    noun: ["Bakery", "Garden", "Detective", "Kingdom", "Hearts", "Summer", "Promise", "Empire", "Doctor", "Station",
-      "Letters", "River", "Princess", "Tiger", "Melody", "Harbor", "Storm", "Village", "Chef", "Academy",
-      "Blossom", "Shadow", "Island", "Palace", "Witness", "Voyage", "Orchard", "Lantern", "Dynasty", "Rooftop",
-      "Mirror", "Winter", "Highway", "Secretary", "Tailor", "Market", "Phoenix", "Sisters", "Brothers", "Diary"],
-    place: ["Seoul", "Tokyo", "Shanghai", "Taipei", "Bangkok", "Paris", "Madrid", "Mumbai", "Jakarta", "Manila",
-      "Istanbul", "Berlin", "Rio", "London", "Busan", "Osaka", "the North", "the Sea", "the Hills", "the Valley"],
+    adj: [
+      "Moonlight",
+      "Silent",
+      "Golden",
+      "Hidden",
+      "Broken",
+      "Crimson",
+      "Endless",
+      "Secret",
+      "Midnight",
+      "Falling",
+      "Burning",
+      "Lonely",
+      "Wild",
+      "Frozen",
+      "Lucky",
+      "Gentle",
+      "Restless",
+      "Painted",
+      "Distant",
+      "Velvet",
+      "Last",
+      "First",
+      "Stolen",
+      "Electric",
+      "Paper",
+      "Silver",
+      "Hungry",
+      "Quiet",
+      "Wandering",
+      "Sweet",
+      "Dangerous",
+      "Little",
+      "Royal",
+      "Shining",
+      "Fearless",
+      "Sleeping",
+      "Scarlet",
+      "Emerald",
+      "Rising",
+      "Northern",
+    ],
+    noun: [
+      "Bakery",
+      "Garden",
+      "Detective",
+      "Kingdom",
+      "Hearts",
+      "Summer",
+      "Promise",
+      "Empire",
+      "Doctor",
+      "Station",
+      "Letters",
+      "River",
+      "Princess",
+      "Tiger",
+      "Melody",
+      "Harbor",
+      "Storm",
+      "Village",
+      "Chef",
+      "Academy",
+      "Blossom",
+      "Shadow",
+      "Island",
+      "Palace",
+      "Witness",
+      "Voyage",
+      "Orchard",
+      "Lantern",
+      "Dynasty",
+      "Rooftop",
+      "Mirror",
+      "Winter",
+      "Highway",
+      "Secretary",
+      "Tailor",
+      "Market",
+      "Phoenix",
+      "Sisters",
+      "Brothers",
+      "Diary",
+    ],
+    place: [
+      "Seoul",
+      "Tokyo",
+      "Shanghai",
+      "Taipei",
+      "Bangkok",
+      "Paris",
+      "Madrid",
+      "Mumbai",
+      "Jakarta",
+      "Manila",
+      "Istanbul",
+      "Berlin",
+      "Rio",
+      "London",
+      "Busan",
+      "Osaka",
+      "the North",
+      "the Sea",
+      "the Hills",
+      "the Valley",
+    ],
   },
-  ko: { adj: ["달빛", "조용한", "황금", "숨겨진", "붉은", "비밀의", "한밤의", "외로운", "행운의", "마지막", "첫", "달콤한"],
-    noun: ["베이커리", "정원", "형사", "왕국", "약속", "제국", "의사", "정거장", "공주", "호랑이", "선율", "항구"] },
-  ja: { adj: ["月明かりの", "静かな", "黄金の", "隠された", "紅い", "秘密の", "真夜中の", "孤独な", "幸運な", "最後の", "最初の", "甘い"],
-    noun: ["パン屋", "庭", "探偵", "王国", "約束", "帝国", "医者", "駅", "姫", "虎", "旋律", "港"] },
-  zh: { adj: ["月光", "寂静的", "金色", "隐藏的", "红色", "秘密", "午夜", "孤独的", "幸运的", "最后的", "第一个", "甜蜜的"],
-    noun: ["面包店", "花园", "侦探", "王国", "约定", "帝国", "医生", "车站", "公主", "老虎", "旋律", "港口"] },
-  th: { adj: ["แสงจันทร์", "เงียบ", "ทองคำ", "ลับ", "สีแดง", "เที่ยงคืน", "เหงา", "โชคดี", "สุดท้าย", "แรก", "หวาน", "ป่า"],
-    noun: ["ร้านขนม", "สวน", "นักสืบ", "อาณาจักร", "สัญญา", "จักรวรรดิ", "หมอ", "สถานี", "เจ้าหญิง", "เสือ", "ทำนอง", "ท่าเรือ"] },
-  hi: { adj: ["चाँदनी", "ख़ामोश", "सुनहरा", "छिपा", "लाल", "गुप्त", "आधी रात", "अकेला", "भाग्यशाली", "आख़िरी", "पहला", "मीठा"],
-    noun: ["बेकरी", "बाग़", "जासूस", "राज्य", "वादा", "साम्राज्य", "डॉक्टर", "स्टेशन", "राजकुमारी", "बाघ", "धुन", "बंदरगाह"] },
-  es: { adj: ["Dorado", "Secreto", "Silencioso", "Perdido", "Eterno", "Salvaje", "Oculto", "Nocturno", "Dulce", "Último", "Primer", "Rojo"],
-    noun: ["Jardín", "Reino", "Detective", "Verano", "Imperio", "Médico", "Puerto", "Corazón", "Tigre", "Palacio", "Destino", "Camino"] },
-  fr: { adj: ["Doré", "Secret", "Silencieux", "Perdu", "Éternel", "Sauvage", "Caché", "Nocturne", "Doux", "Dernier", "Premier", "Rouge"],
-    noun: ["Jardin", "Royaume", "Détective", "Été", "Empire", "Médecin", "Port", "Cœur", "Tigre", "Palais", "Destin", "Chemin"] },
-  pt: { adj: ["Dourado", "Secreto", "Silencioso", "Perdido", "Eterno", "Selvagem", "Oculto", "Noturno", "Doce", "Último", "Primeiro", "Vermelho"],
-    noun: ["Jardim", "Reino", "Detetive", "Verão", "Império", "Médico", "Porto", "Coração", "Tigre", "Palácio", "Destino", "Caminho"] },
-  de: { adj: ["Goldene", "Geheime", "Stille", "Verlorene", "Ewige", "Wilde", "Verborgene", "Nächtliche", "Süße", "Letzte", "Erste", "Rote"],
-    noun: ["Garten", "Königreich", "Detektiv", "Sommer", "Imperium", "Ärztin", "Hafen", "Herz", "Tiger", "Palast", "Schicksal", "Weg"] },
-  id: { adj: ["Emas", "Rahasia", "Sunyi", "Hilang", "Abadi", "Liar", "Tersembunyi", "Malam", "Manis", "Terakhir", "Pertama", "Merah"],
-    noun: ["Taman", "Kerajaan", "Detektif", "Musim", "Kekaisaran", "Dokter", "Pelabuhan", "Hati", "Harimau", "Istana", "Takdir", "Jalan"] },
-  tr: { adj: ["Altın", "Gizli", "Sessiz", "Kayıp", "Sonsuz", "Vahşi", "Saklı", "Gece", "Tatlı", "Son", "İlk", "Kırmızı"],
-    noun: ["Bahçe", "Krallık", "Dedektif", "Yaz", "İmparatorluk", "Doktor", "Liman", "Kalp", "Kaplan", "Saray", "Kader", "Yol"] },
-  tl: { adj: ["Gintong", "Lihim na", "Tahimik na", "Nawawalang", "Walang Hanggang", "Mabangis na", "Nakatagong", "Hatinggabing", "Matamis na", "Huling", "Unang", "Pulang"],
-    noun: ["Hardin", "Kaharian", "Detektib", "Tag-init", "Imperyo", "Doktor", "Daungan", "Puso", "Tigre", "Palasyo", "Tadhana", "Daan"] },
+  ko: {
+    adj: ["달빛", "조용한", "황금", "숨겨진", "붉은", "비밀의", "한밤의", "외로운", "행운의", "마지막", "첫", "달콤한"],
+    noun: ["베이커리", "정원", "형사", "왕국", "약속", "제국", "의사", "정거장", "공주", "호랑이", "선율", "항구"],
+  },
+  ja: {
+    adj: ["月明かりの", "静かな", "黄金の", "隠された", "紅い", "秘密の", "真夜中の", "孤独な", "幸運な", "最後の", "最初の", "甘い"],
+    noun: ["パン屋", "庭", "探偵", "王国", "約束", "帝国", "医者", "駅", "姫", "虎", "旋律", "港"],
+  },
+  zh: {
+    adj: ["月光", "寂静的", "金色", "隐藏的", "红色", "秘密", "午夜", "孤独的", "幸运的", "最后的", "第一个", "甜蜜的"],
+    noun: ["面包店", "花园", "侦探", "王国", "约定", "帝国", "医生", "车站", "公主", "老虎", "旋律", "港口"],
+  },
+  th: {
+    adj: ["แสงจันทร์", "เงียบ", "ทองคำ", "ลับ", "สีแดง", "เที่ยงคืน", "เหงา", "โชคดี", "สุดท้าย", "แรก", "หวาน", "ป่า"],
+    noun: ["ร้านขนม", "สวน", "นักสืบ", "อาณาจักร", "สัญญา", "จักรวรรดิ", "หมอ", "สถานี", "เจ้าหญิง", "เสือ", "ทำนอง", "ท่าเรือ"],
+  },
+  hi: {
+    adj: ["चाँदनी", "ख़ामोश", "सुनहरा", "छिपा", "लाल", "गुप्त", "आधी रात", "अकेला", "भाग्यशाली", "आख़िरी", "पहला", "मीठा"],
+    noun: ["बेकरी", "बाग़", "जासूस", "राज्य", "वादा", "साम्राज्य", "डॉक्टर", "स्टेशन", "राजकुमारी", "बाघ", "धुन", "बंदरगाह"],
+  },
+  es: {
+    adj: ["Dorado", "Secreto", "Silencioso", "Perdido", "Eterno", "Salvaje", "Oculto", "Nocturno", "Dulce", "Último", "Primer", "Rojo"],
+    noun: ["Jardín", "Reino", "Detective", "Verano", "Imperio", "Médico", "Puerto", "Corazón", "Tigre", "Palacio", "Destino", "Camino"],
+  },
+  fr: {
+    adj: ["Doré", "Secret", "Silencieux", "Perdu", "Éternel", "Sauvage", "Caché", "Nocturne", "Doux", "Dernier", "Premier", "Rouge"],
+    noun: ["Jardin", "Royaume", "Détective", "Été", "Empire", "Médecin", "Port", "Cœur", "Tigre", "Palais", "Destin", "Chemin"],
+  },
+  pt: {
+    adj: [
+      "Dourado",
+      "Secreto",
+      "Silencioso",
+      "Perdido",
+      "Eterno",
+      "Selvagem",
+      "Oculto",
+      "Noturno",
+      "Doce",
+      "Último",
+      "Primeiro",
+      "Vermelho",
+    ],
+    noun: ["Jardim", "Reino", "Detetive", "Verão", "Império", "Médico", "Porto", "Coração", "Tigre", "Palácio", "Destino", "Caminho"],
+  },
+  de: {
+    adj: ["Goldene", "Geheime", "Stille", "Verlorene", "Ewige", "Wilde", "Verborgene", "Nächtliche", "Süße", "Letzte", "Erste", "Rote"],
+    noun: ["Garten", "Königreich", "Detektiv", "Sommer", "Imperium", "Ärztin", "Hafen", "Herz", "Tiger", "Palast", "Schicksal", "Weg"],
+  },
+  id: {
+    adj: ["Emas", "Rahasia", "Sunyi", "Hilang", "Abadi", "Liar", "Tersembunyi", "Malam", "Manis", "Terakhir", "Pertama", "Merah"],
+    noun: ["Taman", "Kerajaan", "Detektif", "Musim", "Kekaisaran", "Dokter", "Pelabuhan", "Hati", "Harimau", "Istana", "Takdir", "Jalan"],
+  },
+  tr: {
+    adj: ["Altın", "Gizli", "Sessiz", "Kayıp", "Sonsuz", "Vahşi", "Saklı", "Gece", "Tatlı", "Son", "İlk", "Kırmızı"],
+    noun: ["Bahçe", "Krallık", "Dedektif", "Yaz", "İmparatorluk", "Doktor", "Liman", "Kalp", "Kaplan", "Saray", "Kader", "Yol"],
+  },
+  tl: {
+    adj: [
+      "Gintong",
+      "Lihim na",
+      "Tahimik na",
+      "Nawawalang",
+      "Walang Hanggang",
+      "Mabangis na",
+      "Nakatagong",
+      "Hatinggabing",
+      "Matamis na",
+      "Huling",
+      "Unang",
+      "Pulang",
+    ],
+    noun: ["Hardin", "Kaharian", "Detektib", "Tag-init", "Imperyo", "Doktor", "Daungan", "Puso", "Tigre", "Palasyo", "Tadhana", "Daan"],
+  },
 };
 /** Noun first, adjective after, in these languages. */
 const NOUN_FIRST = new Set(["es", "fr", "pt", "id"]);
@@ -145,8 +375,18 @@ const NO_SPACE = new Set(["ja", "zh"]);
 const EXTRA_TITLE_LANGUAGES = ["es", "fr", "pt", "de", "id", "tr", "ko", "ja", "zh", "th"];
 /** "Episode n" per language: [before, after]. */
 const EPISODE_WORD = {
-  ko: ["제", "화"], ja: ["第", "話"], zh: ["第", "集"], th: ["ตอนที่ ", ""], hi: ["एपिसोड ", ""], es: ["Episodio ", ""],
-  fr: ["Épisode ", ""], pt: ["Episódio ", ""], de: ["Folge ", ""], id: ["Episode ", ""], tr: ["Bölüm ", ""], tl: ["Kabanata ", ""],
+  ko: ["제", "화"],
+  ja: ["第", "話"],
+  zh: ["第", "集"],
+  th: ["ตอนที่ ", ""],
+  hi: ["एपिसोड ", ""],
+  es: ["Episodio ", ""],
+  fr: ["Épisode ", ""],
+  pt: ["Episódio ", ""],
+  de: ["Folge ", ""],
+  id: ["Episode ", ""],
+  tr: ["Bölüm ", ""],
+  tl: ["Kabanata ", ""],
   en: ["Episode ", ""],
 };
 
@@ -156,7 +396,8 @@ function titleSql(lang, x, salt) {
   const adj = pickH(w.adj, x, salt);
   const noun = pickH(w.noun, x, salt + 1);
   if (lang === "en") {
-    const tail = `CASE ${hm(x, salt + 2, 6)} WHEN 0 THEN ' of ' || ${pickH(w.place, x, salt + 3)} WHEN 1 THEN ' in ' || ${pickH(w.place, x, salt + 3)} ` +
+    const tail =
+      `CASE ${hm(x, salt + 2, 6)} WHEN 0 THEN ' of ' || ${pickH(w.place, x, salt + 3)} WHEN 1 THEN ' in ' || ${pickH(w.place, x, salt + 3)} ` +
       `WHEN 2 THEN ' ' || (2 + ${hm(x, salt + 4, 3)}) ELSE '' END`;
     return `(${adj} || ' ' || ${noun} || ${tail})`;
   }
@@ -301,7 +542,9 @@ FROM containers c WHERE c.${cRange(from, to)} AND ${hm("c.id", 49, 3)} > 0`;
 /** One to three genres from the set of the container's type (duplicates collapse, so some get fewer). */
 function containerGenresSql(from, to) {
   const byType = (slotSql) =>
-    `CASE c.type ${Object.entries(GENRES).map(([t, list]) => `WHEN ${q(t)} THEN ${pick(list, hm(slotSql, 50, list.length))}`).join(" ")} END`;
+    `CASE c.type ${Object.entries(GENRES)
+      .map(([t, list]) => `WHEN ${q(t)} THEN ${pick(list, hm(slotSql, 50, list.length))}`)
+      .join(" ")} END`;
   return `INSERT OR IGNORE INTO container_genres (container_id, genre_id)
 WITH RECURSIVE ${seq("k", 1, 3)}
 SELECT c.id, ${byType("c.id * 5 + k.n")}
@@ -338,7 +581,9 @@ WHERE c.${cRange(from, to)}`;
 function videoTitlesSql(from, to) {
   const w = WORDS.en;
   const epWord = (langSql) =>
-    `CASE ${langSql} ${Object.entries(EPISODE_WORD).map(([l, [pre, post]]) => `WHEN ${q(l)} THEN ${q(pre)} || v.number || ${q(post)}`).join(" ")} END`;
+    `CASE ${langSql} ${Object.entries(EPISODE_WORD)
+      .map(([l, [pre, post]]) => `WHEN ${q(l)} THEN ${q(pre)} || v.number || ${q(post)}`)
+      .join(" ")} END`;
   const en = `CASE v.type
       WHEN 'episode' THEN 'Episode ' || v.number
       WHEN 'movie' THEN coalesce((SELECT text FROM titles t WHERE t.resource_kind = 'c' AND t.resource_id = v.container_id AND t.language = 'en'), 'Feature')

@@ -74,7 +74,11 @@ export async function seedLarge({ persistTo, containers = 10_000, chunk = 1_000,
       for (const name of created) await db.prepare(`DROP TABLE ${name}`).run();
     }
     const seconds = (performance.now() - started) / 1000;
-    log(`large catalogue seeded in ${seconds.toFixed(1)} s: ${Object.entries(counts).map(([k, v]) => `${k} ${fmt(v)}`).join(", ")}`);
+    log(
+      `large catalogue seeded in ${seconds.toFixed(1)} s: ${Object.entries(counts)
+        .map(([k, v]) => `${k} ${fmt(v)}`)
+        .join(", ")}`,
+    );
     return { counts, seconds };
   });
 }

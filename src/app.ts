@@ -50,7 +50,12 @@ export function renderError(err: unknown, c: Context<AppEnv>) {
   const path = new URL(c.req.url).pathname;
   if (path === OAUTH_TOKEN_PATH || path === `${OAUTH_TOKEN_PATH}.json`) {
     // RFC 6749 §5.2 bodies whatever went wrong (a body too large, a wrong method, a crash), never the v3 one.
-    const error = apiError.status === 429 || apiError.status === 503 ? "temporarily_unavailable" : apiError.status >= 500 ? "server_error" : "invalid_request";
+    const error =
+      apiError.status === 429 || apiError.status === 503
+        ? "temporarily_unavailable"
+        : apiError.status >= 500
+          ? "server_error"
+          : "invalid_request";
     return c.json({ error, error_description: apiError.message, request_id }, apiError.status as 400, headers);
   }
   if (isV3(path)) {

@@ -33,9 +33,13 @@ async function dropSchema(db: D1Database) {
 /** Tables ordered so that each comes before the tables its foreign keys reference (a table's DROP needs its parents). */
 async function childrenFirst(db: D1Database, tables: string[]) {
   const { results } = await db
-    .prepare("SELECT DISTINCT m.name AS child, f.\"table\" AS parent FROM sqlite_master m, pragma_foreign_key_list(m.name) f WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_cf_%'")
+    .prepare(
+      "SELECT DISTINCT m.name AS child, f.\"table\" AS parent FROM sqlite_master m, pragma_foreign_key_list(m.name) f WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '_cf_%'",
+    )
     .all<{ child: string; parent: string }>();
-  const parents = new Map(tables.map((t) => [t, results.filter((r) => r.child === t && r.parent !== t && tables.includes(r.parent)).map((r) => r.parent)]));
+  const parents = new Map(
+    tables.map((t) => [t, results.filter((r) => r.child === t && r.parent !== t && tables.includes(r.parent)).map((r) => r.parent)]),
+  );
   const order: string[] = [];
   const visit = (t: string) => {
     if (order.includes(t)) return;
@@ -56,7 +60,9 @@ async function keepIdsGrowing(db: D1Database, before: Row[]) {
   await db.batch(
     carried.flatMap(({ name, seq }) => [
       db.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?2) WHERE name = ?1").bind(name, seq),
-      db.prepare("INSERT INTO sqlite_sequence (name, seq) SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?1)").bind(name, seq),
+      db
+        .prepare("INSERT INTO sqlite_sequence (name, seq) SELECT ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?1)")
+        .bind(name, seq),
     ]),
   );
 }

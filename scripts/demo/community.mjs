@@ -13,8 +13,14 @@ function firstOf(videos, containerId, type) {
 
 export function listItemRows(videos) {
   const featured = [
-    ["c", 1], ["c", 29], ["v", firstOf(videos, 33, "movie").id], ["c", 7],
-    ["c", 48], ["v", firstOf(videos, 12, "episode").id], ["c", 24], ["v", firstOf(videos, 52, "music_video").id],
+    ["c", 1],
+    ["c", 29],
+    ["v", firstOf(videos, 33, "movie").id],
+    ["c", 7],
+    ["c", 48],
+    ["v", firstOf(videos, 12, "episode").id],
+    ["c", 24],
+    ["v", firstOf(videos, 52, "music_video").id],
   ];
   // 2l (on air) and 6l (upcoming) are derived from the containers' flags (migration 0013): no items to write.
   return featured.map(([resource_kind, resource_id], position) => ({ list_id: 1, position, resource_kind, resource_id }));
@@ -33,7 +39,12 @@ export function timedCommentRows(r, videos) {
     const times = comments.map(() => r.int(5, Math.max(6, video.duration - 5)) * 1000).sort((a, b) => a - b);
     comments.forEach((comment, i) => {
       rows.push({
-        id: rows.length + 1, video_id: video.id, language, user_id: i % 2 ? BOB : ALICE, time_ms: times[i], comment,
+        id: rows.length + 1,
+        video_id: video.id,
+        language,
+        user_id: i % 2 ? BOB : ALICE,
+        time_ms: times[i],
+        comment,
         created_at: capNow(video.created_at + r.int(1, 30) * DAY),
       });
     });
@@ -74,7 +85,13 @@ export function messagingRows() {
     ],
     messages: [
       { id: 1, thread_id: 1, sender_id: ALICE, content: "Have you started Moonlight Bakery? Episode 3 is so good!", created_at: sent },
-      { id: 2, thread_id: 1, sender_id: BOB, content: "Just finished it. I'll help with the Spanish subtitles this weekend.", created_at: replied },
+      {
+        id: 2,
+        thread_id: 1,
+        sender_id: BOB,
+        content: "Just finished it. I'll help with the Spanish subtitles this weekend.",
+        created_at: replied,
+      },
     ],
   };
 }
@@ -83,11 +100,35 @@ export function notificationRows(containers) {
   const bakery = containers[0];
   const title = bakery.def.en;
   return [
-    { id: 1, user_id: ALICE, container_id: bakery.id, sender_id: MANAGER, job_id: null, unread: 1, created_at: NOW - DAY,
-      content: `A new episode of ${title} is out now. Thank you for watching!` },
-    { id: 2, user_id: ALICE, container_id: bakery.id, sender_id: MANAGER, job_id: null, unread: 0, created_at: NOW - 8 * DAY,
-      content: `${title} needs Spanish and French subtitlers. Join the team!` },
-    { id: 3, user_id: BOB, container_id: bakery.id, sender_id: MANAGER, job_id: null, unread: 1, created_at: NOW - DAY,
-      content: `A new episode of ${title} is out now. Thank you for watching!` },
+    {
+      id: 1,
+      user_id: ALICE,
+      container_id: bakery.id,
+      sender_id: MANAGER,
+      job_id: null,
+      unread: 1,
+      created_at: NOW - DAY,
+      content: `A new episode of ${title} is out now. Thank you for watching!`,
+    },
+    {
+      id: 2,
+      user_id: ALICE,
+      container_id: bakery.id,
+      sender_id: MANAGER,
+      job_id: null,
+      unread: 0,
+      created_at: NOW - 8 * DAY,
+      content: `${title} needs Spanish and French subtitlers. Join the team!`,
+    },
+    {
+      id: 3,
+      user_id: BOB,
+      container_id: bakery.id,
+      sender_id: MANAGER,
+      job_id: null,
+      unread: 1,
+      created_at: NOW - DAY,
+      content: `A new episode of ${title} is out now. Thank you for watching!`,
+    },
   ];
 }

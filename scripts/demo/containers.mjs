@@ -53,7 +53,11 @@ export function containerGenreRows(containers) {
 export function containerTitleRows(containers) {
   return containers.flatMap((c) =>
     Object.entries(c.titles).map(([language, text]) => ({
-      resource_kind: "c", resource_id: c.id, language, text, updated_at: c.updated_at,
+      resource_kind: "c",
+      resource_id: c.id,
+      language,
+      text,
+      updated_at: c.updated_at,
     })),
   );
 }
@@ -62,8 +66,7 @@ export function containerTitleRows(containers) {
 export function containerDescriptionRows(r, containers) {
   const rows = [];
   for (const c of containers) {
-    const add = (language, text) =>
-      rows.push({ resource_kind: "c", resource_id: c.id, language, text, updated_at: c.updated_at });
+    const add = (language, text) => rows.push({ resource_kind: "c", resource_id: c.id, language, text, updated_at: c.updated_at });
     if (c.def.log) add("en", c.def.log);
     const origin = c.origin_language;
     if (origin !== "en" && (c.titles[origin] || r.chance(0.3))) add(origin, PROMO[origin](containerTitleIn(c, origin)));

@@ -62,31 +62,55 @@ export function defineLocalisation(r, containers, videos) {
         segments.push(seg);
         videoSegments.push(seg);
         histories.push({
-          id: ++historyId, kind: "segment", user_id: timer, video_id: v.id, container_id: c.id,
-          segment_id: seg.id, subtitle_id: null, language: null, text: null, version: 1,
-          source_key: `seed:seg:${seg.id}`, created_at: seg.created_at,
+          id: ++historyId,
+          kind: "segment",
+          user_id: timer,
+          video_id: v.id,
+          container_id: c.id,
+          segment_id: seg.id,
+          subtitle_id: null,
+          language: null,
+          text: null,
+          version: 1,
+          source_key: `seed:seg:${seg.id}`,
+          created_at: seg.created_at,
         });
       }
 
       for (const { lang, base, cap } of languages) {
         // Per-video jitter around the container's level; the origin language is occasionally a little short.
-        const percent = lang === c.origin_language
-          ? (r.chance(0.15) ? r.int(85, 99) : 100)
-          : Math.max(0, Math.min(cap, base + r.int(-15, 15)));
+        const percent =
+          lang === c.origin_language ? (r.chance(0.15) ? r.int(85, 99) : 100) : Math.max(0, Math.min(cap, base + r.int(-15, 15)));
         const done = Math.round((percent * n) / 100);
         const author = lang === c.origin_language ? timer : r.pick([ALICE, BOB, ALICE, BOB, ADMIN]);
         // Translators work front to back, so the subtitled segments are the first ones.
         for (const seg of videoSegments.slice(0, done)) {
           const created = capNow(seg.created_at + (lang === c.origin_language ? HOUR : r.int(1, 60) * DAY));
           const sub = {
-            id: subtitles.length + 1, segment_id: seg.id, video_id: v.id, language: lang,
-            text: LINES[seg.line][lang], author_id: author, version: 1, created_at: created, updated_at: created,
+            id: subtitles.length + 1,
+            segment_id: seg.id,
+            video_id: v.id,
+            language: lang,
+            text: LINES[seg.line][lang],
+            author_id: author,
+            version: 1,
+            created_at: created,
+            updated_at: created,
           };
           subtitles.push(sub);
           histories.push({
-            id: ++historyId, kind: "subtitle", user_id: author, video_id: v.id, container_id: c.id,
-            segment_id: seg.id, subtitle_id: sub.id, language: lang, text: sub.text, version: 1,
-            source_key: `seed:sub:${sub.id}`, created_at: created,
+            id: ++historyId,
+            kind: "subtitle",
+            user_id: author,
+            video_id: v.id,
+            container_id: c.id,
+            segment_id: seg.id,
+            subtitle_id: sub.id,
+            language: lang,
+            text: sub.text,
+            version: 1,
+            source_key: `seed:sub:${sub.id}`,
+            created_at: created,
           });
         }
       }
@@ -102,5 +126,8 @@ export function defineLocalisation(r, containers, videos) {
  * the derived-document triggers of migration 0003.
  */
 export function completionStatements({ completionSql }, containers, videos) {
-  return completionSql(videos.map((v) => v.id), containers.map((c) => c.id));
+  return completionSql(
+    videos.map((v) => v.id),
+    containers.map((c) => c.id),
+  );
 }

@@ -16,11 +16,16 @@ function durationFor(r, c, type) {
       if (c.def.genres.includes(G.variety)) return r.int(4800, 5700);
       if (c.hosted === 0) return r.int(300, 900);
       return r.int(2400, 4200);
-    case "movie": return r.int(5100, 8400);
-    case "trailer": return r.int(60, 180);
-    case "news_clip": return r.int(90, 480);
-    case "music_video": return r.int(180, 290);
-    default: return r.int(60, 600);
+    case "movie":
+      return r.int(5100, 8400);
+    case "trailer":
+      return r.int(60, 180);
+    case "news_clip":
+      return r.int(90, 480);
+    case "music_video":
+      return r.int(180, 290);
+    default:
+      return r.int(60, 600);
   }
 }
 
@@ -30,7 +35,8 @@ function durationFor(r, c, type) {
  */
 function planVideos(r, c) {
   const plan = [];
-  const add = (type, number, createdAt, extra = {}) => plan.push({ type, number, created_at: capNow(createdAt), state: "normal", ...extra });
+  const add = (type, number, createdAt, extra = {}) =>
+    plan.push({ type, number, created_at: capNow(createdAt), state: "normal", ...extra });
   const between = (a, b) => a + Math.floor(r.next() * Math.max(1, b - a));
   const evening = () => r.int(18, 22) * HOUR; // broadcasts go out in the evening, UTC-ish
 
@@ -45,9 +51,7 @@ function planVideos(r, c) {
   if (c.type === "series") {
     const k = r.int(6, 16);
     // On-air series released their latest episode within the last week; finished ones ended long ago.
-    const first = c.on_air
-      ? NOW - (k - 1) * 7 * DAY - r.int(1, 6) * DAY
-      : between(utcMidnight(2015, 1, 1), NOW - (k * 7 + 90) * DAY);
+    const first = c.on_air ? NOW - (k - 1) * 7 * DAY - r.int(1, 6) * DAY : between(utcMidnight(2015, 1, 1), NOW - (k * 7 + 90) * DAY);
     const firstAt = Math.floor(first / DAY) * DAY + evening();
     c.release_ts = firstAt;
     for (let n = 1; n <= k; n++) add("episode", n, firstAt + (n - 1) * 7 * DAY);
@@ -98,8 +102,11 @@ function markStates(r, c, plan) {
     });
     const clipNumber = plan.filter((v) => v.type === "clip").length + 1;
     plan.push({
-      type: "clip", number: clipNumber, created_at: capNow(last.created_at + r.int(1, 20) * DAY),
-      state: "blocked", clip: CLIPS[2],
+      type: "clip",
+      number: clipNumber,
+      created_at: capNow(last.created_at + r.int(1, 20) * DAY),
+      state: "blocked",
+      clip: CLIPS[2],
     });
     return;
   }
@@ -115,12 +122,24 @@ function videoTitles(r, c, v, share) {
   for (const lang of langs) {
     const head = containerTitleIn(c, lang);
     switch (v.type) {
-      case "episode": out[lang] = EPISODE[lang](v.number); break;
-      case "movie": out[lang] = head; break;
-      case "trailer": out[lang] = joinTitle(lang, head, TRAILER[lang]); break;
-      case "clip": out[lang] = joinTitle(lang, head, v.clip[lang]); break;
-      case "news_clip": out[lang] = joinTitle(lang, head, editionDate(v.created_at, lang)); break;
-      case "music_video": out[lang] = MV_TITLE[lang](v.song[lang] ?? v.song.en); break;
+      case "episode":
+        out[lang] = EPISODE[lang](v.number);
+        break;
+      case "movie":
+        out[lang] = head;
+        break;
+      case "trailer":
+        out[lang] = joinTitle(lang, head, TRAILER[lang]);
+        break;
+      case "clip":
+        out[lang] = joinTitle(lang, head, v.clip[lang]);
+        break;
+      case "news_clip":
+        out[lang] = joinTitle(lang, head, editionDate(v.created_at, lang));
+        break;
+      case "music_video":
+        out[lang] = MV_TITLE[lang](v.song[lang] ?? v.song.en);
+        break;
     }
   }
   return out;
@@ -157,7 +176,11 @@ export function defineVideos(r, containers) {
       v.titles = videoTitles(r, c, v, share);
       videos.push(v);
     }
-    fillContainerDates(r, c, videos.filter((v) => v.container_id === c.id));
+    fillContainerDates(
+      r,
+      c,
+      videos.filter((v) => v.container_id === c.id),
+    );
   }
   return videos;
 }
@@ -168,7 +191,8 @@ function fillContainerDates(r, c, own) {
   c.release_date = isoDate(c.release_ts);
   c.newest_video_at = normal.length ? Math.max(...normal.map((v) => v.created_at)) : null;
   if (c.type === "artist") c.air_time = null;
-  else if (c.on_air) c.air_time = c.newest_video_at + 7 * DAY; // the next episode's slot
+  else if (c.on_air)
+    c.air_time = c.newest_video_at + 7 * DAY; // the next episode's slot
   else if (c.type === "news") c.air_time = c.newest_video_at;
   else c.air_time = c.release_ts;
   c.created_at = Math.min(firstVideo, c.release_ts) - r.int(3, 45) * DAY;
@@ -178,7 +202,11 @@ function fillContainerDates(r, c, own) {
 export function videoTitleRows(videos) {
   return videos.flatMap((v) =>
     Object.entries(v.titles).map(([language, text]) => ({
-      resource_kind: "v", resource_id: v.id, language, text, updated_at: v.updated_at,
+      resource_kind: "v",
+      resource_id: v.id,
+      language,
+      text,
+      updated_at: v.updated_at,
     })),
   );
 }
@@ -196,7 +224,9 @@ export function videoDescriptionRows(r, containers, videos) {
     if (text) rows.push({ resource_kind: "v", resource_id: v.id, language: "en", text, updated_at: v.updated_at });
     if (v.type === "episode" && c.origin_language !== "en" && r.chance(0.1)) {
       rows.push({
-        resource_kind: "v", resource_id: v.id, language: c.origin_language,
+        resource_kind: "v",
+        resource_id: v.id,
+        language: c.origin_language,
         text: PROMO[c.origin_language](`${containerTitleIn(c, c.origin_language)} ${EPISODE[c.origin_language](v.number)}`),
         updated_at: v.updated_at,
       });

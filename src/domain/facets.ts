@@ -75,8 +75,7 @@ export function selectivityRank(name: string): number {
 }
 
 /** The distinct facets in driving order: the first drives the walk, the others are probed. */
-export const inDrivingOrder = (names: readonly string[]) =>
-  [...new Set(names)].sort((a, b) => selectivityRank(a) - selectivityRank(b));
+export const inDrivingOrder = (names: readonly string[]) => [...new Set(names)].sort((a, b) => selectivityRank(a) - selectivityRank(b));
 
 /** What the facet triggers read of a container. */
 export interface FacetSource {

@@ -25,7 +25,11 @@ export interface PayloadSpec {
   contentType: string;
 }
 
-export interface JobDefinition<T extends JobType = JobType, S extends z.ZodType = z.ZodType, P extends PayloadSpec | null = PayloadSpec | null> {
+export interface JobDefinition<
+  T extends JobType = JobType,
+  S extends z.ZodType = z.ZodType,
+  P extends PayloadSpec | null = PayloadSpec | null,
+> {
   type: T;
   /** `jobs.params`: small inputs only, parsed before the handler runs. */
   params: S;

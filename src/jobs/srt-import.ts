@@ -72,13 +72,15 @@ export const srtImport = defineJob({
 });
 
 /** Queues an SRT import of an upload the route has read in full; the bytes go to R2, never to the row. */
-export async function startSrtImport(
-  deps: JobDeps,
-  input: { user: User; videoId: number; language: string; bytes: Uint8Array },
-) {
+export async function startSrtImport(deps: JobDeps, input: { user: User; videoId: number; language: string; bytes: Uint8Array }) {
   const { user, videoId, language, bytes } = input;
-  return enqueue(deps, srtImport, { videoId, language }, {
-    createdBy: user.id,
-    payload: { body: bytes, customMetadata: { language, video: formatId(videoId, "v"), user: formatId(user.id, "u") } },
-  });
+  return enqueue(
+    deps,
+    srtImport,
+    { videoId, language },
+    {
+      createdBy: user.id,
+      payload: { body: bytes, customMetadata: { language, video: formatId(videoId, "v"), user: formatId(user.id, "u") } },
+    },
+  );
 }

@@ -126,12 +126,7 @@ export class ApiError extends Error {
 export class OAuthError extends Error {
   constructor(
     readonly status: 400 | 401 | 429 | 503,
-    readonly code:
-      | "invalid_request"
-      | "invalid_client"
-      | "invalid_grant"
-      | "unsupported_grant_type"
-      | "temporarily_unavailable",
+    readonly code: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type" | "temporarily_unavailable",
     readonly description: string,
     readonly headers?: Record<string, string>,
   ) {

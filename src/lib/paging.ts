@@ -33,7 +33,10 @@ export const perPageField = z
     const n = readInt(v);
     return n === undefined || n < 1 ? DEFAULT_PER_PAGE : Math.min(n, MAX_PER_PAGE);
   })
-  .openapi({ description: `items per page, default ${DEFAULT_PER_PAGE} (also for unreadable values), clamped to at most ${MAX_PER_PAGE}`, type: "integer" });
+  .openapi({
+    description: `items per page, default ${DEFAULT_PER_PAGE} (also for unreadable values), clamped to at most ${MAX_PER_PAGE}`,
+    type: "integer",
+  });
 
 /** Query parameters shared by every paged v4 list. */
 export const pagingQuery = {

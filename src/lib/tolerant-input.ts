@@ -129,7 +129,10 @@ export async function readBody(bytes: ArrayBuffer, contentType: string | undefin
   }
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes).replace(/^\uFEFF/, "").trim();
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
+      .decode(bytes)
+      .replace(/^\uFEFF/, "")
+      .trim();
   } catch {
     throw ApiError.field("body", "the body is not UTF-8 text");
   }
@@ -155,7 +158,13 @@ export function queryFields(shape: Record<string, z.ZodType>, queries: (key: str
     const all = queries(key);
     if (!all?.length) continue;
     const isArray = defOf(baseOf(field)).type === "array";
-    const values = isArray && all.length === 1 ? all[0].replace(/^\((.*)\)$/, "$1").split(",").filter(Boolean) : all;
+    const values =
+      isArray && all.length === 1
+        ? all[0]
+            .replace(/^\((.*)\)$/, "$1")
+            .split(",")
+            .filter(Boolean)
+        : all;
     out[key] = coerce(field, isArray || values.length > 1 ? values : values[0]);
   }
   return out;

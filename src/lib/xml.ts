@@ -16,8 +16,9 @@ function clean(value: unknown): unknown {
  * Characters XML 1.0 forbids (C0 controls but tab, LF and CR; lone surrogates; U+FFFE/U+FFFF) are dropped: staff
  * and managers can store such text, and one of them made the whole document unreadable.
  */
-// eslint-disable-next-line no-control-regex
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML_CHAR =
+  // eslint-disable-next-line no-control-regex -- matching the forbidden control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 export const xmlText = (s: string) => s.replace(NOT_XML_CHAR, "");
 
 /** Map keys such as language codes ("pt-br") are fine; keys starting with a digit are not valid XML names. */

@@ -26,4 +26,3 @@ export const publicCache = createMiddleware<AppEnv>(async (c, next) => {
   }
   c.res = new Response(body, { status: 200, headers });
 });
-

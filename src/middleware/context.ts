@@ -31,7 +31,8 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   const res = c.res;
   res.headers.set("x-request-id", requestId);
   // WIRE.md: JSON is declared UTF-8 (Hono's c.json says only application/json).
-  if (res.headers.get("content-type")?.toLowerCase() === "application/json") res.headers.set("content-type", "application/json; charset=utf-8");
+  if (res.headers.get("content-type")?.toLowerCase() === "application/json")
+    res.headers.set("content-type", "application/json; charset=utf-8");
   const newBookmark = session.getBookmark();
   if (newBookmark) res.headers.set(BOOKMARK_HEADER, newBookmark);
   if (!res.headers.has("cache-control")) res.headers.set("cache-control", "private, no-store");

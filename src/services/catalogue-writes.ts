@@ -272,10 +272,7 @@ export async function removeText({ db, env }: Deps, kind: TextKind, owner: TextO
   if (kind === "title" && language === "en") {
     throw ApiError.field("language_code", "the English title cannot be deleted (replace it with POST .../titles.json)");
   }
-  const [, deleted] = await db.batch([
-    touchResource(db, owner, { kind, language }),
-    deleteText(db, kind, owner, language),
-  ]);
+  const [, deleted] = await db.batch([touchResource(db, owner, { kind, language }), deleteText(db, kind, owner, language)]);
   if (!deleted.length) throw ApiError.notFound();
   await invalidateIfListed(env, kind, owner);
 }

@@ -35,7 +35,8 @@ export interface FollowItem {
 export const followWireId = (ref: FollowRef) => formatId(ref.id, ref.kind);
 
 /** 404 whose `details` name the body field, so a client can tell which id was not found. */
-const notFoundField = (field: string, message: string) => new ApiError(VCODE.notFound, `${field}: ${message}`, { details: [{ field, message }] });
+const notFoundField = (field: string, message: string) =>
+  new ApiError(VCODE.notFound, `${field}: ${message}`, { details: [{ field, message }] });
 
 const isNormal = (e: FollowEntry) => isVisible(e.container, e.kind === "v" ? e.video : undefined);
 

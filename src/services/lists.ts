@@ -184,8 +184,14 @@ async function readCurated(db: DB, listId: number, filter: ListItemFilter, p: Pa
 
   const page = refs.slice(0, p.perPage);
   const [cs, vs] = await Promise.all([
-    findContainersByIds(db, page.filter((r) => r.kind === "c").map((r) => r.id)),
-    loadVideos(db, page.filter((r) => r.kind === "v").map((r) => r.id)),
+    findContainersByIds(
+      db,
+      page.filter((r) => r.kind === "c").map((r) => r.id),
+    ),
+    loadVideos(
+      db,
+      page.filter((r) => r.kind === "v").map((r) => r.id),
+    ),
   ]);
   const byId = new Map(cs.map((c) => [c.id, c]));
   const missing = [...new Set(vs.map((v) => v.containerId).filter((id) => !byId.has(id)))];

@@ -156,11 +156,7 @@ export async function randomCaption(
  * A user's suggested translation of an original subtitle of a visible video (unknown or hidden: 404). A
  * translation as the origin, or a suggestion in the original's own language, is a 400.
  */
-export async function suggestCaption(
-  deps: Deps,
-  userId: number,
-  input: { originSubtitleId: number; language: string; content: string },
-) {
+export async function suggestCaption(deps: Deps, userId: number, input: { originSubtitleId: number; language: string; content: string }) {
   const origin = await visibleSubtitle(deps, input.originSubtitleId);
   if (origin.language !== origin.origin) {
     throw ApiError.field("origin_subtitle_id", `${formatId(origin.id, "s")} is a translation, not an original subtitle`);

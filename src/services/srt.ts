@@ -29,8 +29,10 @@ export const MAX_CUE_TEXT = 2_000;
  * refused rather than silently replaced, so a Latin-1 file gets a clear error instead of mojibake.
  */
 export function decodeSubtitleBytes(bytes: Uint8Array): string {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true }).decode(bytes.subarray(2));
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be", { fatal: true, ignoreBOM: true }).decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe)
+    return new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true }).decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff)
+    return new TextDecoder("utf-16be", { fatal: true, ignoreBOM: true }).decode(bytes.subarray(2));
   const body = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(body);
@@ -100,7 +102,15 @@ function toMs([hh, mm, ss, ms]: string[]): number | null {
 /** Valid SubRip from cues, numbered from 1, with CRLF line ends as most players expect. */
 export function buildSrt(cues: Array<{ startMs: number; endMs: number; text: string }>): string {
   return subsrt.build(
-    cues.map((c, n) => ({ type: "caption" as const, index: n + 1, start: c.startMs, end: c.endMs, duration: c.endMs - c.startMs, content: c.text, text: c.text })),
+    cues.map((c, n) => ({
+      type: "caption" as const,
+      index: n + 1,
+      start: c.startMs,
+      end: c.endMs,
+      duration: c.endMs - c.startMs,
+      content: c.text,
+      text: c.text,
+    })),
     { format: "srt", eol: "\r\n" },
   );
 }

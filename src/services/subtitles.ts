@@ -105,7 +105,15 @@ export async function writeImport(
   ]);
   const storedText = new Map(stored.map((s) => [s.startMs, s.text]));
   const segmentStarts = new Set(segments.map((s) => s.startMs));
-  const counts: ImportCounts = { cues: cueCount, created: 0, updated: 0, unchanged: 0, unmatched: plan.unmatched, segments_created: 0, rows_written: 0 };
+  const counts: ImportCounts = {
+    cues: cueCount,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    unmatched: plan.unmatched,
+    segments_created: 0,
+    rows_written: 0,
+  };
 
   // Chunks follow the file's order; each carries the new segments and the texts of its own rows, so a
   // text never waits for a segment of a later chunk.
@@ -168,7 +176,12 @@ export async function subtitleFile({ db, env }: Deps, videoId: number, language:
   const cues = await listSubtitleCues(db, videoId, language);
   if (!cues.length) return null;
   // A blank line would end a cue early, so text lines never carry one; lines end in CRLF like the rest of the file.
-  const lines = (text: string) => text.replace(/\r\n?/g, "\n").replace(/\n\s*\n/g, "\n").trim().replace(/\n/g, "\r\n");
+  const lines = (text: string) =>
+    text
+      .replace(/\r\n?/g, "\n")
+      .replace(/\n\s*\n/g, "\n")
+      .trim()
+      .replace(/\n/g, "\r\n");
   const body = buildSrt(cues.map((c) => ({ ...c, text: lines(c.text) })));
   const etag = `"${toHex(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(body))).slice(0, 32)}"`;
   await env.CACHE.put(key, JSON.stringify({ etag, body }), { expirationTtl: SRT_CACHE_TTL_SECONDS });

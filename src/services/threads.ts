@@ -30,7 +30,8 @@ export interface MessageRow {
   createdAt: number;
 }
 
-const notFoundField = (field: string, message: string) => new ApiError(VCODE.notFound, `${field}: ${message}`, { details: [{ field, message }] });
+const notFoundField = (field: string, message: string) =>
+  new ApiError(VCODE.notFound, `${field}: ${message}`, { details: [{ field, message }] });
 
 /** Starts a thread from the owner to `to` (`12u`): not to oneself (400), not to a missing user (404). */
 export async function startThread(db: DB, owner: User, to: string, content: string) {

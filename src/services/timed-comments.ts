@@ -1,9 +1,4 @@
-import {
-  deleteTimedComment,
-  findTimedComment,
-  insertTimedComment,
-  listTimedComments,
-} from "../db/queries/timed-comments";
+import { deleteTimedComment, findTimedComment, insertTimedComment, listTimedComments } from "../db/queries/timed-comments";
 import { ApiError } from "../lib/errors";
 import type { User } from "../types";
 import { canManageContainer } from "./access";
@@ -13,8 +8,7 @@ import { visibleVideo } from "./localisation";
 export { MAX_TIMED_COMMENTS } from "../db/queries/timed-comments";
 
 /** A video's comments in one language by time (at most MAX_TIMED_COMMENTS), with their authors. */
-export const videoTimedComments = (deps: Deps, videoId: number, language: string) =>
-  listTimedComments(deps.db, videoId, language);
+export const videoTimedComments = (deps: Deps, videoId: number, language: string) => listTimedComments(deps.db, videoId, language);
 
 /** A comment at `time` ms into a video the caller may see: at most its duration when that is known (400). */
 export async function addTimedComment(

@@ -35,11 +35,7 @@ export interface V3GenreFilters extends LicenceFilter {
 }
 
 /** A genre set in listing order; with any filter, only the genres that have a matching container of `type`. */
-export async function v3Genres(
-  deps: Deps,
-  kind: { type: (typeof CONTAINER_TYPES)[number]; set: "general" | "music" },
-  f: V3GenreFilters,
-) {
+export async function v3Genres(deps: Deps, kind: { type: (typeof CONTAINER_TYPES)[number]; set: "general" | "music" }, f: V3GenreFilters) {
   const unfiltered = !f.originCountry && !f.subtitleLanguage && !f.watchableIn;
   if (unfiltered) return genresOfSet(deps.db, kind.set);
   return genresWithResources(deps.db, { ...f, ...kind, minCompletion: V3_SUBTITLE_THRESHOLD });
@@ -116,7 +112,10 @@ export async function searchV3(deps: Deps, query: string, licence: LicenceFilter
   );
   const byId = new Map(listed.map((row) => [row.id, row]));
   const rows = (await firstLicensed(deps.db, [...byId.keys()], licence, V3_SEARCH_LIMIT)).map((id) => byId.get(id)!);
-  const movies = await mainMovies(deps.db, rows.filter((r) => r.type === "film").map((r) => r.id));
+  const movies = await mainMovies(
+    deps.db,
+    rows.filter((r) => r.type === "film").map((r) => r.id),
+  );
   return { rows, movies };
 }
 

@@ -45,12 +45,7 @@ export const messageView = (m: MessageRow, row: ThreadRow, owner: Person) => mes
  * A thread as one participant sees it: both participants (by user id), the last message, their own read
  * flag, and with `messages` (oldest first) when one thread is read.
  */
-export function threadView(
-  row: ThreadRow,
-  owner: Person,
-  origin: string,
-  messages?: { list: MessageRow[]; more: boolean },
-) {
+export function threadView(row: ThreadRow, owner: Person, origin: string, messages?: { list: MessageRow[]; more: boolean }) {
   const byId = people(row, owner);
   const id = formatId(row.threadId, "t");
   const last: MessageRow = { id: row.messageId, senderId: row.senderId, content: row.content, createdAt: row.messageCreatedAt };

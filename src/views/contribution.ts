@@ -15,10 +15,7 @@ export function userContributionView(
 }
 
 /** An entry of `/v4/container/<id>/contributions.json`: `{user: {id, username, url}, segments, subtitles}`. */
-export function containerContributorView(
-  row: { userId: number; username: string; segments: number; subtitles: number },
-  ctx: ViewContext,
-) {
+export function containerContributorView(row: { userId: number; username: string; segments: number; subtitles: number }, ctx: ViewContext) {
   return {
     user: userRef({ id: row.userId, username: row.username }, ctx.origin),
     segments: row.segments,

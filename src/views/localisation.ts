@@ -32,10 +32,7 @@ export function translationView(t: TranslationRow, votes: VoteCounts | undefined
     video_id: formatId(t.video_id, "v"),
     language: t.language,
     text: t.text,
-    original:
-      t.original_id === null
-        ? null
-        : { id: formatId(t.original_id, "s"), language: t.original_language!, text: t.original_text! },
+    original: t.original_id === null ? null : { id: formatId(t.original_id, "s"), language: t.original_language!, text: t.original_text! },
     likes: votes?.likes ?? 0,
     dislikes: votes?.dislikes ?? 0,
     author: t.author_id === null ? null : userRef(t.author_id, t.author_username!),

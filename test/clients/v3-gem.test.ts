@@ -55,7 +55,13 @@ beforeAll(async () => {
   series = await createContainer({ type: "series", title: "Harbour Nights", genres: [18] });
   await createVideo(series.id, { number: 1 });
   for (let i = 0; i < 5; i++) {
-    const up = await createContainer({ type: i % 2 ? "series" : "film", upcoming: true, title: `Gem Soon ${i}`, releaseDate: `2027-0${i + 1}-01`, genres: [1] });
+    const up = await createContainer({
+      type: i % 2 ? "series" : "film",
+      upcoming: true,
+      title: `Gem Soon ${i}`,
+      releaseDate: `2027-0${i + 1}-01`,
+      genres: [1],
+    });
     await db().insert(licenses).values({ containerId: up.id, region: "us", platform: "web" });
   }
 });
@@ -68,7 +74,10 @@ describe("auth_request", () => {
   });
 
   it("hostile: a wrong or missing secret is 401 with the error_description the gem raises", async () => {
-    for (const res of [await authRequest(clientId, "wrong"), await api(`/oauth/token?grant_type=client_credentials&client_id=${clientId}`, { method: "POST" })]) {
+    for (const res of [
+      await authRequest(clientId, "wrong"),
+      await api(`/oauth/token?grant_type=client_credentials&client_id=${clientId}`, { method: "POST" }),
+    ]) {
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ error: "invalid_client", error_description: expect.any(String), request_id: expect.any(String) });
     }
@@ -90,7 +99,8 @@ describe("catalogue calls", () => {
     for (let hops = 0; ; hops++) {
       expect(hops).toBeLessThan(5);
       seen.push(...body.response.map((i: Json) => i.id));
-      for (const item of body.response) expect(item).toMatchObject({ id: expect.any(Number), title: expect.any(String), type: expect.stringMatching(/^(movie|series)$/) });
+      for (const item of body.response)
+        expect(item).toMatchObject({ id: expect.any(Number), title: expect.any(String), type: expect.stringMatching(/^(movie|series)$/) });
       if (!body.pagination.next) break;
       const next: string = body.pagination.next;
       expect(next).not.toMatch(/[?&](access_token|token|sig|t)=/);

@@ -7,12 +7,11 @@ import { api } from "../helpers";
  * is the clients' code: each function restates what the client puts on the wire.
  */
 
-export type Json = any;  
+export type Json = any;
 export const now = () => Math.floor(Date.now() / 1000);
 
 /** Addressable's component encoding: everything but ALPHA / DIGIT / "-" / "." / "_" / "~" is escaped. */
-export const rubyEscape = (v: string) =>
-  encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+export const rubyEscape = (v: string) => encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export interface GemApp {
   wireId: string;
@@ -77,7 +76,10 @@ export async function expectFieldError(res: Response, status: number, ...fields:
   expect(body.error).toEqual(expect.any(String));
   expect(body.vcode).toEqual(expect.any(Number));
   const named = (body.details ?? []).map((d) => d.field);
-  expect(named.some((f) => fields.includes(f)), `details ${JSON.stringify(body.details)} should name ${fields.join(" or ")}`).toBe(true);
+  expect(
+    named.some((f) => fields.includes(f)),
+    `details ${JSON.stringify(body.details)} should name ${fields.join(" or ")}`,
+  ).toBe(true);
   return body;
 }
 

@@ -56,7 +56,8 @@ beforeAll(async () => {
   // Created out of number order, so the listing must sort.
   const numbers = Array.from({ length: 35 }, (_, i) => ((i * 13) % 35) + 1);
   const made: Record<number, string> = {};
-  for (const n of numbers) made[n] = (await createVideo(channel.id, { number: n, title: n === 1 ? "Episode One" : undefined, duration: 3600 })).wireId;
+  for (const n of numbers)
+    made[n] = (await createVideo(channel.id, { number: n, title: n === 1 ? "Episode One" : undefined, duration: 3600 })).wireId;
   for (let n = 1; n <= 35; n++) episodes.push(made[n]);
 });
 
@@ -83,7 +84,8 @@ describe("login", () => {
 });
 
 describe("video JSON (VikiIE)", () => {
-  const read = (id: string, token?: string) => api(`/v4/videos/${id}.json?app=${YTDLP_APP}${token ? `&token=${token}` : ""}`, { headers: YTDLP_STD_HEADERS });
+  const read = (id: string, token?: string) =>
+    api(`/v4/videos/${id}.json?app=${YTDLP_APP}${token ? `&token=${token}` : ""}`, { headers: YTDLP_STD_HEADERS });
 
   it("answers the fields the extractor reads, logged out and with the login's token", async () => {
     const token = ((await (await login(pyJson({ username: user.user.username, password: user.password }))).json()) as Json).token;
@@ -115,7 +117,11 @@ describe("channel (VikiChannelIE)", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as Json;
     expect(body.error).toBeUndefined();
-    expect(body).toMatchObject({ id: channel.wireId, titles: { en: "Boys Over Flowers" }, descriptions: { en: "A rich boy meets a poor girl." } });
+    expect(body).toMatchObject({
+      id: channel.wireId,
+      titles: { en: "Boys Over Flowers" },
+      descriptions: { en: "A rich boy meets a poor girl." },
+    });
     expect(body.blocking).toEqual({ geo: false, paywall: false, upcoming: false });
     const video = await signedV5(`videos/${episodes[1]}.json`, signer);
     expect(video.status).toBe(200);
@@ -161,7 +167,9 @@ describe("channel (VikiChannelIE)", () => {
   it("token=None still fails where a user is needed (401), and a bad page number falls back to page 1", async () => {
     const res = await api(`/v4/users/${user.id}/threads.json?app=${YTDLP_APP}&token=None`);
     expect(res.status).toBe(401);
-    const page = await api(`/v4/containers/${channel.wireId}/episodes.json?app=${YTDLP_APP}&token=None&only_ids=true&sort=number&direction=asc&per_page=30&page=abc`);
+    const page = await api(
+      `/v4/containers/${channel.wireId}/episodes.json?app=${YTDLP_APP}&token=None&only_ids=true&sort=number&direction=asc&per_page=30&page=abc`,
+    );
     expect(page.status).toBe(200);
     expect(((await page.json()) as Json).response).toEqual(episodes.slice(0, 30));
   });

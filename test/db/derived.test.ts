@@ -13,36 +13,51 @@ import {
 import { createUser, db } from "../helpers";
 
 const facetsOf = async (id: number) =>
-  (await db().select({ f: containerFacets.facet }).from(containerFacets).where(eq(containerFacets.containerId, id)))
-    .map((r) => r.f)
-    .sort();
+  (await db().select({ f: containerFacets.facet }).from(containerFacets).where(eq(containerFacets.containerId, id))).map((r) => r.f).sort();
 const container = async (id: number) => (await db().select().from(containers).where(eq(containers.id, id)))[0];
 
 describe("derived catalogue documents (triggers)", () => {
   it("keeps a container's doc, sort title and facets in step with its sources", async () => {
     const [c] = await db().insert(containers).values({ type: "series", originCountry: "kr", originLanguage: "ko" }).returning();
     expect((await container(c.id)).doc).toEqual({
-      titles: {}, descriptions: {}, genres: [], subtitle_completions: {}, managers: [], video_counts: {}, regions: [],
+      titles: {},
+      descriptions: {},
+      genres: [],
+      subtitle_completions: {},
+      managers: [],
+      video_counts: {},
+      regions: [],
     });
     expect(await facetsOf(c.id)).toEqual(["all", "country:kr", "family", "public", "type:series"]);
 
     const { user } = await createUser();
-    await db().insert(titles).values([
-      { resourceKind: "c", resourceId: c.id, language: "ko", text: "사랑" },
-      { resourceKind: "c", resourceId: c.id, language: "en", text: "Love Story" },
-    ]);
+    await db()
+      .insert(titles)
+      .values([
+        { resourceKind: "c", resourceId: c.id, language: "ko", text: "사랑" },
+        { resourceKind: "c", resourceId: c.id, language: "en", text: "Love Story" },
+      ]);
     await db().insert(descriptions).values({ resourceKind: "c", resourceId: c.id, language: "en", text: "About love" });
-    await db().insert(containerGenres).values([{ containerId: c.id, genreId: 18 }, { containerId: c.id, genreId: 6 }]);
+    await db()
+      .insert(containerGenres)
+      .values([
+        { containerId: c.id, genreId: 18 },
+        { containerId: c.id, genreId: 6 },
+      ]);
     await db().insert(containerManagers).values({ containerId: c.id, userId: user.id });
-    await db().insert(subtitleCompletions).values([
-      { resourceKind: "c", resourceId: c.id, language: "en", percent: 80 },
-      { resourceKind: "c", resourceId: c.id, language: "fr", percent: 10 },
-    ]);
-    await db().insert(videos).values([
-      { containerId: c.id, type: "episode", number: 1 },
-      { containerId: c.id, type: "episode", number: 2 },
-      { containerId: c.id, type: "trailer", state: "pending" },
-    ]);
+    await db()
+      .insert(subtitleCompletions)
+      .values([
+        { resourceKind: "c", resourceId: c.id, language: "en", percent: 80 },
+        { resourceKind: "c", resourceId: c.id, language: "fr", percent: 10 },
+      ]);
+    await db()
+      .insert(videos)
+      .values([
+        { containerId: c.id, type: "episode", number: 1 },
+        { containerId: c.id, type: "episode", number: 2 },
+        { containerId: c.id, type: "trailer", state: "pending" },
+      ]);
 
     const row = await container(c.id);
     expect(row.sortTitle).toBe("love story");
@@ -55,9 +70,7 @@ describe("derived catalogue documents (triggers)", () => {
       video_counts: { episode: 2 },
       regions: [],
     });
-    expect(await facetsOf(c.id)).toEqual([
-      "all", "country:kr", "family", "genre:18", "genre:6", "public", "sub:en", "type:series",
-    ]);
+    expect(await facetsOf(c.id)).toEqual(["all", "country:kr", "family", "genre:18", "genre:6", "public", "sub:en", "type:series"]);
 
     await db().update(containers).set({ adult: true, hosted: false, views: 77 }).where(eq(containers.id, c.id));
     // A fan channel's facets are prefixed, so public listings never see it (migration 0012).

@@ -1,13 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { containerFacets, containerGenres, containers, subtitleCompletions } from "../../src/db/schema";
-import {
-  SUBTITLE_COMPLETION_THRESHOLD,
-  facet,
-  facetsOf,
-  inDrivingOrder,
-  type FacetSource,
-} from "../../src/domain/facets";
+import { SUBTITLE_COMPLETION_THRESHOLD, facet, facetsOf, inDrivingOrder, type FacetSource } from "../../src/domain/facets";
 import { listingFacets } from "../../src/services/container-listing";
 import type { Application } from "../../src/types";
 import { db } from "../helpers";
@@ -21,21 +15,96 @@ const T = SUBTITLE_COMPLETION_THRESHOLD;
 
 /** Containers of every kind the triggers tell apart: types, genres, countries, completions about the threshold, adult, namespaces, states. */
 const SOURCES: FacetSource[] = [
-  { type: "series", originCountry: "kr", hosted: true, licensed: true, adult: false, state: "normal", genreIds: [6, 18], completions: { en: T, fr: T - 1 } },
-  { type: "film", originCountry: "jp", hosted: true, licensed: true, adult: true, state: "normal", genreIds: [], completions: { en: 100, "pt-br": T + 1, es: 0 } },
+  {
+    type: "series",
+    originCountry: "kr",
+    hosted: true,
+    licensed: true,
+    adult: false,
+    state: "normal",
+    genreIds: [6, 18],
+    completions: { en: T, fr: T - 1 },
+  },
+  {
+    type: "film",
+    originCountry: "jp",
+    hosted: true,
+    licensed: true,
+    adult: true,
+    state: "normal",
+    genreIds: [],
+    completions: { en: 100, "pt-br": T + 1, es: 0 },
+  },
   { type: "news", originCountry: "", hosted: true, licensed: true, adult: false, state: "normal", genreIds: [1], completions: {} },
-  { type: "artist", originCountry: "us", hosted: true, licensed: true, adult: false, state: "normal", genreIds: [23, 24], completions: { ko: T - 1 } },
-  { type: "series", originCountry: "tw", hosted: false, licensed: true, adult: false, state: "normal", genreIds: [6], completions: { en: T } },
-  { type: "film", originCountry: "cn", hosted: true, licensed: false, adult: true, state: "normal", genreIds: [2], completions: { zh: 99, en: T - 1 } },
-  { type: "series", originCountry: "", hosted: false, licensed: false, adult: false, state: "normal", genreIds: [6, 7], completions: { en: T } },
-  { type: "series", originCountry: "kr", hosted: true, licensed: true, adult: false, state: "pending", genreIds: [6], completions: { en: 100 } },
-  { type: "film", originCountry: "kr", hosted: false, licensed: true, adult: false, state: "blocked", genreIds: [6], completions: { en: 100 } },
+  {
+    type: "artist",
+    originCountry: "us",
+    hosted: true,
+    licensed: true,
+    adult: false,
+    state: "normal",
+    genreIds: [23, 24],
+    completions: { ko: T - 1 },
+  },
+  {
+    type: "series",
+    originCountry: "tw",
+    hosted: false,
+    licensed: true,
+    adult: false,
+    state: "normal",
+    genreIds: [6],
+    completions: { en: T },
+  },
+  {
+    type: "film",
+    originCountry: "cn",
+    hosted: true,
+    licensed: false,
+    adult: true,
+    state: "normal",
+    genreIds: [2],
+    completions: { zh: 99, en: T - 1 },
+  },
+  {
+    type: "series",
+    originCountry: "",
+    hosted: false,
+    licensed: false,
+    adult: false,
+    state: "normal",
+    genreIds: [6, 7],
+    completions: { en: T },
+  },
+  {
+    type: "series",
+    originCountry: "kr",
+    hosted: true,
+    licensed: true,
+    adult: false,
+    state: "pending",
+    genreIds: [6],
+    completions: { en: 100 },
+  },
+  {
+    type: "film",
+    originCountry: "kr",
+    hosted: false,
+    licensed: true,
+    adult: false,
+    state: "blocked",
+    genreIds: [6],
+    completions: { en: 100 },
+  },
 ];
 
 async function create(s: FacetSource) {
   const { genreIds, completions, ...row } = s;
   const [c] = await db().insert(containers).values(row).returning();
-  if (genreIds.length) await db().insert(containerGenres).values(genreIds.map((genreId) => ({ containerId: c.id, genreId })));
+  if (genreIds.length)
+    await db()
+      .insert(containerGenres)
+      .values(genreIds.map((genreId) => ({ containerId: c.id, genreId })));
   const entries = Object.entries(completions);
   if (entries.length) {
     await db()
@@ -47,15 +116,15 @@ async function create(s: FacetSource) {
 
 /** The facet rows the triggers wrote, sorted like `facetsOf`. */
 const stored = async (id: number) =>
-  (await db().select({ f: containerFacets.facet }).from(containerFacets).where(eq(containerFacets.containerId, id)))
-    .map((r) => r.f)
-    .sort();
+  (await db().select({ f: containerFacets.facet }).from(containerFacets).where(eq(containerFacets.containerId, id))).map((r) => r.f).sort();
 
 const setCompletion = (id: number, language: string, percent: number) =>
   db()
     .update(subtitleCompletions)
     .set({ percent })
-    .where(and(eq(subtitleCompletions.resourceKind, "c"), eq(subtitleCompletions.resourceId, id), eq(subtitleCompletions.language, language)));
+    .where(
+      and(eq(subtitleCompletions.resourceKind, "c"), eq(subtitleCompletions.resourceId, id), eq(subtitleCompletions.language, language)),
+    );
 
 describe("facets: SQL triggers and src/domain/facets.ts agree", () => {
   it("on every kind of container as written", async () => {
@@ -77,7 +146,11 @@ describe("facets: SQL triggers and src/domain/facets.ts agree", () => {
 
     await step({ completions: { en: T, fr: T } }, () => setCompletion(id, "fr", T));
     await step({ completions: { en: T - 1, fr: T } }, () => setCompletion(id, "en", T - 1));
-    await step({ genreIds: [18] }, () => db().delete(containerGenres).where(and(eq(containerGenres.containerId, id), eq(containerGenres.genreId, 6))));
+    await step({ genreIds: [18] }, () =>
+      db()
+        .delete(containerGenres)
+        .where(and(eq(containerGenres.containerId, id), eq(containerGenres.genreId, 6))),
+    );
     await step({ type: "film", originCountry: "" }, update({ type: "film", originCountry: "" }));
     await step({ adult: true }, update({ adult: true }));
     await step({ hosted: false }, update({ hosted: false }));
@@ -120,10 +193,16 @@ describe("facets: SQL triggers and src/domain/facets.ts agree", () => {
 
   it("picks the most selective facet to drive a listing, whatever the namespace", () => {
     expect(inDrivingOrder([facet.public, facet.type("series"), facet.genre(6), facet.sub("en"), facet.sub("en")])).toEqual([
-      "sub:en", "genre:6", "type:series", "public",
+      "sub:en",
+      "genre:6",
+      "type:series",
+      "public",
     ]);
     expect(inDrivingOrder(["x:family", "x:country:kr", facet.unlicensed, facet.unhosted])).toEqual([
-      "unhosted", "unlicensed", "x:country:kr", "x:family",
+      "unhosted",
+      "unlicensed",
+      "x:country:kr",
+      "x:family",
     ]);
   });
 });

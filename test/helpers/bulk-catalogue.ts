@@ -54,8 +54,20 @@ export function bulkSpec(i: number, tag: string): ModelInput {
 }
 
 const CONTAINER_COLUMNS = [
-  "type", "origin_country", "origin_language", "hosted", "licensed", "adult", "state", "views", "views_recent",
-  "trending", "average_rating", "release_date", "air_time", "newest_video_at",
+  "type",
+  "origin_country",
+  "origin_language",
+  "hosted",
+  "licensed",
+  "adult",
+  "state",
+  "views",
+  "views_recent",
+  "trending",
+  "average_rating",
+  "release_date",
+  "air_time",
+  "newest_video_at",
 ];
 
 function chunks<T>(rows: T[], params: number, perRow: number): T[][] {
@@ -72,12 +84,22 @@ export async function insertCatalogue(specs: ModelInput[]): Promise<ModelContain
   for (const part of chunks(specs, 90, CONTAINER_COLUMNS.length)) {
     const placeholders = part.map(() => `(${CONTAINER_COLUMNS.map(() => "?").join(", ")})`).join(", ");
     const values = part.flatMap((s) => [
-      s.type, s.country, "ko", s.hosted ? 1 : 0, s.licensed ? 1 : 0, s.adult ? 1 : 0, s.state, s.views, s.viewsRecent,
-      s.trending, s.averageRating, s.releaseDate, s.airTime, s.newestVideoAt,
+      s.type,
+      s.country,
+      "ko",
+      s.hosted ? 1 : 0,
+      s.licensed ? 1 : 0,
+      s.adult ? 1 : 0,
+      s.state,
+      s.views,
+      s.viewsRecent,
+      s.trending,
+      s.averageRating,
+      s.releaseDate,
+      s.airTime,
+      s.newestVideoAt,
     ]);
-    const { results } = await env.DB.prepare(
-      `INSERT INTO containers (${CONTAINER_COLUMNS.join(", ")}) VALUES ${placeholders} RETURNING id`,
-    )
+    const { results } = await env.DB.prepare(`INSERT INTO containers (${CONTAINER_COLUMNS.join(", ")}) VALUES ${placeholders} RETURNING id`)
       .bind(...values)
       .all<{ id: number }>();
     results.forEach((r, i) => made.push({ ...part[i], id: r.id }));

@@ -1,12 +1,4 @@
-import {
-  containerGenres,
-  containerManagers,
-  containers,
-  descriptions,
-  licenses,
-  titles,
-  videos,
-} from "../../src/db/schema";
+import { containerGenres, containerManagers, containers, descriptions, licenses, titles, videos } from "../../src/db/schema";
 import { db } from ".";
 
 type ContainerInsert = typeof containers.$inferInsert;
@@ -24,23 +16,41 @@ export async function createContainer(
   } = {},
 ) {
   const { title, titles: ts, descriptions: ds, genres, managers, regions, ...row } = opts;
-  const [c] = await db().insert(containers).values({ type: "series", originCountry: "kr", originLanguage: "ko", ...row }).returning();
+  const [c] = await db()
+    .insert(containers)
+    .values({ type: "series", originCountry: "kr", originLanguage: "ko", ...row })
+    .returning();
   const allTitles = { en: title ?? `Container ${c.id}`, ...ts };
-  await db().insert(titles).values(Object.entries(allTitles).map(([language, text]) => ({ resourceKind: "c" as const, resourceId: c.id, language, text })));
+  await db()
+    .insert(titles)
+    .values(Object.entries(allTitles).map(([language, text]) => ({ resourceKind: "c" as const, resourceId: c.id, language, text })));
   if (ds && Object.keys(ds).length) {
-    await db().insert(descriptions).values(Object.entries(ds).map(([language, text]) => ({ resourceKind: "c" as const, resourceId: c.id, language, text })));
+    await db()
+      .insert(descriptions)
+      .values(Object.entries(ds).map(([language, text]) => ({ resourceKind: "c" as const, resourceId: c.id, language, text })));
   }
-  if (genres?.length) await db().insert(containerGenres).values(genres.map((genreId) => ({ containerId: c.id, genreId })));
-  if (managers?.length) await db().insert(containerManagers).values(managers.map((userId) => ({ containerId: c.id, userId })));
+  if (genres?.length)
+    await db()
+      .insert(containerGenres)
+      .values(genres.map((genreId) => ({ containerId: c.id, genreId })));
+  if (managers?.length)
+    await db()
+      .insert(containerManagers)
+      .values(managers.map((userId) => ({ containerId: c.id, userId })));
   if (regions?.length) {
-    await db().insert(licenses).values(regions.map((region) => ({ containerId: c.id, region, platform: "web" as const })));
+    await db()
+      .insert(licenses)
+      .values(regions.map((region) => ({ containerId: c.id, region, platform: "web" as const })));
   }
   return { ...c, wireId: `${c.id}c` };
 }
 
 export async function createVideo(containerId: number, opts: Partial<VideoInsert> & { title?: string } = {}) {
   const { title, ...row } = opts;
-  const [v] = await db().insert(videos).values({ containerId, type: "episode", ...row }).returning();
+  const [v] = await db()
+    .insert(videos)
+    .values({ containerId, type: "episode", ...row })
+    .returning();
   if (title) await db().insert(titles).values({ resourceKind: "v", resourceId: v.id, language: "en", text: title });
   return { ...v, wireId: `${v.id}v` };
 }

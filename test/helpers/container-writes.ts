@@ -7,7 +7,7 @@ export const send = (method: string, path: string, token?: string, json?: unknow
 export const post = (token: string | undefined, json: unknown) => send("POST", "/v4/containers.json", token, json);
 export const put = (id: string, token: string | undefined, json: unknown) => send("PUT", `/v4/containers/${id}.json`, token, json);
 export const del = (id: string, token?: string) => send("DELETE", `/v4/containers/${id}.json`, token);
- 
+
 export const read = async (id: string, token?: string) => (await send("GET", `/v4/containers/${id}.json`, token)).json() as Promise<any>;
 
 /** The smallest valid container body. */

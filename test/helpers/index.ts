@@ -120,7 +120,12 @@ export function rowsRead(res: Response): number {
  * returned without `request_id`, so tests compare the rest exactly.
  */
 export async function errorBody(res: Response) {
-  const { request_id, ...body } = (await res.json()) as { error: string; vcode: number; request_id?: string; details?: { field: string; message: string }[] };
+  const { request_id, ...body } = (await res.json()) as {
+    error: string;
+    vcode: number;
+    request_id?: string;
+    details?: { field: string; message: string }[];
+  };
   expect(request_id, "error bodies carry the request id").toBe(res.headers.get("x-request-id"));
   return body;
 }

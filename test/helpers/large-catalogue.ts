@@ -2,11 +2,7 @@
 // INSERT ... SELECT statements as `npm run seed:large` (scripts/large-catalogue-sql.mjs), so the rows-read
 // budgets are checked on the catalogue the benchmark measures.
 import { env } from "cloudflare:workers";
-import {
-  CONTAINER_BASE,
-  largeCatalogueCountsSql,
-  largeCatalogueStatements,
-} from "../../scripts/large-catalogue-sql.mjs";
+import { CONTAINER_BASE, largeCatalogueCountsSql, largeCatalogueStatements } from "../../scripts/large-catalogue-sql.mjs";
 
 export { CONTAINER_BASE, containerId, videoId } from "../../scripts/large-catalogue-sql.mjs";
 
@@ -69,7 +65,8 @@ export async function seedLargeHistories(perVideo = 2, authors = 50, containers 
   )
     .bind(authors, tag)
     .run();
-  const first = (await env.DB.prepare("SELECT min(id) AS id FROM users WHERE username LIKE ?1 || '-%'").bind(tag).first<{ id: number }>())!.id;
+  const first = (await env.DB.prepare("SELECT min(id) AS id FROM users WHERE username LIKE ?1 || '-%'").bind(tag).first<{ id: number }>())!
+    .id;
   const step = 2_000;
   for (let from = 1; from <= containers; from += step) {
     const to = Math.min(containers, from + step - 1);

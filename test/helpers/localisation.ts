@@ -16,7 +16,12 @@ export async function createSubtitles(
   const segs: (typeof segments.$inferSelect)[] = [];
   const timings = Array.from({ length: count }, (_, i) => ({ videoId, startMs: i * 1000, endMs: i * 1000 + 900 }));
   for (let i = 0; i < timings.length; i += 30) {
-    segs.push(...(await db().insert(segments).values(timings.slice(i, i + 30)).returning()));
+    segs.push(
+      ...(await db()
+        .insert(segments)
+        .values(timings.slice(i, i + 30))
+        .returning()),
+    );
   }
   const rows = Object.entries(texts).flatMap(([language, spec]) =>
     segs.flatMap((seg, i) => {
@@ -26,7 +31,12 @@ export async function createSubtitles(
   );
   const inserted: (typeof subtitles.$inferSelect)[] = [];
   for (let i = 0; i < rows.length; i += 15) {
-    inserted.push(...(await db().insert(subtitles).values(rows.slice(i, i + 15)).returning()));
+    inserted.push(
+      ...(await db()
+        .insert(subtitles)
+        .values(rows.slice(i, i + 15))
+        .returning()),
+    );
   }
   /** The subtitle of segment `i` in `language`. */
   const at = (language: string, i: number) => {
@@ -44,8 +54,12 @@ export async function createHistories(
   const values = rows.map((r) => ({ kind: r.kind ?? ("subtitle" as const), language: r.language ?? "en", text: r.text ?? "x", ...r }));
   const out: (typeof subtitleHistories.$inferSelect)[] = [];
   for (let i = 0; i < values.length; i += 10) {
-    out.push(...(await db().insert(subtitleHistories).values(values.slice(i, i + 10)).returning()));
+    out.push(
+      ...(await db()
+        .insert(subtitleHistories)
+        .values(values.slice(i, i + 10))
+        .returning()),
+    );
   }
   return out;
 }
-

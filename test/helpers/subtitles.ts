@@ -56,7 +56,11 @@ export async function insertSegments(videoId: number, spans: Array<[number, numb
 /** Row counts that an import writes, for before/after comparisons. */
 export async function localisationCounts(videoId: number) {
   const one = async (table: typeof segments | typeof subtitles | typeof subtitleHistories) =>
-    (await db().select({ n: sql<number>`count(*)` }).from(table).where(eq(table.videoId, videoId)).get())!.n;
+    (await db()
+      .select({ n: sql<number>`count(*)` })
+      .from(table)
+      .where(eq(table.videoId, videoId))
+      .get())!.n;
   return { segments: await one(segments), subtitles: await one(subtitles), histories: await one(subtitleHistories) };
 }
 

@@ -9,13 +9,26 @@ import { createContainer, createVideo } from "../helpers/catalogue";
 import { deliver, insertSegments } from "../helpers/subtitles";
 
 /** A video with `n` segments and, per language, texts on the first k of them (`""` texts count as none). */
-async function videoWith(containerId: number, n: number, texts: Record<string, number>, opts: { state?: "normal" | "pending"; blank?: string } = {}) {
+async function videoWith(
+  containerId: number,
+  n: number,
+  texts: Record<string, number>,
+  opts: { state?: "normal" | "pending"; blank?: string } = {},
+) {
   const video = await createVideo(containerId, { state: opts.state ?? "normal" });
   if (!n) return video.id;
-  const segs = await insertSegments(video.id, Array.from({ length: n }, (_, i) => [i * 1000, i * 1000 + 900] as [number, number]));
-  const rows = Object.entries(texts).flatMap(([language, k]) => segs.slice(0, k).map((s) => ({ segmentId: s.id, videoId: video.id, language, text: `${language} ${s.startMs}` })));
+  const segs = await insertSegments(
+    video.id,
+    Array.from({ length: n }, (_, i) => [i * 1000, i * 1000 + 900] as [number, number]),
+  );
+  const rows = Object.entries(texts).flatMap(([language, k]) =>
+    segs.slice(0, k).map((s) => ({ segmentId: s.id, videoId: video.id, language, text: `${language} ${s.startMs}` })),
+  );
   if (opts.blank) rows.push(...segs.map((s) => ({ segmentId: s.id, videoId: video.id, language: opts.blank!, text: "  " })));
-  for (let i = 0; i < rows.length; i += 10) await db().insert(subtitles).values(rows.slice(i, i + 10));
+  for (let i = 0; i < rows.length; i += 10)
+    await db()
+      .insert(subtitles)
+      .values(rows.slice(i, i + 10));
   return video.id;
 }
 
@@ -31,7 +44,13 @@ const completionsOf = async (kind: "c" | "v", id: number) =>
   );
 
 const docVersions = async (videoIds: number[], containerId: number) => ({
-  videos: (await db().select({ v: videos.docVersion }).from(videos).where(sql`${videos.id} IN (${sql.join(videoIds, sql`, `)})`).all()).map((r) => r.v),
+  videos: (
+    await db()
+      .select({ v: videos.docVersion })
+      .from(videos)
+      .where(sql`${videos.id} IN (${sql.join(videoIds, sql`, `)})`)
+      .all()
+  ).map((r) => r.v),
   container: (await db().select({ v: containers.docVersion }).from(containers).where(eq(containers.id, containerId)).get())!.v,
 });
 
@@ -60,7 +79,9 @@ describe("completion recompute", () => {
     expect(container?.doc?.subtitle_completions).toEqual({ en: 80, fr: 20 });
     const video = await db().select({ doc: videos.doc }).from(videos).where(eq(videos.id, long)).get();
     expect(video?.doc?.subtitle_completions).toEqual({ en: 100 });
-    const facets = (await db().select({ f: containerFacets.facet }).from(containerFacets).where(eq(containerFacets.containerId, c.id)).all()).map((r) => r.f);
+    const facets = (
+      await db().select({ f: containerFacets.facet }).from(containerFacets).where(eq(containerFacets.containerId, c.id)).all()
+    ).map((r) => r.f);
     expect(facets).toContain("sub:en");
     expect(facets).not.toContain("sub:fr");
   });
@@ -76,7 +97,9 @@ describe("completion recompute", () => {
     expect(again.rows_written).toBe(0);
     expect(await docVersions([a, b], c.id)).toEqual(versions);
 
-    await db().delete(subtitles).where(and(eq(subtitles.videoId, a), eq(subtitles.language, "fr")));
+    await db()
+      .delete(subtitles)
+      .where(and(eq(subtitles.videoId, a), eq(subtitles.language, "fr")));
     await recomputeCompletions(db(), scope);
     expect(await completionsOf("v", a)).toEqual({ en: 100 });
     expect(await completionsOf("c", c.id)).toEqual({ en: 75 });
@@ -107,13 +130,17 @@ describe("completion recompute", () => {
     await env.DB.prepare(
       `INSERT INTO segments (video_id, start_ms, end_ms)
        SELECT v.value, s.value * 1000, s.value * 1000 + 900 FROM json_each(?) v, json_each('[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19]') s`,
-    ).bind(JSON.stringify(ids)).run();
+    )
+      .bind(JSON.stringify(ids))
+      .run();
     await env.DB.prepare(
       `INSERT INTO subtitles (segment_id, video_id, language, text)
        SELECT s.id, s.video_id, l.value, 'x' FROM segments s JOIN json_each('["en","fr","ko"]') l
        WHERE s.video_id IN (SELECT value FROM json_each(?))
          AND (l.value = 'en' OR (l.value = 'fr' AND s.start_ms < 10000) OR (l.value = 'ko' AND s.start_ms / 1000 < s.video_id % 21))`,
-    ).bind(JSON.stringify(ids)).run();
+    )
+      .bind(JSON.stringify(ids))
+      .run();
 
     const job = await insertJob(db(), { type: "completion", params: { videoIds: ids, containerIds: [c.id] } });
     const started = performance.now();

@@ -57,7 +57,9 @@ beforeAll(async () => {
 describe("list-edit consumer", () => {
   it("replaces the items in the order given and reports every skipped id with its reason", async () => {
     const listId = await newList();
-    await db().insert(listItems).values({ listId, position: 1, resourceKind: "c", resourceId: Number.parseInt(c2, 10) });
+    await db()
+      .insert(listItems)
+      .values({ listId, position: 1, resourceKind: "c", resourceId: Number.parseInt(c2, 10) });
     const ids = [v1, "abc", c2, "999999999c", hiddenContainer, v1, pendingVideo, orphan, c1, "12x", "999999999v", c2, "01c"];
     const { job, result } = await runListEdit(listId, ids);
     expect(result.explicitAcks).toHaveLength(1);
@@ -100,7 +102,9 @@ describe("list-edit consumer", () => {
     const job = await insertJob(db(), { type: "list-edit", params: { listId, ids } });
     // The first delivery died after writing part of the list and before the job was finished.
     await db().update(jobs).set({ status: "running", attempts: 1, progress: 50 }).where(eq(jobs.id, job.id));
-    await db().insert(listItems).values({ listId, position: 1, resourceKind: "c", resourceId: Number.parseInt(c2, 10) });
+    await db()
+      .insert(listItems)
+      .values({ listId, position: 1, resourceKind: "c", resourceId: Number.parseInt(c2, 10) });
     const result = await deliver({ type: "list-edit", jobId: job.id }, 2);
     expect(result.explicitAcks).toHaveLength(1);
     expect(await storedItems(listId)).toEqual([c2, v1, c1]);
@@ -166,8 +170,9 @@ describe("list-edit consumer", () => {
   });
 });
 
-type JobBody = { job: { id: string; type: string; status: string; progress: number; result: Record<string, unknown> | null; url: { api: string } } };
-
+type JobBody = {
+  job: { id: string; type: string; status: string; progress: number; result: Record<string, unknown> | null; url: { api: string } };
+};
 
 describe("PUT /v4/lists/<id>.json", () => {
   it("needs a token (401) of a staff user (403)", async () => {
@@ -191,7 +196,14 @@ describe("PUT /v4/lists/<id>.json", () => {
   it("refuses bad bodies with 400 naming the field", async () => {
     const listId = await newList();
     const tooMany = Array.from({ length: MAX_LIST_ITEMS + 1 }, (_, i) => `${i + 1}v`);
-    for (const json of [{}, { videos: { 0: "1v" } }, { videos: [true] }, { videos: [{ id: "1v" }] }, { videos: tooMany }, { titles: { en: "x" } }]) {
+    for (const json of [
+      {},
+      { videos: { 0: "1v" } },
+      { videos: [true] },
+      { videos: [{ id: "1v" }] },
+      { videos: tooMany },
+      { titles: { en: "x" } },
+    ]) {
       const res = await api(`/v4/lists/${listId}l.json?token=${staff.token}`, { method: "PUT", json });
       expect(res.status, JSON.stringify(json).slice(0, 80)).toBe(400);
       const err = await errorBody(res);

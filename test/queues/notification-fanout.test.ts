@@ -59,10 +59,12 @@ beforeAll(async () => {
   fans = await subscribers(channel.id, SUBSCRIBERS, `fan${channel.id}x`);
   // Not subscribers of the channel: a subscriber of another container, and of a video with the same number.
   const elsewhere = await createContainer({ title: "Elsewhere" });
-  await db().insert(subscriptions).values([
-    { userId: outsider.user.id, resourceKind: "c", resourceId: elsewhere.id },
-    { userId: outsider.user.id, resourceKind: "v", resourceId: channel.id },
-  ]);
+  await db()
+    .insert(subscriptions)
+    .values([
+      { userId: outsider.user.id, resourceKind: "c", resourceId: elsewhere.id },
+      { userId: outsider.user.id, resourceKind: "v", resourceId: channel.id },
+    ]);
 });
 
 const params = (content: string, containerId = channel.id) => ({ containerId, senderId: manager.user.id, content });
@@ -151,7 +153,6 @@ describe("notification-fanout consumer", () => {
 
 type JobView = { id: string; status: string; progress: number; result: Record<string, unknown> | null };
 
-
 describe("end to end through the real queue", () => {
   it("POST → 202 → the job succeeds → a subscriber's inbox shows it", async () => {
     const reader = await signedInUser();
@@ -163,7 +164,11 @@ describe("end to end through the real queue", () => {
     expect(res.status).toBe(202);
     const { job } = (await res.json()) as { job: JobView };
     const done = await waitForJob(job.id, manager.token);
-    expect(done).toMatchObject({ status: "succeeded", progress: 100, result: { container_id: channel.wireId, recipients: SUBSCRIBERS + 1 } });
+    expect(done).toMatchObject({
+      status: "succeeded",
+      progress: 100,
+      result: { container_id: channel.wireId, recipients: SUBSCRIBERS + 1 },
+    });
     // Someone else's job is not found.
     expect((await api(`/v4/jobs/${job.id}.json?token=${reader.token}`)).status).toBe(404);
 

@@ -37,13 +37,23 @@ describe("enqueue", () => {
     const sent: unknown[] = [];
     const { user } = await createUser();
     const ids = ["1c", "2v"];
-    const job = await enqueue({ db: db(), env: envWithQueue(async (body) => void sent.push(body)) }, listEdit, { listId: 9 }, {
-      createdBy: user.id,
-      payload: { body: JSON.stringify({ ids }) },
-    });
+    const job = await enqueue(
+      { db: db(), env: envWithQueue(async (body) => void sent.push(body)) },
+      listEdit,
+      { listId: 9 },
+      {
+        createdBy: user.id,
+        payload: { body: JSON.stringify({ ids }) },
+      },
+    );
     expect(sent).toEqual([{ type: "list-edit", jobId: job.id }]);
     expect(job.payloadKey).toBe(`jobs/${job.id}/payload.json`);
-    expect(await findJob(db(), job.id)).toMatchObject({ status: "queued", params: { listId: 9 }, payloadKey: job.payloadKey, createdBy: user.id });
+    expect(await findJob(db(), job.id)).toMatchObject({
+      status: "queued",
+      params: { listId: 9 },
+      payloadKey: job.payloadKey,
+      createdBy: user.id,
+    });
     const object = await env.SUBTITLES.get(job.payloadKey!);
     expect(object?.httpMetadata?.contentType).toBe("application/json");
     expect(await object?.json()).toEqual({ ids });

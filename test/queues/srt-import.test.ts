@@ -28,7 +28,13 @@ async function runImport(videoId: number, language: string, content: string | Ui
 
 const storedTexts = (videoId: number, language: string) =>
   db()
-    .select({ startMs: segments.startMs, endMs: segments.endMs, text: subtitles.text, version: subtitles.version, authorId: subtitles.authorId })
+    .select({
+      startMs: segments.startMs,
+      endMs: segments.endMs,
+      text: subtitles.text,
+      version: subtitles.version,
+      authorId: subtitles.authorId,
+    })
     .from(subtitles)
     .innerJoin(segments, eq(segments.id, subtitles.segmentId))
     .where(and(eq(subtitles.videoId, videoId), eq(subtitles.language, language)))
@@ -48,23 +54,44 @@ describe("srt-import consumer", () => {
     expect(row.params).toEqual({ videoId, language: "fr", mode: "create" });
     expect(await storedTexts(videoId, "fr")).toEqual(cues.map((c) => ({ ...c, version: 1, authorId: userId })));
 
-    const histories = await db().select().from(subtitleHistories).where(eq(subtitleHistories.videoId, videoId)).orderBy(asc(subtitleHistories.id)).all();
+    const histories = await db()
+      .select()
+      .from(subtitleHistories)
+      .where(eq(subtitleHistories.videoId, videoId))
+      .orderBy(asc(subtitleHistories.id))
+      .all();
     expect(histories.map((h) => [h.kind, h.sourceKey]).sort()).toEqual(
-      [1, 2, 3].flatMap((n) => [["segment", `import:${job.id}:${n}:segment`], ["subtitle", `import:${job.id}:${n}`]]).sort(),
+      [1, 2, 3]
+        .flatMap((n) => [
+          ["segment", `import:${job.id}:${n}:segment`],
+          ["subtitle", `import:${job.id}:${n}`],
+        ])
+        .sort(),
     );
     expect(histories.every((h) => h.userId === userId && h.containerId === containerId)).toBe(true);
 
     const completionId = Number.parseInt(String(row.result?.completion_job), 10);
-    expect(await findJob(db(), completionId)).toMatchObject({ type: "completion", params: { videoIds: [videoId], containerIds: [containerId] }, createdBy: userId });
+    expect(await findJob(db(), completionId)).toMatchObject({
+      type: "completion",
+      params: { videoIds: [videoId], containerIds: [containerId] },
+      createdBy: userId,
+    });
   });
 
   it(`matches cues to existing segments by start (±${START_TOLERANCE_MS} ms) and counts the rest as unmatched`, async () => {
     const videoId = await newVideo();
-    const segs = await insertSegments(videoId, [[1000, 2000], [5000, 6000], [9000, 10000], [20000, 21000]]);
-    await db().insert(subtitles).values([
-      { segmentId: segs[0].id, videoId, language: "en", text: "Same" },
-      { segmentId: segs[1].id, videoId, language: "en", text: "Old text" },
+    const segs = await insertSegments(videoId, [
+      [1000, 2000],
+      [5000, 6000],
+      [9000, 10000],
+      [20000, 21000],
     ]);
+    await db()
+      .insert(subtitles)
+      .values([
+        { segmentId: segs[0].id, videoId, language: "en", text: "Same" },
+        { segmentId: segs[1].id, videoId, language: "en", text: "Old text" },
+      ]);
     const cues = [
       { startMs: 1000, endMs: 1900, text: "Same" }, // exact start, same text
       { startMs: 5000 + START_TOLERANCE_MS, endMs: 6000, text: "New text" }, // at the edge of the tolerance
@@ -94,8 +121,16 @@ describe("srt-import consumer", () => {
   });
 
   it("gives each segment to one cue only: the nearest wins", () => {
-    const cues = parseSrt(srtOf([{ startMs: 900, endMs: 1000, text: "a" }, { startMs: 1010, endMs: 1100, text: "b" }]));
-    expect(planImport(cues, "match", [{ startMs: 1000 }])).toEqual({ rows: [{ cue: 1, startMs: 1000, endMs: 1000, text: "a" }], unmatched: 1 });
+    const cues = parseSrt(
+      srtOf([
+        { startMs: 900, endMs: 1000, text: "a" },
+        { startMs: 1010, endMs: 1100, text: "b" },
+      ]),
+    );
+    expect(planImport(cues, "match", [{ startMs: 1000 }])).toEqual({
+      rows: [{ cue: 1, startMs: 1000, endMs: 1000, text: "a" }],
+      unmatched: 1,
+    });
   });
 
   it("puts cues that start together on one segment when creating", async () => {
@@ -135,7 +170,10 @@ describe("srt-import consumer", () => {
     const crashed = await newVideo();
     const job = await importJob(userId, crashed, "en", content);
     // The first delivery fixed the mode, wrote the first 700 cues, then died before finishing the job.
-    await db().update(jobs).set({ status: "running", attempts: 1, params: { videoId: crashed, language: "en", mode: "create" } }).where(eq(jobs.id, job.id));
+    await db()
+      .update(jobs)
+      .set({ status: "running", attempts: 1, params: { videoId: crashed, language: "en", mode: "create" } })
+      .where(eq(jobs.id, job.id));
     const parsed = parseSrt(content);
     const scope = { videoId: crashed, containerId, userId, language: "en" };
     await writeImport(db(), job.id, scope, "create", planImport(parsed.slice(0, 700), "create", []), 700, async () => {});
@@ -147,7 +185,8 @@ describe("srt-import consumer", () => {
     const { rows_written: _c, completion_job: _d, duration_ms: _f, ...cleanCounts } = cleanRow.result!;
     expect(counts).toEqual(cleanCounts);
     expect(await localisationCounts(crashed)).toEqual(await localisationCounts(clean));
-    const strip = (rows: Awaited<ReturnType<typeof storedTexts>>) => rows.map(({ startMs, endMs, text, version }) => ({ startMs, endMs, text, version }));
+    const strip = (rows: Awaited<ReturnType<typeof storedTexts>>) =>
+      rows.map(({ startMs, endMs, text, version }) => ({ startMs, endMs, text, version }));
     expect(strip(await storedTexts(crashed, "en"))).toEqual(strip(await storedTexts(clean, "en")));
   });
 
@@ -221,6 +260,12 @@ describe("srt-import consumer", () => {
     await deliver({ type: "srt-import", jobId: job.id });
     expect(await findJob(db(), job.id)).toMatchObject({ status: "failed", attempts: 3 });
     expect(await localisationCounts(videoId)).toEqual({ segments: 0, subtitles: 0, histories: 0 });
-    expect(await db().select().from(subtitleHistories).where(like(subtitleHistories.sourceKey, `import:${job.id}:%`)).all()).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(subtitleHistories)
+        .where(like(subtitleHistories.sourceKey, `import:${job.id}:%`))
+        .all(),
+    ).toEqual([]);
   });
 });

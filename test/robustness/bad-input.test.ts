@@ -25,7 +25,8 @@ function expectEnvelope(path: string, status: number, body: unknown, what: strin
   if (status < 400) return;
   const b = body as Record<string, unknown>;
   if (path.startsWith("/oauth/token")) expect(typeof b.error === "string" && typeof b.error_description === "string", what).toBe(true);
-  else if (path.startsWith("/api/v3") || path.startsWith("/v3/")) expect(typeof b.message === "string" && typeof b.status === "number", what).toBe(true);
+  else if (path.startsWith("/api/v3") || path.startsWith("/v3/"))
+    expect(typeof b.message === "string" && typeof b.status === "number", what).toBe(true);
   else expect(typeof b.error === "string" && typeof b.vcode === "number" && typeof b.request_id === "string", what).toBe(true);
 }
 
@@ -99,12 +100,13 @@ describe("every operation survives hostile input", () => {
       // Staff get past every ownership check, so hostile values reach the deepest validation.
       const hostile: Array<RequestInit & { json?: unknown }> = fields.flatMap((f) => HOSTILE_VALUES.map((v) => ({ json: { [f]: v } })));
       await Promise.all(
-        [...bodies.map((init) => [init, stranger.token] as const), ...[...bodies, ...hostile].map((init) => [init, staff.token] as const)].map(
-          async ([init, token]) => {
-            const { status, body } = await send(method, url(token), init);
-            expectEnvelope(path, status, body, `${method} ${url("…")} ${JSON.stringify(init.json ?? init.body).slice(0, 60)}`);
-          },
-        ),
+        [
+          ...bodies.map((init) => [init, stranger.token] as const),
+          ...[...bodies, ...hostile].map((init) => [init, staff.token] as const),
+        ].map(async ([init, token]) => {
+          const { status, body } = await send(method, url(token), init);
+          expectEnvelope(path, status, body, `${method} ${url("…")} ${JSON.stringify(init.json ?? init.body).slice(0, 60)}`);
+        }),
       );
     }
   });

@@ -28,7 +28,9 @@ describe("provider configuration is validated at first use", () => {
       vcode: 5002,
       message: "social_token: social_token logins are not enabled on this server",
     });
-    expect((await failure(verifyIdToken(withEnv({ IDENTITY_PROVIDERS: JSON.stringify({ social: [provider] }) }), "idp", "x"))).status).toBe(400);
+    expect((await failure(verifyIdToken(withEnv({ IDENTITY_PROVIDERS: JSON.stringify({ social: [provider] }) }), "idp", "x"))).status).toBe(
+      400,
+    );
     expect((await failure(verifyRetailerParams(withEnv({ RETAILER_SECRETS: "" }), "x"))).status).toBe(400);
     expect((await failure(verifyStoreToken(withEnv({ STORE_KEYS: undefined }), "x"))).status).toBe(400);
   });
@@ -52,7 +54,14 @@ describe("provider configuration is validated at first use", () => {
 
   it("accepts the configuration as a wrangler.toml table (an object) too", async () => {
     // A valid provider for the test issuer whose only key is not the one the token was signed with.
-    const social = [{ name: "p", issuer: "https://social.test", audience: "catalogue-test", jwks: { keys: [{ kty: "EC", crv: "P-256", x: "AA", y: "AA" }] } }];
+    const social = [
+      {
+        name: "p",
+        issuer: "https://social.test",
+        audience: "catalogue-test",
+        jwks: { keys: [{ kty: "EC", crv: "P-256", x: "AA", y: "AA" }] },
+      },
+    ];
     const res = await failure(verifyIdToken(withEnv({ IDENTITY_PROVIDERS: { social } }), "social", await idToken("social")));
     expect(res).toEqual({ status: 401, vcode: 7403, message: "invalid social_token: bad signature" });
   });

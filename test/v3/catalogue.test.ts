@@ -12,7 +12,14 @@ const get = (path: string) => api(`${path}${path.includes("?") ? "&" : "?"}acces
 
 beforeAll(async () => {
   token = await v3Token();
-  film = await createContainer({ type: "film", originCountry: "fr", title: "Quiet Harbour", titles: { fr: "Port tranquille" }, genres: [9], regions: ["fr"] });
+  film = await createContainer({
+    type: "film",
+    originCountry: "fr",
+    title: "Quiet Harbour",
+    titles: { fr: "Port tranquille" },
+    genres: [9],
+    regions: ["fr"],
+  });
   movieId = (await createVideo(film.id, { type: "movie", number: 1 })).id;
   await db().insert(subtitleCompletions).values({ resourceKind: "c", resourceId: film.id, language: "de", percent: 95 });
   const series = await createContainer({ type: "series", originCountry: "kr", title: "Moon River Love", genres: [18, 6] });
@@ -29,7 +36,9 @@ beforeAll(async () => {
       releaseDate: `2027-0${i + 1}-01`,
       genres: [1],
     });
-    await db().insert(licenses).values({ containerId: up.id, region: "us", platform: i === 1 ? "tv" : "web" });
+    await db()
+      .insert(licenses)
+      .values({ containerId: up.id, region: "us", platform: i === 1 ? "tv" : "web" });
   }
   await createContainer({ type: "artist", title: "Moon Singers", genres: [23] });
   await createContainer({ type: "news", title: "Moon Report Daily" });
@@ -48,7 +57,8 @@ describe("v3 genres", () => {
   });
 
   it("keeps genres with matching resources for each filter", async () => {
-    const names = async (path: string) => ((await (await get(path)).json()) as { response: Array<{ id: number }> }).response.map((g) => g.id);
+    const names = async (path: string) =>
+      ((await (await get(path)).json()) as { response: Array<{ id: number }> }).response.map((g) => g.id);
     expect(await names("/api/v3/genres/movies.json?origin_country=fr")).toEqual([9]);
     expect(await names("/api/v3/genres/series.json?origin_country=KR")).toEqual([6, 18]);
     expect(await names("/api/v3/genres/movies.json?subtitle_language=de")).toEqual([9]);
@@ -117,11 +127,21 @@ describe("v3 genres of music videos (the music set, which artists carry)", () =>
 describe("v3 coming soon", () => {
   it("pages with absolute next/previous links and v3 item fields", async () => {
     const res = await get("/api/v3/coming_soon.json?per_page=2");
-    const body = (await res.json()) as { count: number; pagination: { previous: string; next: string }; response: Array<Record<string, unknown>> };
+    const body = (await res.json()) as {
+      count: number;
+      pagination: { previous: string; next: string };
+      response: Array<Record<string, unknown>>;
+    };
     expect(body.count).toBe(2);
     expect(body.pagination.previous).toBe("");
     expect(body.pagination.next).toMatch(/^https:\/\/api\.test\/api\/v3\/coming_soon\.json\?.*page=2/);
-    expect(body.response[0]).toMatchObject({ title: "Soon 0", title_language: "en", description: "Coming 0", description_language: "en", type: "movie" });
+    expect(body.response[0]).toMatchObject({
+      title: "Soon 0",
+      title_language: "en",
+      description: "Coming 0",
+      description_language: "en",
+      type: "movie",
+    });
     expect(body.response[0].created_at).toMatch(/^[A-Z][a-z]+ \d\d, \d{4} \d\d:\d\d$/);
     expect(body.response[0].genres).toEqual([{ id: 1, name: "Action & Adventure" }]);
     // Links carry no credentials (the client adds its own access_token, as the v3 gem does).
@@ -133,7 +153,10 @@ describe("v3 coming soon", () => {
 
   it("answers titles in the asked language, falling back to English", async () => {
     const body = (await (await get("/api/v3/coming_soon/movies.json?language=ko")).json()) as { response: Array<Record<string, string>> };
-    expect(body.response.map((r) => [r.title, r.title_language])).toEqual([["곧 0", "ko"], ["Soon 1", "en"]]);
+    expect(body.response.map((r) => [r.title, r.title_language])).toEqual([
+      ["곧 0", "ko"],
+      ["Soon 1", "en"],
+    ]);
   });
 
   it("filters by type, region and platform", async () => {
@@ -150,23 +173,49 @@ describe("v3 search", () => {
   });
 
   it("finds movies, series, artists and news in any language's titles", async () => {
-    const body = (await (await get("/api/v3/search.json?query=moon")).json()) as { response: Array<{ type: string; resource: Record<string, unknown> }> };
+    const body = (await (await get("/api/v3/search.json?query=moon")).json()) as {
+      response: Array<{ type: string; resource: Record<string, unknown> }>;
+    };
     const types = body.response.map((r) => [r.type, r.resource.title]).sort();
-    expect(types).toEqual([["other", "Moon Report Daily"], ["other", "Moon Singers"], ["series", "Moon River Love"]]);
+    expect(types).toEqual([
+      ["other", "Moon Report Daily"],
+      ["other", "Moon Singers"],
+      ["series", "Moon River Love"],
+    ]);
     const series = body.response.find((r) => r.type === "series")!.resource;
-    expect(series).toMatchObject({ uri: expect.stringMatching(/\/api\/v3\/series\/\d+\.json$/), episodes: { count: 1 }, subtitles: { es: 60 } });
+    expect(series).toMatchObject({
+      uri: expect.stringMatching(/\/api\/v3\/series\/\d+\.json$/),
+      episodes: { count: 1 },
+      subtitles: { es: 60 },
+    });
 
-    const fr = (await (await get("/api/v3/search.json?query=tranquille")).json()) as { response: Array<{ type: string; resource: Record<string, unknown> }> };
+    const fr = (await (await get("/api/v3/search.json?query=tranquille")).json()) as {
+      response: Array<{ type: string; resource: Record<string, unknown> }>;
+    };
     expect(fr.response).toHaveLength(1);
-    expect(fr.response[0]).toMatchObject({ type: "movie", resource: { id: movieId, channel_id: film.id, origin_country: "France", formats: { flash_embed: expect.any(String) } } });
+    expect(fr.response[0]).toMatchObject({
+      type: "movie",
+      resource: { id: movieId, channel_id: film.id, origin_country: "France", formats: { flash_embed: expect.any(String) } },
+    });
 
-    const soon = (await (await get("/api/v3/search.json?query=soon")).json()) as { response: Array<{ type: string; resource: { type: string } }> };
-    expect(soon.response.map((r) => [r.type, r.resource.type]).sort()).toEqual([["coming_soon", "movie"], ["coming_soon", "movie"], ["coming_soon", "other"]]);
+    const soon = (await (await get("/api/v3/search.json?query=soon")).json()) as {
+      response: Array<{ type: string; resource: { type: string } }>;
+    };
+    expect(soon.response.map((r) => [r.type, r.resource.type]).sort()).toEqual([
+      ["coming_soon", "movie"],
+      ["coming_soon", "movie"],
+      ["coming_soon", "other"],
+    ]);
   });
 
   it("links series to an episodes listing that answers", async () => {
-    const body = (await (await get("/api/v3/search.json?query=river")).json()) as { response: Array<{ resource: { episodes: { uri: string } } }> };
-    const episodes = (await (await get(body.response[0].resource.episodes.uri)).json()) as { count: number; response: Array<Record<string, unknown>> };
+    const body = (await (await get("/api/v3/search.json?query=river")).json()) as {
+      response: Array<{ resource: { episodes: { uri: string } } }>;
+    };
+    const episodes = (await (await get(body.response[0].resource.episodes.uri)).json()) as {
+      count: number;
+      response: Array<Record<string, unknown>>;
+    };
     expect(episodes.count).toBe(1);
     expect(episodes.response[0]).toMatchObject({ number: 1, created_at: expect.stringMatching(/^[A-Z][a-z]+ \d\d, \d{4}/) });
   });
@@ -175,7 +224,12 @@ describe("v3 search", () => {
     const web = await createContainer({ type: "film", title: "Quokka Festival" });
     await db().insert(licenses).values({ containerId: web.id, region: "au", platform: "web" });
     const tv = await createContainer({ type: "series", title: "Quokka Road" });
-    await db().insert(licenses).values([{ containerId: tv.id, region: "au", platform: "tv" }, { containerId: tv.id, region: "nz", platform: "web" }]);
+    await db()
+      .insert(licenses)
+      .values([
+        { containerId: tv.id, region: "au", platform: "tv" },
+        { containerId: tv.id, region: "nz", platform: "web" },
+      ]);
     await createContainer({ type: "news", title: "Quokka News" }); // no licence: not watchable in any named region
     const titles = async (q: string) => {
       const res = await get(`/api/v3/search.json?query=quokka${q}`);
@@ -209,8 +263,15 @@ describe("v3 movies, XML and deprecation", () => {
     for (const path of ["/v3/movies.json", "/api/v3/movies.json"]) {
       const body = (await (await get(path)).json()) as { response: Array<Record<string, unknown>> };
       const movie = body.response.find((m) => m.id === movieId)!;
-      expect(movie).toMatchObject({ title: "Quiet Harbour", channel_id: film.id, uri: expect.stringContaining(`/api/v3/movies/${movieId}.json`), genres: [{ id: 9, name: "Drama" }] });
-      expect(Object.keys(movie)).toEqual(expect.arrayContaining(["description", "created_at", "origin_country", "image", "subtitles", "formats"]));
+      expect(movie).toMatchObject({
+        title: "Quiet Harbour",
+        channel_id: film.id,
+        uri: expect.stringContaining(`/api/v3/movies/${movieId}.json`),
+        genres: [{ id: 9, name: "Drama" }],
+      });
+      expect(Object.keys(movie)).toEqual(
+        expect.arrayContaining(["description", "created_at", "origin_country", "image", "subtitles", "formats"]),
+      );
     }
   });
 

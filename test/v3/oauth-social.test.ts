@@ -13,10 +13,20 @@ const grant = (params: Record<string, string>) =>
   api("/oauth/token", {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "password", client_id: client.wireId, client_secret: "v3-social-secret", ...params }).toString(),
+    body: new URLSearchParams({
+      grant_type: "password",
+      client_id: client.wireId,
+      client_secret: "v3-social-secret",
+      ...params,
+    }).toString(),
   });
 
-const userBySocial = (sub: string) => db().select().from(users).where(eq(users.socialId, `${TEST_SOCIAL.name}:${sub}`)).get();
+const userBySocial = (sub: string) =>
+  db()
+    .select()
+    .from(users)
+    .where(eq(users.socialId, `${TEST_SOCIAL.name}:${sub}`))
+    .get();
 
 describe("v3 password grant with social_access_token (interface, Authentication v3 item 2)", () => {
   it("creates a user when neither the social id nor the email is in use, answering the token with user_id", async () => {
@@ -42,20 +52,33 @@ describe("v3 password grant with social_access_token (interface, Authentication 
 
   it("logs the linked user in again, and v5 reaches the same account", async () => {
     const p = uniquePerson();
-    const first = (await (await grant({ social_access_token: await idToken("social", { sub: p.sub, email: p.email }) })).json()) as { user_id: number };
-    const again = (await (await grant({ social_access_token: await idToken("social", { sub: p.sub, email: p.email }) })).json()) as { user_id: number };
+    const first = (await (await grant({ social_access_token: await idToken("social", { sub: p.sub, email: p.email }) })).json()) as {
+      user_id: number;
+    };
+    const again = (await (await grant({ social_access_token: await idToken("social", { sub: p.sub, email: p.email }) })).json()) as {
+      user_id: number;
+    };
     expect(again.user_id).toBe(first.user_id);
-    const v5 = await api("/v5/sessions.json", { method: "POST", json: { social_token: await idToken("social", { sub: p.sub, email: p.email }) } });
+    const v5 = await api("/v5/sessions.json", {
+      method: "POST",
+      json: { social_token: await idToken("social", { sub: p.sub, email: p.email }) },
+    });
     expect(((await v5.json()) as { user: { id: string } }).user.id).toBe(`${first.user_id}u`);
   });
 
   it("refuses invalid tokens and link conflicts with invalid_grant naming the reason", async () => {
     const expired = await grant({ social_access_token: await idToken("social", { expiresIn: -300 }) });
     expect(expired.status).toBe(400);
-    expect(await expired.json()).toEqual({ error: "invalid_grant", error_description: "invalid social_access_token: token expired", request_id: expect.any(String) });
+    expect(await expired.json()).toEqual({
+      error: "invalid_grant",
+      error_description: "invalid social_access_token: token expired",
+      request_id: expect.any(String),
+    });
 
     const unverified = await grant({ social_access_token: await idToken("social", { email_verified: false }) });
-    expect(((await unverified.json()) as { error_description: string }).error_description).toBe("invalid social_access_token: email not verified");
+    expect(((await unverified.json()) as { error_description: string }).error_description).toBe(
+      "invalid social_access_token: email not verified",
+    );
 
     const p = uniquePerson();
     await grant({ social_access_token: await idToken("social", { sub: p.sub, email: p.email }) });

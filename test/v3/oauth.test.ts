@@ -30,11 +30,23 @@ describe("POST /oauth/token", () => {
   it("grants password with the user id, from JSON and from the query", async () => {
     const json = await api("/oauth/token", {
       method: "POST",
-      json: { grant_type: "password", client_id: String(client.id), client_secret: "v3-client-secret", username: user.user.username, password: user.password },
+      json: {
+        grant_type: "password",
+        client_id: String(client.id),
+        client_secret: "v3-client-secret",
+        username: user.user.username,
+        password: user.password,
+      },
     });
     expect(json.status).toBe(200);
     expect(((await json.json()) as { user_id: number }).user_id).toBe(user.user.id);
-    const q = new URLSearchParams({ grant_type: "password", client_id: client.wireId, client_secret: "v3-client-secret", username: user.user.username, password: user.password });
+    const q = new URLSearchParams({
+      grant_type: "password",
+      client_id: client.wireId,
+      client_secret: "v3-client-secret",
+      username: user.user.username,
+      password: user.password,
+    });
     const query = await api(`/oauth/token?${q}`, { method: "POST" });
     expect(query.status).toBe(200);
     expect(((await query.json()) as { user_id: number }).user_id).toBe(user.user.id);
@@ -43,13 +55,23 @@ describe("POST /oauth/token", () => {
   it("answers OAuth error bodies", async () => {
     const badClient = await form({ grant_type: "client_credentials", client_id: client.wireId, client_secret: "nope" });
     expect(badClient.status).toBe(401);
-    expect(await badClient.json()).toEqual({ error: "invalid_client", error_description: expect.any(String), request_id: expect.any(String) });
+    expect(await badClient.json()).toEqual({
+      error: "invalid_client",
+      error_description: expect.any(String),
+      request_id: expect.any(String),
+    });
 
     const badGrant = await form({ grant_type: "implicit", client_id: client.wireId, client_secret: "v3-client-secret" });
     expect(badGrant.status).toBe(400);
     expect(((await badGrant.json()) as { error: string }).error).toBe("unsupported_grant_type");
 
-    const badPassword = await form({ grant_type: "password", client_id: client.wireId, client_secret: "v3-client-secret", username: user.user.username, password: "wrong" });
+    const badPassword = await form({
+      grant_type: "password",
+      client_id: client.wireId,
+      client_secret: "v3-client-secret",
+      username: user.user.username,
+      password: "wrong",
+    });
     expect(badPassword.status).toBe(400);
     expect(((await badPassword.json()) as { error: string }).error).toBe("invalid_grant");
 
@@ -90,8 +112,20 @@ describe("v3 token cycle (401 / 403 / new token works)", () => {
 describe("/oauth/token answers every error with an RFC 6749 body", () => {
   it("for a query it cannot read, a body too large, a wrong method and an unreadable body", async () => {
     const cases: Array<[Response, number]> = [
-      [await api("/oauth/token?grant_type=client_credentials&client_id=1&client_id=2&client_secret=x&client_secret=y&username[]=a", { method: "POST" }), 401],
-      [await api("/oauth/token", { method: "POST", body: "x".repeat(70 * 1024), headers: { "content-type": "application/x-www-form-urlencoded" } }), 413],
+      [
+        await api("/oauth/token?grant_type=client_credentials&client_id=1&client_id=2&client_secret=x&client_secret=y&username[]=a", {
+          method: "POST",
+        }),
+        401,
+      ],
+      [
+        await api("/oauth/token", {
+          method: "POST",
+          body: "x".repeat(70 * 1024),
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+        }),
+        413,
+      ],
       [await api("/oauth/token", { method: "GET" }), 405],
       [await api("/oauth/token", { method: "POST", body: "{not json", headers: { "content-type": "application/json" } }), 400],
     ];

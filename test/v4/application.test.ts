@@ -119,7 +119,11 @@ describe("official applications prove who they are", () => {
     const t = String(now());
     const path = `/official?app=${official.wireId}`;
     const signature = await hmacSha1Hex("official-secret", `${path}&t=${t}{"a":1}`);
-    const res = await call(path, { method: "POST", body: '{"a":1}', headers: { timestamp: t, signature, "content-type": "application/json" } });
+    const res = await call(path, {
+      method: "POST",
+      body: '{"a":1}',
+      headers: { timestamp: t, signature, "content-type": "application/json" },
+    });
     expect(res.status).toBe(200);
   });
 });

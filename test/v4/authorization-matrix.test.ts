@@ -34,7 +34,11 @@ test.beforeAll(async ({ user: alice, otherUser: carol, officialApp }) => {
   const a = await followables("matrix-a");
   const b = await followables("matrix-b");
   Object.assign(ids, { follow: a.container.wireId, unfollow: b.container.wireId, mark: a.video.wireId, unmark: b.video.wireId });
-  await call("POST", `/v4/users/${alice.id}/subscriptions.json`, { token: alice.token, app: officialApp, json: { resource_id: ids.unfollow } });
+  await call("POST", `/v4/users/${alice.id}/subscriptions.json`, {
+    token: alice.token,
+    app: officialApp,
+    json: { resource_id: ids.unfollow },
+  });
   await call("POST", `/v4/users/${alice.id}/markers.json`, { token: alice.token, json: { resource_id: ids.unmark } });
   ids.thread = await startThread(alice, bob);
   ids.threadToDelete = await startThread(bob, alice);
@@ -47,8 +51,22 @@ test.beforeAll(async ({ user: alice, otherUser: carol, officialApp }) => {
 const base = (u: Signed) => `/v4/users/${u.id}`;
 const ROUTES: Route[] = [
   { name: "list subscriptions", method: "GET", path: (u) => `${base(u)}/subscriptions.json`, official: true, ok: 200 },
-  { name: "subscription ids", method: "GET", path: (u) => `${base(u)}/subscriptions.json`, query: { ids: "true" }, official: true, ok: 200 },
-  { name: "subscribe", method: "POST", path: (u) => `${base(u)}/subscriptions.json`, json: { resource_id: "FOLLOW" }, official: true, ok: 201 },
+  {
+    name: "subscription ids",
+    method: "GET",
+    path: (u) => `${base(u)}/subscriptions.json`,
+    query: { ids: "true" },
+    official: true,
+    ok: 200,
+  },
+  {
+    name: "subscribe",
+    method: "POST",
+    path: (u) => `${base(u)}/subscriptions.json`,
+    json: { resource_id: "FOLLOW" },
+    official: true,
+    ok: 201,
+  },
   { name: "unsubscribe", method: "DELETE", path: (u) => `${base(u)}/subscriptions/${ids.unfollow}.json`, official: true, ok: 204 },
   { name: "list markers", method: "GET", path: (u) => `${base(u)}/markers.json`, ok: 200 },
   { name: "add marker", method: "POST", path: (u) => `${base(u)}/markers.json`, json: { resource_id: "MARK" }, ok: 201 },
@@ -63,14 +81,29 @@ const ROUTES: Route[] = [
   { name: "delete thread", method: "DELETE", path: (u) => `${base(u)}/threads/${ids.threadToDelete}.json`, ok: 204 },
   { name: "alerts count", method: "GET", path: (u) => `${base(u)}/alerts.json`, query: { unread: "true", only_count: "true" }, ok: 200 },
   { name: "notifications", method: "GET", path: (u) => `${base(u)}/notifications.json`, ok: 200 },
-  { name: "unread notification count", method: "GET", path: (u) => `${base(u)}/notifications.json`, query: { unread: "true", only_count: "true" }, ok: 200 },
+  {
+    name: "unread notification count",
+    method: "GET",
+    path: (u) => `${base(u)}/notifications.json`,
+    query: { unread: "true", only_count: "true" },
+    ok: 200,
+  },
   { name: "read notification", method: "GET", path: (u) => `${base(u)}/notifications/${ids.notification}.json`, ok: 200 },
-  { name: "mark notification read", method: "PUT", path: (u) => `${base(u)}/notifications/${ids.notification}.json`, query: { unread: "false" }, ok: 200 },
+  {
+    name: "mark notification read",
+    method: "PUT",
+    path: (u) => `${base(u)}/notifications/${ids.notification}.json`,
+    query: { unread: "false" },
+    ok: 200,
+  },
   { name: "delete notification", method: "DELETE", path: (u) => `${base(u)}/notifications/${ids.notificationToDelete}.json`, ok: 204 },
 ];
 
 const resolve = (json: unknown) =>
-  json && JSON.parse(JSON.stringify(json).replace('"FOLLOW"', `"${ids.follow}"`).replace('"MARK"', `"${ids.mark}"`).replace('"BOB"', `"${bob.id}"`));
+  json &&
+  JSON.parse(
+    JSON.stringify(json).replace('"FOLLOW"', `"${ids.follow}"`).replace('"MARK"', `"${ids.mark}"`).replace('"BOB"', `"${bob.id}"`),
+  );
 
 describe("authorization matrix of the user-scoped community routes", () => {
   for (const route of ROUTES) {

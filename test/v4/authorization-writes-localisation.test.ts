@@ -15,14 +15,26 @@ async function video(manager: Signed, hidden = false) {
   const container = await createContainer({ title: `Authz ${crypto.randomUUID()}`, managers: [manager.user.id] });
   const v = await createVideo(container.id, { title: "Episode 1", number: 1, state: hidden ? "pending" : "normal" });
   const subs = await createSubtitles(v.id, 2, { ko: 2, en: 2 });
-  return { container: container.wireId, video: v.wireId, id: v.id, original: subs.at("ko", 0).wireId, translation: subs.at("en", 0).wireId };
+  return {
+    container: container.wireId,
+    video: v.wireId,
+    id: v.id,
+    original: subs.at("ko", 0).wireId,
+    translation: subs.at("en", 0).wireId,
+  };
 }
 
 /** The three refusals of a route for official applications: no app=, another application, and the official one unsigned. */
 async function officialOnly(method: string, target: Target, who: Sender & { partnerApp: string; officialApp: string }) {
   await expectRefused(await send(method, target, { token: who.token }), "no app=", 400, 5002, "app");
   await expectRefused(await send(method, target, { token: who.token, app: who.partnerApp }), "a partner application", 403, 5403);
-  await expectRefused(await send(method, target, { token: who.token, app: who.officialApp, unsigned: true }), "the official app unsigned", 401, 4, "sig");
+  await expectRefused(
+    await send(method, target, { token: who.token, app: who.officialApp, unsigned: true }),
+    "the official app unsigned",
+    401,
+    4,
+    "sig",
+  );
 }
 
 const IMPORT = { op: "POST /v4/videos/{video_id}/subtitles/import_srt.json" };
@@ -40,7 +52,10 @@ describe("routes of official applications: a signed official app=, then the user
     await expectRefused(await send("POST", target(visible), { app }), "no token", 401, 4500);
     await expectRefused(await send("POST", target(visible), { app, token: other.token }), "a user who manages nothing", 403, 5403);
     await expectRefused(await send("POST", target(hidden), { app, token: other.token }), "that user, video hidden", 404, 404);
-    for (const [who, v, what] of [[manager, hidden, "the manager, video hidden"], [staff, visible, "staff"]] as const) {
+    for (const [who, v, what] of [
+      [manager, hidden, "the manager, video hidden"],
+      [staff, visible, "staff"],
+    ] as const) {
       const res = await send("POST", target(v), { app, token: who.token });
       await expectStatus(res, what, 202);
       const job = await waitForJob(((await res.json()) as { job: { id: string } }).job.id, who.token);
@@ -48,14 +63,25 @@ describe("routes of official applications: a signed official app=, then the user
     }
   });
 
-  test(`${COMPLETIONS.op}: any caller of the official app; hidden containers 404 but to their managers`, async ({ user: manager, otherUser: other, staff, officialApp, partnerApp }) => {
+  test(`${COMPLETIONS.op}: any caller of the official app; hidden containers 404 but to their managers`, async ({
+    user: manager,
+    otherUser: other,
+    staff,
+    officialApp,
+    partnerApp,
+  }) => {
     const visible = await video(manager);
     const hidden = await createContainer({ title: `Hidden ${crypto.randomUUID()}`, managers: [manager.user.id], state: "pending" });
     const ofVideos = { path: "/v4/subtitle_completions.json", json: { video_ids: [visible.video] } };
     const ofHidden = { path: "/v4/subtitle_completions.json", json: { container_id: hidden.wireId } };
     await officialOnly("POST", ofVideos, { officialApp, partnerApp });
     await expectStatus(await send("POST", ofVideos, { app: officialApp }), "no token", 200);
-    await expectRefused(await send("POST", ofHidden, { app: officialApp, token: other.token }), "a hidden container, another user", 404, 404);
+    await expectRefused(
+      await send("POST", ofHidden, { app: officialApp, token: other.token }),
+      "a hidden container, another user",
+      404,
+      404,
+    );
     await expectStatus(await send("POST", ofHidden, { app: officialApp, token: manager.token }), "a hidden container, its manager", 200);
     await expectStatus(await send("POST", ofHidden, { app: officialApp, token: staff.token }), "a hidden container, staff", 200);
   });
@@ -77,8 +103,13 @@ interface CommunityWrite {
   ok: number;
   target: (v: Awaited<ReturnType<typeof video>>) => Target;
 }
-const vote = (prefix: string, kind: "like" | "dislike") => (v: { translation: string }) => ({ path: `/v4/${prefix}/${v.translation}/${kind}.json` });
-const report = (prefix: string) => (v: { original: string }) => ({ path: `/v4/${prefix}/${v.original}/report.json`, json: { reason: "typo" } });
+const vote = (prefix: string, kind: "like" | "dislike") => (v: { translation: string }) => ({
+  path: `/v4/${prefix}/${v.translation}/${kind}.json`,
+});
+const report = (prefix: string) => (v: { original: string }) => ({
+  path: `/v4/${prefix}/${v.original}/report.json`,
+  json: { reason: "typo" },
+});
 // Both spellings of every translation route (README, "Translations"), each op written out for part 1's coverage check.
 const COMMUNITY: CommunityWrite[] = [
   { op: "POST /v4/tranlslations/{subtitle_id}/like.json", ok: 200, target: vote("tranlslations", "like") },
@@ -87,7 +118,11 @@ const COMMUNITY: CommunityWrite[] = [
   { op: "POST /v4/translations/{subtitle_id}/like.json", ok: 200, target: vote("translations", "like") },
   { op: "POST /v4/translations/{subtitle_id}/dislike.json", ok: 200, target: vote("translations", "dislike") },
   { op: "POST /v4/translations/{subtitle_id}/report.json", ok: 201, target: report("translations") },
-  { op: "POST /v4/captions.json", ok: 201, target: (v) => ({ path: "/v4/captions.json", json: { origin_subtitle_id: v.original, language: "fr", content: "Bonjour" } }) },
+  {
+    op: "POST /v4/captions.json",
+    ok: 201,
+    target: (v) => ({ path: "/v4/captions.json", json: { origin_subtitle_id: v.original, language: "fr", content: "Bonjour" } }),
+  },
 ];
 
 describe("votes, reports and caption suggestions: any application and any user; hidden videos are 404 to everyone", () => {
@@ -110,7 +145,10 @@ const COMMENT = { op: "POST /v4/videos/{video_id}/timed_comments/{language_code}
 const UNCOMMENT = { op: "DELETE /v4/videos/{video_id}/timed_comments/{timed_comment_id}.json" };
 
 describe("timed comments: any user writes on a video they can see; the author, managers and staff delete", () => {
-  const comment = (v: { video: string }) => ({ path: `/v4/videos/${v.video}/timed_comments/en.json`, json: { time: 1000, comment: "nice" } });
+  const comment = (v: { video: string }) => ({
+    path: `/v4/videos/${v.video}/timed_comments/en.json`,
+    json: { time: 1000, comment: "nice" },
+  });
   /** A comment of `author` on `v`, and its DELETE target. */
   const posted = async (v: { video: string }, author: Signed) => {
     const res = await send("POST", comment(v), author);
@@ -131,7 +169,11 @@ describe("timed comments: any user writes on a video they can see; the author, m
     const bystander = await signedInUser();
     await expectRefused(await send("DELETE", await posted(v, author)), "no token", 401, 4500);
     await expectRefused(await send("DELETE", await posted(v, author), bystander), "another user", 403, 5403);
-    for (const [who, what] of [[author, "the author"], [manager, "the container's manager"], [staff, "staff"]] as const) {
+    for (const [who, what] of [
+      [author, "the author"],
+      [manager, "the container's manager"],
+      [staff, "staff"],
+    ] as const) {
       await expectStatus(await send("DELETE", await posted(v, author), who), what, 204);
     }
     const onHidden = await posted(v, author);

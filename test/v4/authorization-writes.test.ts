@@ -15,8 +15,14 @@ describe("every write operation of /openapi.json is in an authorization test", (
     const documented = await documentedWrites();
     const { declared, normalised } = coveredWrites();
     expect(documented.length).toBeGreaterThan(40);
-    expect(documented.filter((op) => !normalised.has(normaliseOp(op))), "write operations no authorization test covers").toEqual([]);
-    expect(declared.filter((op) => !documented.includes(op)), "ops named in the tests but not in /openapi.json").toEqual([]);
+    expect(
+      documented.filter((op) => !normalised.has(normaliseOp(op))),
+      "write operations no authorization test covers",
+    ).toEqual([]);
+    expect(
+      declared.filter((op) => !documented.includes(op)),
+      "ops named in the tests but not in /openapi.json",
+    ).toEqual([]);
   });
 });
 
@@ -56,24 +62,98 @@ interface WriteRoute {
 const text = (field: "title" | "description") => ({ language_code: "fr", [field]: `fr ${field}` });
 const ROUTES: WriteRoute[] = [
   { op: "POST /v4/containers.json", ok: 201, staffOnly: true, target: () => ({ path: "/v4/containers.json", json: minimal() }) },
-  { op: "PUT /v4/containers/{container_id}.json", ok: 200, hides: "container", target: (s) => ({ path: `/v4/containers/${s.container}.json`, json: { flags: { on_air: true } } }) },
-  { op: "DELETE /v4/containers/{container_id}.json", ok: 204, staffOnly: true, hides: "container", target: (s) => ({ path: `/v4/containers/${s.container}.json` }) },
-  { op: "POST /v4/containers/{container_id}/videos.json", ok: 201, hides: "container", target: (s) => ({ path: `/v4/containers/${s.container}/videos.json`, json: { type: "episode", number: 2, titles: { en: "Episode 2" } } }) },
-  { op: "PUT /v4/videos/{video_id}.json", ok: 200, hides: "video", target: (s) => ({ path: `/v4/videos/${s.video}.json`, json: { number: 7 } }) },
+  {
+    op: "PUT /v4/containers/{container_id}.json",
+    ok: 200,
+    hides: "container",
+    target: (s) => ({ path: `/v4/containers/${s.container}.json`, json: { flags: { on_air: true } } }),
+  },
+  {
+    op: "DELETE /v4/containers/{container_id}.json",
+    ok: 204,
+    staffOnly: true,
+    hides: "container",
+    target: (s) => ({ path: `/v4/containers/${s.container}.json` }),
+  },
+  {
+    op: "POST /v4/containers/{container_id}/videos.json",
+    ok: 201,
+    hides: "container",
+    target: (s) => ({
+      path: `/v4/containers/${s.container}/videos.json`,
+      json: { type: "episode", number: 2, titles: { en: "Episode 2" } },
+    }),
+  },
+  {
+    op: "PUT /v4/videos/{video_id}.json",
+    ok: 200,
+    hides: "video",
+    target: (s) => ({ path: `/v4/videos/${s.video}.json`, json: { number: 7 } }),
+  },
   { op: "DELETE /v4/videos/{video_id}.json", ok: 204, hides: "video", target: (s) => ({ path: `/v4/videos/${s.video}.json` }) },
-  { op: "POST /v4/containers/{container_id}/titles.json", ok: 201, hides: "container", target: (s) => ({ path: `/v4/containers/${s.container}/titles.json`, json: text("title") }) },
-  { op: "DELETE /v4/containers/{container_id}/titles/{language_code}.json", ok: 204, hides: "container", target: (s) => ({ path: `/v4/containers/${s.container}/titles/ko.json` }) },
-  { op: "POST /v4/containers/{container_id}/descriptions.json", ok: 201, hides: "container", target: (s) => ({ path: `/v4/containers/${s.container}/descriptions.json`, json: text("description") }) },
-  { op: "DELETE /v4/containers/{container_id}/descriptions/{language_code}.json", ok: 204, hides: "container", target: (s) => ({ path: `/v4/containers/${s.container}/descriptions/ko.json` }) },
-  { op: "POST /v4/videos/{video_id}/titles.json", ok: 201, hides: "video", target: (s) => ({ path: `/v4/videos/${s.video}/titles.json`, json: text("title") }) },
-  { op: "DELETE /v4/videos/{video_id}/titles/{language_code}.json", ok: 204, hides: "video", target: (s) => ({ path: `/v4/videos/${s.video}/titles/ko.json` }) },
-  { op: "POST /v4/videos/{video_id}/descriptions.json", ok: 201, hides: "video", target: (s) => ({ path: `/v4/videos/${s.video}/descriptions.json`, json: text("description") }) },
-  { op: "DELETE /v4/videos/{video_id}/descriptions/{language_code}.json", ok: 204, hides: "video", target: (s) => ({ path: `/v4/videos/${s.video}/descriptions/ko.json` }) },
-  { op: "POST /v4/lists.json", ok: 201, staffOnly: true, target: () => ({ path: "/v4/lists.json", json: { titles: { en: `List ${crypto.randomUUID()}` } } }) },
-  { op: "PUT /v4/lists/{list_id}.json", ok: 202, staffOnly: true, target: (s) => ({ path: "/v4/lists/1l.json", json: { videos: [s.video, s.container] } }) },
+  {
+    op: "POST /v4/containers/{container_id}/titles.json",
+    ok: 201,
+    hides: "container",
+    target: (s) => ({ path: `/v4/containers/${s.container}/titles.json`, json: text("title") }),
+  },
+  {
+    op: "DELETE /v4/containers/{container_id}/titles/{language_code}.json",
+    ok: 204,
+    hides: "container",
+    target: (s) => ({ path: `/v4/containers/${s.container}/titles/ko.json` }),
+  },
+  {
+    op: "POST /v4/containers/{container_id}/descriptions.json",
+    ok: 201,
+    hides: "container",
+    target: (s) => ({ path: `/v4/containers/${s.container}/descriptions.json`, json: text("description") }),
+  },
+  {
+    op: "DELETE /v4/containers/{container_id}/descriptions/{language_code}.json",
+    ok: 204,
+    hides: "container",
+    target: (s) => ({ path: `/v4/containers/${s.container}/descriptions/ko.json` }),
+  },
+  {
+    op: "POST /v4/videos/{video_id}/titles.json",
+    ok: 201,
+    hides: "video",
+    target: (s) => ({ path: `/v4/videos/${s.video}/titles.json`, json: text("title") }),
+  },
+  {
+    op: "DELETE /v4/videos/{video_id}/titles/{language_code}.json",
+    ok: 204,
+    hides: "video",
+    target: (s) => ({ path: `/v4/videos/${s.video}/titles/ko.json` }),
+  },
+  {
+    op: "POST /v4/videos/{video_id}/descriptions.json",
+    ok: 201,
+    hides: "video",
+    target: (s) => ({ path: `/v4/videos/${s.video}/descriptions.json`, json: text("description") }),
+  },
+  {
+    op: "DELETE /v4/videos/{video_id}/descriptions/{language_code}.json",
+    ok: 204,
+    hides: "video",
+    target: (s) => ({ path: `/v4/videos/${s.video}/descriptions/ko.json` }),
+  },
+  {
+    op: "POST /v4/lists.json",
+    ok: 201,
+    staffOnly: true,
+    target: () => ({ path: "/v4/lists.json", json: { titles: { en: `List ${crypto.randomUUID()}` } } }),
+  },
+  {
+    op: "PUT /v4/lists/{list_id}.json",
+    ok: 202,
+    staffOnly: true,
+    target: (s) => ({ path: "/v4/lists/1l.json", json: { videos: [s.video, s.container] } }),
+  },
 ];
 
-describe("catalogue writes and lists (README, \"Catalogue writes\" and \"Lists\")", () => {
+describe('catalogue writes and lists (README, "Catalogue writes" and "Lists")', () => {
   for (const route of ROUTES) {
     const rule = route.staffOnly ? "staff only" : "staff and the container's managers";
     test(`${route.op}: ${rule}`, async ({ user: manager, otherUser: other, staff }) => {
@@ -94,13 +174,21 @@ describe("catalogue writes and lists (README, \"Catalogue writes\" and \"Lists\"
       const res = await send(method, await fresh(), staff);
       await expectStatus(res, "staff", route.ok);
       // A queued list edit is seen through, so no job of this file is left running into the next one.
-      if (route.ok === 202) expect((await waitForJob(((await res.json()) as { job: { id: string } }).job.id, staff.token)).status).toBe("succeeded");
+      if (route.ok === 202)
+        expect((await waitForJob(((await res.json()) as { job: { id: string } }).job.id, staff.token)).status).toBe("succeeded");
     });
   }
 
-  test("a manager's PUT that sends a staff-only field is refused as a whole (403, the message names it)", async ({ user: manager, staff }) => {
+  test("a manager's PUT that sends a staff-only field is refused as a whole (403, the message names it)", async ({
+    user: manager,
+    staff,
+  }) => {
     const s = await scene(manager);
-    const res = await send("PUT", { path: `/v4/containers/${s.container}.json`, json: { flags: { on_air: true, hosted: false } } }, manager);
+    const res = await send(
+      "PUT",
+      { path: `/v4/containers/${s.container}.json`, json: { flags: { on_air: true, hosted: false } } },
+      manager,
+    );
     const refused = res.clone();
     await expectRefused(res, "manager sends flags.hosted", 403, 5403);
     expect(((await refused.json()) as { error: string }).error).toMatch(/hosted/);
@@ -130,7 +218,12 @@ describe("notifications to a container's subscribers: its listed managers only, 
     await expectRefused(await send("POST", own(manager), staff), "staff on the manager's path", 403, 5403);
     await expectRefused(await send("POST", own(other), other), "a user who does not manage it", 403, 5403);
     await expectRefused(await send("POST", own(staff), staff), "staff who do not manage it", 403, 5403);
-    await expectRefused(await send("POST", notify(`/v4/users/${manager.id}/notifications.json`, "999999999c"), manager), "no such container", 404, 404);
+    await expectRefused(
+      await send("POST", notify(`/v4/users/${manager.id}/notifications.json`, "999999999c"), manager),
+      "no such container",
+      404,
+      404,
+    );
     await accepted(await send("POST", own(manager), manager), "the manager", manager.token);
   });
 
@@ -146,8 +239,17 @@ describe("notifications to a container's subscribers: its listed managers only, 
   test("a staff member listed as a manager may send", async ({ user: manager }) => {
     const staffManager = await signedInUser({ staff: true });
     const { container } = await scene(staffManager);
-    await accepted(await send("POST", notify("/v4/notifications.json", container), staffManager), "staff who manage it", staffManager.token);
-    await expectRefused(await send("POST", notify("/v4/notifications.json", container), manager), "a manager of other containers", 403, 5403);
+    await accepted(
+      await send("POST", notify("/v4/notifications.json", container), staffManager),
+      "staff who manage it",
+      staffManager.token,
+    );
+    await expectRefused(
+      await send("POST", notify("/v4/notifications.json", container), manager),
+      "a manager of other containers",
+      403,
+      5403,
+    );
   });
 });
 
@@ -171,7 +273,10 @@ describe("sessions and /oauth/token: the credential sent is the only authority",
     expect(((await res.json()) as { user: { id: string } }).user.id).toBe(bob.id);
   });
 
-  for (const [route, method, ok] of [[RENEW, "PUT", 201], [LOGOUT, "DELETE", 204]] as const) {
+  for (const [route, method, ok] of [
+    [RENEW, "PUT", 201],
+    [LOGOUT, "DELETE", 204],
+  ] as const) {
     test(`${route.op}: an unknown token 404 (vcode 11) whoever asks; the token itself ${ok}`, async ({ otherUser: other }) => {
       const bob = await signedInUser();
       await expectRefused(await send(method, session(DEAD)), "an unknown token", 404, 11);

@@ -8,7 +8,15 @@ import { createSubtitles } from "../helpers/localisation";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 type Fixture = Awaited<ReturnType<typeof createSubtitles>>;
-type Caption = { id: string; language: string; text: string; segment: { start_ms: number; end_ms: number }; video_id: string; container_id: string; target_language: string };
+type Caption = {
+  id: string;
+  language: string;
+  text: string;
+  segment: { start_ms: number; end_ms: number };
+  video_id: string;
+  container_id: string;
+  target_language: string;
+};
 
 let app: string;
 let alice: User;
@@ -39,7 +47,7 @@ beforeAll(async () => {
   alice = await signedInUser();
   series = await createContainer({ originLanguage: "ko" });
   done = await createSubtitles((await createVideo(series.id, { number: 1 })).id, 4, { ko: 4, en: 4 });
-  partial = await createSubtitles((await createVideo(series.id, { number: 2 })).id, 3, { ko: 3, en: [ "en 0", null, null] });
+  partial = await createSubtitles((await createVideo(series.id, { number: 2 })).id, 3, { ko: 3, en: ["en 0", null, null] });
   // Hidden videos never offer captions, though their originals lack every translation.
   const blocked = await createVideo(series.id, { number: 3, state: "blocked" });
   await createSubtitles(blocked.id, 3, { ko: 3 });
@@ -193,7 +201,10 @@ describe("captions: bad input", () => {
     ]) {
       const res = await random(query);
       expect(res.status, query).toBe(400);
-      expect((await errorBody(res)).details?.map((d) => d.field), query).toContain(field);
+      expect(
+        (await errorBody(res)).details?.map((d) => d.field),
+        query,
+      ).toContain(field);
     }
   });
 
@@ -237,7 +248,10 @@ describe("captions: security", () => {
     const calls = [
       api("/v4/captions/random.json?to=en"),
       api("/v4/captions/languages.json"),
-      api(`/v4/captions.json?token=${alice.token}`, { method: "POST", json: { origin_subtitle_id: partial.at("ko", 1).wireId, language: "en", content: "x" } }),
+      api(`/v4/captions.json?token=${alice.token}`, {
+        method: "POST",
+        json: { origin_subtitle_id: partial.at("ko", 1).wireId, language: "en", content: "x" },
+      }),
     ];
     for (const res of await Promise.all(calls)) {
       expect(res.status).toBe(400);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApplication, rowsRead, signedInUser } from "../helpers";
 import { bulkFollows, bulkThreads, call, videosInOwnContainers } from "../helpers/community";
 
-type Json = any;  
+type Json = any;
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
 
 const PAGE_BUDGET = 100;
@@ -38,7 +38,11 @@ describe.each(["subscriptions", "markers"] as const)("%s of a user with 10,000",
     // API first (the bulk rows are older), since the subscription limit would refuse them afterwards.
     const videos = await videosInOwnContainers(26, `scale ${table}`);
     for (const v of videos) {
-      const res = await call("POST", `/v4/users/${heavy.id}/${table}.json`, { token: heavy.token, app: official, json: { resource_id: v.wireId } });
+      const res = await call("POST", `/v4/users/${heavy.id}/${table}.json`, {
+        token: heavy.token,
+        app: official,
+        json: { resource_id: v.wireId },
+      });
       expect(res.status).toBe(201);
     }
     newest = videos.map((v) => v.wireId).reverse();
@@ -97,7 +101,11 @@ describe("threads of a user with 10,000", () => {
     expect(sent.body.response).toHaveLength(25);
     expect(sent.rows).toBeLessThanOrEqual(PAGE_BUDGET);
 
-    const counted = await measure("threads: inbox page 1 with_paging=true", await on(owner, "threads.json", { with_paging: "true" }), PAGE_BUDGET + 1);
+    const counted = await measure(
+      "threads: inbox page 1 with_paging=true",
+      await on(owner, "threads.json", { with_paging: "true" }),
+      PAGE_BUDGET + 1,
+    );
     expect(counted.body.count).toBe(N);
     expect(counted.rows).toBeLessThanOrEqual(PAGE_BUDGET + 1);
     // Offset paging: a deeper page also reads the index entries it skips, one row each.

@@ -67,7 +67,10 @@ describe("DELETE /v4/containers/<id>.json", () => {
       { listId: list.id, position: 1, resourceKind: "c", resourceId: c.id },
       { listId: list.id, position: 2, resourceKind: "v", resourceId: v1.id },
     ]);
-    for (const [kind, id] of [["c", c.id], ["v", v1.id]] as const) {
+    for (const [kind, id] of [
+      ["c", c.id],
+      ["v", v1.id],
+    ] as const) {
       await d.insert(subscriptions).values({ userId: other.user.id, resourceKind: kind, resourceId: id });
       await d.insert(markers).values({ userId: other.user.id, resourceKind: kind, resourceId: id });
     }
@@ -83,9 +86,10 @@ describe("DELETE /v4/containers/<id>.json", () => {
     expect((await send("GET", `/v4/videos/${v1.wireId}.json`, staff.token)).status).toBe(404);
 
     const polymorphic = (t: typeof titles | typeof descriptions | typeof subtitleCompletions | typeof subscriptions | typeof markers) =>
-      d.select().from(t).where(
-        and(inArray(t.resourceKind, ["c", "v"]), inArray(t.resourceId, [c.id, ...vids])),
-      );
+      d
+        .select()
+        .from(t)
+        .where(and(inArray(t.resourceKind, ["c", "v"]), inArray(t.resourceId, [c.id, ...vids])));
     for (const t of [titles, descriptions, subtitleCompletions, subscriptions, markers]) {
       // Rows of other resources may share an id with another kind; none may point at ours.
       const left = (await polymorphic(t)).filter((r) => (r.resourceKind === "c" ? r.resourceId === c.id : vids.includes(r.resourceId)));

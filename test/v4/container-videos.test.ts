@@ -31,7 +31,10 @@ async function expect400(path: string, field: string) {
   expect(res.status, path).toBe(400);
   const body = await errorBody(res);
   expect(body.vcode).toBe(5002);
-  expect(body.details?.map((d) => d.field), path).toEqual([field]);
+  expect(
+    body.details?.map((d) => d.field),
+    path,
+  ).toEqual([field]);
   return body;
 }
 
@@ -45,7 +48,10 @@ beforeAll(async () => {
   episodes.sort((a, b) => a.number! - b.number!);
   trailer = await createVideo(series.id, { type: "trailer", number: 0 });
   clip = await createVideo(series.id, { type: "clip", number: 100 });
-  pending = [await createVideo(series.id, { number: 31, state: "pending" }), await createVideo(series.id, { number: 32, state: "pending" })];
+  pending = [
+    await createVideo(series.id, { number: 31, state: "pending" }),
+    await createVideo(series.id, { number: 32, state: "pending" }),
+  ];
   blocked = await createVideo(series.id, { number: 33, state: "blocked" });
   film = await createContainer({ type: "film", title: "A Film" });
   movie = await createVideo(film.id, { type: "movie", number: 1 });
@@ -139,7 +145,10 @@ describe("typed child listings", () => {
       previous: `https://api.test/v4/containers/${series.wireId}/episodes.json?per_page=10&page=1&with_paging=true`,
       next: `https://api.test/v4/containers/${series.wireId}/episodes.json?per_page=10&page=3&with_paging=true`,
     });
-    expect((await list(`/v4/containers/${series.wireId}/episodes.json?only_ids=true&per_page=500`)).body).toEqual({ more: false, response: all });
+    expect((await list(`/v4/containers/${series.wireId}/episodes.json?only_ids=true&per_page=500`)).body).toEqual({
+      more: false,
+      response: all,
+    });
   });
 
   it("serves every child kind", async () => {

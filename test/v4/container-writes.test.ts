@@ -30,7 +30,10 @@ describe("POST /v4/containers.json: happy path", () => {
       flags: { hosted: true, licensed: false, adult: true, on_air: true, upcoming: true },
       images: { poster: { url: "https://img.test/love.jpg" } },
       release_date: "2013-10-22",
-      licenses: [{ region: "us", platforms: ["web", "mobile"] }, { region: "kr", platforms: ["tv"] }],
+      licenses: [
+        { region: "us", platforms: ["web", "mobile"] },
+        { region: "kr", platforms: ["tv"] },
+      ],
       managers: [manager.id],
       state: "normal",
     });
@@ -101,23 +104,40 @@ describe("multi-row inserts stay under D1's 100 bound parameters", () => {
   it("chunks every statement of a create at the field limits", async () => {
     // Distinct two-letter codes: aa, ba, ..., za, ab, ...
     const code = (i: number) => String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26));
-    const map = Object.fromEntries(["en", ...Array.from({ length: WRITE_LIMITS.languages - 1 }, (_, i) => code(i))].map((l) => [l, `Title ${l}`]));
+    const map = Object.fromEntries(
+      ["en", ...Array.from({ length: WRITE_LIMITS.languages - 1 }, (_, i) => code(i))].map((l) => [l, `Title ${l}`]),
+    );
     const regions = Array.from({ length: WRITE_LIMITS.licenses }, (_, i) => code(i));
     const rows = regions.flatMap((region) => PLATFORMS.map((platform) => ({ region, platform })));
     const d = db();
     const statements = [
       ...insertTexts(d, "title", "c", newContainerId, map),
       ...insertLicenses(d, newContainerId, rows),
-      ...insertGenreLinks(d, 1, Array.from({ length: 60 }, (_, i) => i + 1)),
-      ...insertManagers(d, 1, Array.from({ length: 60 }, (_, i) => i + 1)),
+      ...insertGenreLinks(
+        d,
+        1,
+        Array.from({ length: 60 }, (_, i) => i + 1),
+      ),
+      ...insertManagers(
+        d,
+        1,
+        Array.from({ length: 60 }, (_, i) => i + 1),
+      ),
     ];
-    for (const st of statements) expect((st as unknown as { toSQL(): { params: unknown[] } }).toSQL().params.length).toBeLessThanOrEqual(100);
+    for (const st of statements)
+      expect((st as unknown as { toSQL(): { params: unknown[] } }).toSQL().params.length).toBeLessThanOrEqual(100);
 
-    const res = await post(staff.token, minimal({ titles: map, descriptions: map, licenses: regions.map((region) => ({ region, platforms: PLATFORMS })) }));
+    const res = await post(
+      staff.token,
+      minimal({ titles: map, descriptions: map, licenses: regions.map((region) => ({ region, platforms: PLATFORMS })) }),
+    );
     expect(res.status).toBe(201);
     const body = (await res.json()) as any;
     expect(Object.keys(body.titles)).toHaveLength(WRITE_LIMITS.languages);
-    const stored = await db().select().from(licenses).where(eq(licenses.containerId, Number.parseInt(body.id, 10)));
+    const stored = await db()
+      .select()
+      .from(licenses)
+      .where(eq(licenses.containerId, Number.parseInt(body.id, 10)));
     expect(stored).toHaveLength(WRITE_LIMITS.licenses * PLATFORMS.length);
   });
 });

@@ -52,7 +52,10 @@ describe("GET /v4/containers.json?ids=", () => {
 
   it("omits malformed, missing, duplicate and non-normal-state ids without an error", async () => {
     const hidden = model.find((m) => m.state !== "normal")!;
-    const ok = model.filter((m) => m.state === "normal").slice(0, 2).map((m) => `${m.id}c`);
+    const ok = model
+      .filter((m) => m.state === "normal")
+      .slice(0, 2)
+      .map((m) => `${m.id}c`);
     const q = ["abc", ok[1], "12v", "999999c", `${hidden.id}c`, "01c", ok[0], ok[1]].join(",");
     const { body } = await list(`/v4/containers.json?ids=(${q})`);
     expect(body.response.map((c: { id: string }) => c.id)).toEqual([ok[1], ok[0]]);
@@ -61,7 +64,10 @@ describe("GET /v4/containers.json?ids=", () => {
   });
 
   it("reads 25 ids at no more than 10 rows per id", async () => {
-    const ids = model.filter((m) => m.state === "normal").slice(40, 65).map((m) => `${m.id}c`);
+    const ids = model
+      .filter((m) => m.state === "normal")
+      .slice(40, 65)
+      .map((m) => `${m.id}c`);
     const { res, body } = await list(`/v4/containers.json?ids=${ids.join(",")}`);
     expect(body.response).toHaveLength(25);
     measured["ids=25"] = rowsRead(res);
@@ -140,8 +146,11 @@ describe("GET /v4/containers.json (listing)", () => {
     ["family_friendly", "family_friendly=1", (m) => !m.adult],
     ["type", "type=artist", (m) => m.type === "artist"],
     ["type+genre", "type=film&genre=3", (m) => m.type === "film" && m.genres.includes(3)],
-    ["type+genre+country+family+sub", "type=series&genre=1&origin_country=kr&family_friendly=1&subtitle_completion=en", (m) =>
-      m.type === "series" && m.genres.includes(1) && m.country === "kr" && !m.adult && (m.subs.en ?? 0) >= 50],
+    [
+      "type+genre+country+family+sub",
+      "type=series&genre=1&origin_country=kr&family_friendly=1&subtitle_completion=en",
+      (m) => m.type === "series" && m.genres.includes(1) && m.country === "kr" && !m.adult && (m.subs.en ?? 0) >= 50,
+    ],
   ];
   for (const [name, query, filter] of FILTERS) {
     it(`filters by ${query}`, async () => {
@@ -192,7 +201,10 @@ describe("GET /v4/containers.json (listing)", () => {
     for (const [query, field] of cases) {
       const res = await api(`/v4/containers.json?${query}`);
       expect(res.status, query).toBe(400);
-      expect((await errorBody(res)).details?.map((d) => d.field), query).toEqual([field]);
+      expect(
+        (await errorBody(res)).details?.map((d) => d.field),
+        query,
+      ).toEqual([field]);
     }
   });
 
@@ -217,10 +229,19 @@ describe("GET /v4/containers.json (listing)", () => {
   });
 
   it("reads type= as the singular type or the interface's plural name", async () => {
-    for (const [plural, type] of [["films", "film"], ["artists", "artist"], ["series", "series"], ["news", "news"]] as const) {
+    for (const [plural, type] of [
+      ["films", "film"],
+      ["artists", "artist"],
+      ["series", "series"],
+      ["news", "news"],
+    ] as const) {
       const expected = expectedOrder(model, (m) => pub(m) && m.type === type);
-      expect((await list(`/v4/containers.json?type=${plural}&only_ids=true&per_page=100`)).body.response, plural).toEqual(expected.slice(0, 100));
-      expect((await list(`/v4/containers.json?type=${type}&only_ids=true&per_page=100`)).body.response, type).toEqual(expected.slice(0, 100));
+      expect((await list(`/v4/containers.json?type=${plural}&only_ids=true&per_page=100`)).body.response, plural).toEqual(
+        expected.slice(0, 100),
+      );
+      expect((await list(`/v4/containers.json?type=${type}&only_ids=true&per_page=100`)).body.response, type).toEqual(
+        expected.slice(0, 100),
+      );
     }
     const film = model.find((m) => m.type === "film" && m.state === "normal")!;
     const artist = model.find((m) => m.type === "artist" && m.state === "normal")!;
@@ -241,12 +262,20 @@ describe("GET /v4/containers.json (listing)", () => {
     for (const q of ["type=movie", "type=film%27--"]) {
       const bad = await api(`/v4/artists.json?${q}`);
       expect(bad.status, q).toBe(400);
-      expect((await errorBody(bad)).details?.map((d) => d.field), q).toEqual(["type"]);
+      expect(
+        (await errorBody(bad)).details?.map((d) => d.field),
+        q,
+      ).toEqual(["type"]);
     }
   });
 
   it("serves /v4/films.json and the other pseudo-type listings like type=", async () => {
-    for (const [pseudo, type] of [["films", "film"], ["series", "series"], ["news", "news"], ["artists", "artist"]] as const) {
+    for (const [pseudo, type] of [
+      ["films", "film"],
+      ["series", "series"],
+      ["news", "news"],
+      ["artists", "artist"],
+    ] as const) {
       const expected = expectedOrder(model, (m) => pub(m) && m.type === type);
       expect((await list(`/v4/${pseudo}.json?only_ids=true&per_page=100`)).body.response).toEqual(expected.slice(0, 100));
       expect((await list(`/v4/containers.json?type=${type}&only_ids=true&per_page=100`)).body.response).toEqual(expected.slice(0, 100));
@@ -290,7 +319,10 @@ describe("GET /v4/containers.json?sort=number", () => {
   beforeAll(async () => {
     // 30 public containers of every type get 1..9 main-child videos, plus videos that must not count: a
     // trailer (not the main child) and a pending main-child video.
-    const chosen = model.filter((m) => pub(m) && m.state === "normal").filter((_, i) => i % 7 === 2).slice(0, 30);
+    const chosen = model
+      .filter((m) => pub(m) && m.state === "normal")
+      .filter((_, i) => i % 7 === 2)
+      .slice(0, 30);
     expect(chosen.length).toBe(30);
     const rows: Array<[number, string, number, string]> = [];
     chosen.forEach((m, i) => {
@@ -361,12 +393,20 @@ describe("GET /v4/containers.json?sort=number", () => {
 
   it("recounts for the new main child when a container changes type", async () => {
     const c = await createContainer({ type: "series", hosted: false, title: "Type changer" });
-    for (const [type, number] of [["episode", 1], ["episode", 2], ["episode", 3], ["movie", 1]] as const) {
+    for (const [type, number] of [
+      ["episode", 1],
+      ["episode", 2],
+      ["episode", 3],
+      ["movie", 1],
+    ] as const) {
       await env.DB.prepare("INSERT INTO videos (container_id, type, number) VALUES (?, ?, ?)").bind(c.id, type, number).run();
     }
     const facetCounts = async () =>
-      (await env.DB.prepare("SELECT DISTINCT video_count AS n FROM container_facets WHERE container_id = ?").bind(c.id).all<{ n: number }>())
-        .results.map((r) => r.n);
+      (
+        await env.DB.prepare("SELECT DISTINCT video_count AS n FROM container_facets WHERE container_id = ?")
+          .bind(c.id)
+          .all<{ n: number }>()
+      ).results.map((r) => r.n);
     expect(await facetCounts()).toEqual([3]);
     await env.DB.prepare("UPDATE containers SET type = 'film' WHERE id = ?").bind(c.id).run();
     expect(await facetCounts()).toEqual([1]);
@@ -389,7 +429,9 @@ describe("GET /v4/containers/all.json", () => {
       id: `${first.id}c`,
       type: first.type,
       titles: { en: first.title },
-      url: { api: `https://api.test/v4/${first.type === "film" ? "films" : first.type === "artist" ? "artists" : first.type}/${first.id}c.json` },
+      url: {
+        api: `https://api.test/v4/${first.type === "film" ? "films" : first.type === "artist" ? "artists" : first.type}/${first.id}c.json`,
+      },
     });
     expect(res.headers.get("etag")).toBeTruthy();
 
@@ -416,13 +458,20 @@ describe("GET /v4/containers/all.json", () => {
     // Cached in KV: the next read costs no row and keeps the order.
     const again = await api("/v4/containers/all.json");
     expect(rowsRead(again)).toBe(0);
-    expect(((await again.json()) as ListBody).response.map((c: { id: string }) => c.id)).toEqual(body.response.map((c: { id: string }) => c.id));
+    expect(((await again.json()) as ListBody).response.map((c: { id: string }) => c.id)).toEqual(
+      body.response.map((c: { id: string }) => c.id),
+    );
   });
 });
 
 describe("GET /v4/containers/genres.json", () => {
   type GenreItem = { id: string; name: { en: string }; set: string };
-  const GENERAL = [...Array.from({ length: 14 }, (_, i) => `${i + 1}g`), "16g", "15g", ...Array.from({ length: 6 }, (_, i) => `${17 + i}g`)];
+  const GENERAL = [
+    ...Array.from({ length: 14 }, (_, i) => `${i + 1}g`),
+    "16g",
+    "15g",
+    ...Array.from({ length: 6 }, (_, i) => `${17 + i}g`),
+  ];
   const MUSIC = Array.from({ length: 12 }, (_, i) => `${23 + i}g`);
 
   it("answers both sets as a bare array, general (16 before 15) then music, each item with its set", async () => {
@@ -442,16 +491,25 @@ describe("GET /v4/containers/genres.json", () => {
   it("keeps one set for set= or type=, each cached under its own key, and 400 for a bad type or set", async () => {
     for (const q of ["type=artist", "type=artists", "set=music", "set=music&type=film"]) {
       const body = (await (await api(`/v4/containers/genres.json?${q}`)).json()) as GenreItem[];
-      expect(body.map((g) => g.id), q).toEqual(MUSIC);
+      expect(
+        body.map((g) => g.id),
+        q,
+      ).toEqual(MUSIC);
       expect(new Set(body.map((g) => g.set)), q).toEqual(new Set(["music"]));
     }
     for (const q of ["type=film", "type=films", "type=series", "set=general", "set=general&type=artist"]) {
       const body = (await (await api(`/v4/containers/genres.json?${q}`)).json()) as GenreItem[];
-      expect(body.map((g) => g.id), q).toEqual(GENERAL);
+      expect(
+        body.map((g) => g.id),
+        q,
+      ).toEqual(GENERAL);
     }
     expect(((await env.CACHE.get(KV_KEYS.genres("music"), "json")) as GenreItem[]).map((g) => g.id)).toEqual(MUSIC);
     expect(((await env.CACHE.get(KV_KEYS.genres("general"), "json")) as GenreItem[]).map((g) => g.id)).toEqual(GENERAL);
-    for (const [q, field] of [["type=movie", "type"], ["set=pop", "set"]]) {
+    for (const [q, field] of [
+      ["type=movie", "type"],
+      ["set=pop", "set"],
+    ]) {
       const bad = await api(`/v4/containers/genres.json?${q}`);
       expect(bad.status, q).toBe(400);
       expect((await errorBody(bad)).details?.[0].field, q).toBe(field);
@@ -466,10 +524,32 @@ describe("OpenAPI", () => {
     expect(listing.description).toContain("at most 25");
     expect(listing.description).toContain("50%");
     const names = listing.parameters.map((p: { name: string }) => p.name);
-    for (const n of ["ids", "type", "genre", "origin_country", "subtitle_completion", "family_friendly", "hosted", "licensed", "sort", "direction", "page", "per_page", "with_paging", "only_ids"]) {
+    for (const n of [
+      "ids",
+      "type",
+      "genre",
+      "origin_country",
+      "subtitle_completion",
+      "family_friendly",
+      "hosted",
+      "licensed",
+      "sort",
+      "direction",
+      "page",
+      "per_page",
+      "with_paging",
+      "only_ids",
+    ]) {
       expect(names).toContain(n);
     }
-    for (const p of ["/v4/films.json", "/v4/artists.json", "/v4/containers/all.json", "/v4/containers/genres.json", "/v4/containers/{container_id}/episodes.json", "/v4/series/{container_id}/episodes.json"]) {
+    for (const p of [
+      "/v4/films.json",
+      "/v4/artists.json",
+      "/v4/containers/all.json",
+      "/v4/containers/genres.json",
+      "/v4/containers/{container_id}/episodes.json",
+      "/v4/series/{container_id}/episodes.json",
+    ]) {
       expect(doc.paths[p]?.get, p).toBeTruthy();
     }
   });
@@ -477,7 +557,11 @@ describe("OpenAPI", () => {
 
 describe("rows read (DESIGN.md §7 budgets)", () => {
   it("stays within 200 rows per page of 25 and 10 rows per bulk id", () => {
-    console.log(`rows read on ${SIZE} containers:\n${Object.entries(measured).map(([k, v]) => `  ${k}: ${v}`).join("\n")}`);
+    console.log(
+      `rows read on ${SIZE} containers:\n${Object.entries(measured)
+        .map(([k, v]) => `  ${k}: ${v}`)
+        .join("\n")}`,
+    );
     for (const [k, v] of Object.entries(measured)) expect(v, k).toBeLessThanOrEqual(k.startsWith("ids") ? 250 : 200);
   });
 });

@@ -7,7 +7,11 @@ import { createContainer, createVideo } from "../helpers/catalogue";
 
 type Made = Awaited<ReturnType<typeof createUser>>;
 type Contributor = { user: { id: string; username: string; url: { api: string } }; segments: number; subtitles: number };
-type Contribution = { container: { id: string; type: string; titles: Record<string, string>; url: { api: string } }; segments: number; subtitles: number };
+type Contribution = {
+  container: { id: string; type: string; titles: Record<string, string>; url: { api: string } };
+  segments: number;
+  subtitles: number;
+};
 
 /** `n` history rows of one kind by a user on a video (and so its container). */
 async function history(user: Made, video: { id: number; containerId: number }, kind: "segment" | "subtitle", n: number) {
@@ -116,12 +120,22 @@ describe("GET /v4/users/<id>/contributions.json and count.json", () => {
     const body = (await res.json()) as Contribution[];
     expect(body).toEqual([
       {
-        container: { id: drama.wireId, type: "series", titles: { en: "Contrib Drama" }, url: { api: `https://api.test/v4/series/${drama.wireId}.json` } },
+        container: {
+          id: drama.wireId,
+          type: "series",
+          titles: { en: "Contrib Drama" },
+          url: { api: `https://api.test/v4/series/${drama.wireId}.json` },
+        },
         segments: 3,
         subtitles: 2,
       },
       {
-        container: { id: film.wireId, type: "film", titles: { en: "Contrib Film" }, url: { api: `https://api.test/v4/films/${film.wireId}.json` } },
+        container: {
+          id: film.wireId,
+          type: "film",
+          titles: { en: "Contrib Film" },
+          url: { api: `https://api.test/v4/films/${film.wireId}.json` },
+        },
         segments: 0,
         subtitles: 1,
       },
@@ -156,12 +170,20 @@ describe("derivation from subtitle histories", () => {
     const v1 = await createVideo(show.id, { number: 1 });
     const v2 = await createVideo(show.id, { number: 2 });
     const stored = () =>
-      db().select().from(contributions).where(and(eq(contributions.containerId, show.id), eq(contributions.userId, author.user.id))).get();
+      db()
+        .select()
+        .from(contributions)
+        .where(and(eq(contributions.containerId, show.id), eq(contributions.userId, author.user.id)))
+        .get();
     await history(author, v1, "segment", 2);
     await history(author, v2, "subtitle", 3);
     expect(await stored()).toEqual({ containerId: show.id, userId: author.user.id, segments: 2, subtitles: 3, total: 5 });
 
-    const [one] = await db().select().from(subtitleHistories).where(and(eq(subtitleHistories.videoId, v2.id))).limit(1);
+    const [one] = await db()
+      .select()
+      .from(subtitleHistories)
+      .where(and(eq(subtitleHistories.videoId, v2.id)))
+      .limit(1);
     await db().delete(subtitleHistories).where(eq(subtitleHistories.id, one.id));
     expect(await stored()).toMatchObject({ segments: 2, subtitles: 2, total: 4 });
 

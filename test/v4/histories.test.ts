@@ -28,7 +28,8 @@ beforeAll(async () => {
   const rows = [];
   for (let i = 0; i < 40; i++) {
     for (const v of [v1, v2]) {
-      for (const language of ["en", "fr"]) rows.push({ userId: owner.user.id, videoId: v.id, containerId: c.id, language, text: `${language} ${i}` });
+      for (const language of ["en", "fr"])
+        rows.push({ userId: owner.user.id, videoId: v.id, containerId: c.id, language, text: `${language} ${i}` });
     }
   }
   // Another user's history on the same videos never shows up in the owner's.
@@ -83,7 +84,12 @@ describe("subtitle histories: happy path", () => {
   });
 
   it("counts with with_paging=true and ends with more: false", async () => {
-    const res = await post(url(owner.id, owner.token, official, "&with_paging=true"), { video_id: v1.wireId, language: "en", per_page: 30, page: 2 });
+    const res = await post(url(owner.id, owner.token, official, "&with_paging=true"), {
+      video_id: v1.wireId,
+      language: "en",
+      per_page: 30,
+      page: 2,
+    });
     const body = (await res.json()) as Page;
     expect(body.count).toBe(40);
     expect(body.more).toBe(false);
@@ -92,7 +98,11 @@ describe("subtitle histories: happy path", () => {
 
   it("answers an empty list for a user without history, and takes no body (or an empty JSON one)", async () => {
     const fresh = await signedInUser();
-    for (const init of [{}, { headers: { "content-type": "application/json" } }, { headers: { "content-type": "application/json" }, body: "null" }]) {
+    for (const init of [
+      {},
+      { headers: { "content-type": "application/json" } },
+      { headers: { "content-type": "application/json" }, body: "null" },
+    ]) {
       const res = await api(url(fresh.id, fresh.token), { method: "POST", ...init });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ more: false, response: [] });

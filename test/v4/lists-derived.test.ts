@@ -5,7 +5,14 @@ import { api, db, errorBody, rowsRead, signedInUser } from "../helpers";
 import { bulkSpec, insertCatalogue, type ModelContainer } from "../helpers/bulk-catalogue";
 import { createContainer } from "../helpers/catalogue";
 
-type Details = { id: string; titles: Record<string, string>; source: string; editable: boolean; updated_at: string | null; url: { api: string } };
+type Details = {
+  id: string;
+  titles: Record<string, string>;
+  source: string;
+  editable: boolean;
+  updated_at: string | null;
+  url: { api: string };
+};
 type Envelope = {
   more: boolean;
   response: Array<{ id: string; type: string; flags: { on_air: boolean; upcoming: boolean } }>;
@@ -22,7 +29,8 @@ async function read(list: "2l" | "6l", query = "") {
   return (await res.json()) as Envelope;
 }
 const idsOf = (body: { response: Array<{ id: string } | string> }) => body.response.map((i) => (typeof i === "string" ? i : i.id));
-const setFlags = (id: number, set: Partial<typeof containers.$inferInsert>) => db().update(containers).set(set).where(eq(containers.id, id));
+const setFlags = (id: number, set: Partial<typeof containers.$inferInsert>) =>
+  db().update(containers).set(set).where(eq(containers.id, id));
 
 let staff: Awaited<ReturnType<typeof signedInUser>>;
 let member: Awaited<ReturnType<typeof signedInUser>>;
@@ -45,11 +53,13 @@ beforeAll(async () => {
   c.upSoon = await createContainer({ title: "Up Soon", upcoming: true, releaseDate: "2026-12-01", genres: [6] });
   c.upUndated = await createContainer({ title: "Up Undated", upcoming: true, releaseDate: null });
   c.upBlocked = await createContainer({ title: "Up Blocked", upcoming: true, releaseDate: "2026-11-20", state: "blocked" });
-  await db().insert(subtitleCompletions).values([
-    { resourceKind: "c", resourceId: c.airA.id, language: "en", percent: 80 },
-    { resourceKind: "c", resourceId: c.airC.id, language: "en", percent: 49 },
-    { resourceKind: "c", resourceId: c.upSoon.id, language: "pt-br", percent: 50 },
-  ]);
+  await db()
+    .insert(subtitleCompletions)
+    .values([
+      { resourceKind: "c", resourceId: c.airA.id, language: "en", percent: 80 },
+      { resourceKind: "c", resourceId: c.airC.id, language: "en", percent: 49 },
+      { resourceKind: "c", resourceId: c.upSoon.id, language: "pt-br", percent: 50 },
+    ]);
 });
 
 const ON_AIR = () => [c.airB.wireId, c.airTie.wireId, c.airA.wireId, c.airC.wireId];
@@ -95,7 +105,13 @@ describe("GET /v4/lists/2l.json and 6l.json: derived from the container flags", 
     expect(idsOf(await read("6l"))).toEqual([c.plain.wireId, c.upUndated.wireId, c.upSoon.wireId, c.upLate.wireId]);
     expect((await put(c.plain.wireId, { upcoming: false })).status).toBe(200);
     expect(idsOf(await read("6l"))).toEqual(UPCOMING());
-    expect(await db().select().from(listItems).where(sql`${listItems.listId} IN (2, 6)`).all()).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(listItems)
+        .where(sql`${listItems.listId} IN (2, 6)`)
+        .all(),
+    ).toEqual([]);
     expect(await db().select().from(jobs).all()).toEqual([]);
   });
 
@@ -209,8 +225,18 @@ describe("a derived list over a larger catalogue", () => {
   beforeAll(async () => {
     const made = await insertCatalogue(Array.from({ length: 300 }, (_, i) => bulkSpec(i, "derived")));
     model = made.map((m, i) => ({ ...m, onAir: i % 4 === 1, upcoming: i % 5 === 2 }));
-    await db().run(sql`UPDATE containers SET on_air = 1 WHERE id IN (${sql.join(model.filter((m) => m.onAir).map((m) => sql`${m.id}`), sql`, `)})`);
-    await db().run(sql`UPDATE containers SET upcoming = 1 WHERE id IN (${sql.join(model.filter((m) => m.upcoming).map((m) => sql`${m.id}`), sql`, `)})`);
+    await db().run(
+      sql`UPDATE containers SET on_air = 1 WHERE id IN (${sql.join(
+        model.filter((m) => m.onAir).map((m) => sql`${m.id}`),
+        sql`, `,
+      )})`,
+    );
+    await db().run(
+      sql`UPDATE containers SET upcoming = 1 WHERE id IN (${sql.join(
+        model.filter((m) => m.upcoming).map((m) => sql`${m.id}`),
+        sql`, `,
+      )})`,
+    );
   });
 
   const listed = (m: ModelContainer) => m.state === "normal" && m.hosted && m.licensed;
@@ -227,7 +253,10 @@ describe("a derived list over a larger catalogue", () => {
       .filter((m) => m.upcoming && listed(m))
       .sort((a, b) => cmp(a.releaseDate ?? "", b.releaseDate ?? "") || a.id - b.id)
       .map((m) => `${m.id}c`);
-    for (const [list, expected, extra] of [["2l", onAir, ON_AIR().length], ["6l", upcoming, UPCOMING().length]] as const) {
+    for (const [list, expected, extra] of [
+      ["2l", onAir, ON_AIR().length],
+      ["6l", upcoming, UPCOMING().length],
+    ] as const) {
       const all: string[] = [];
       for (let page = 1; ; page++) {
         const res = await api(`/v4/lists/${list}.json?per_page=20&page=${page}`);

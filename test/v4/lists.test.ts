@@ -105,7 +105,13 @@ describe("GET /v4/lists/<id>.json", () => {
       updated_at: expect.stringMatching(/Z$/),
       url: { api: `https://api.test/v4/lists/${listId}.json` },
     });
-    expect(Object.keys(await items("?with_paging=true&only_ids=true")).sort()).toEqual(["count", "details", "more", "pagination", "response"]);
+    expect(Object.keys(await items("?with_paging=true&only_ids=true")).sort()).toEqual([
+      "count",
+      "details",
+      "more",
+      "pagination",
+      "response",
+    ]);
   });
 
   it("is publicly cacheable with an ETag", async () => {

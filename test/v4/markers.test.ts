@@ -4,7 +4,7 @@ import { createApplication, errorBody, rowsRead, signedInUser } from "../helpers
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { bulkFollows, call, followables, type CallOptions } from "../helpers/community";
 
-type Json = any;  
+type Json = any;
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
 
 let alice: Signed;

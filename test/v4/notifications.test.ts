@@ -29,7 +29,12 @@ const call = (method: string, path: string, token?: string) =>
   api(`${path}${token ? `${path.includes("?") ? "&" : "?"}token=${token}` : ""}`, { method });
 
 /** Notifications put straight into an inbox (the fan-out job has its own tests); oldest first. */
-async function deliverTo(userId: number, contents: string[], containerId: number | null = channel.id, senderId: number | null = manager.user.id) {
+async function deliverTo(
+  userId: number,
+  contents: string[],
+  containerId: number | null = channel.id,
+  senderId: number | null = manager.user.id,
+) {
   const rows = await db()
     .insert(notifications)
     .values(contents.map((content) => ({ userId, containerId, senderId, content })))
@@ -52,7 +57,11 @@ beforeAll(async () => {
 
 describe("POST /v4/users/<id>/notifications.json?container_id=", () => {
   it("queues a notification-fanout job for a manager of the container: 202 with the job", async () => {
-    const res = await post(`/v4/users/${manager.id}/notifications.json?container_id=${channel.wireId}`, { content: "  Episode 5 is up!  " }, manager.token);
+    const res = await post(
+      `/v4/users/${manager.id}/notifications.json?container_id=${channel.wireId}`,
+      { content: "  Episode 5 is up!  " },
+      manager.token,
+    );
     expect(res.status).toBe(202);
     const { job } = (await res.json()) as { job: { id: string; type: string; status: string; url: { api: string } } };
     expect(job).toMatchObject({ type: "notification-fanout", status: "queued" });
@@ -99,7 +108,13 @@ describe("POST /v4/users/<id>/notifications.json?container_id=", () => {
     expect((await errorBody(malformed)).details?.map((d) => d.field)).toEqual(["container_id"]);
 
     const q = `${base}?container_id=${channel.wireId}`;
-    for (const json of [{}, { content: "" }, { content: "   " }, { content: { text: "x" } }, { content: "x".repeat(MAX_NOTIFICATION_LENGTH + 1) }]) {
+    for (const json of [
+      {},
+      { content: "" },
+      { content: "   " },
+      { content: { text: "x" } },
+      { content: "x".repeat(MAX_NOTIFICATION_LENGTH + 1) },
+    ]) {
       const res = await post(q, json, manager.token);
       expect(res.status, JSON.stringify(json).slice(0, 40)).toBe(400);
       expect((await errorBody(res)).details?.map((d) => d.field)).toEqual(["content"]);
@@ -109,7 +124,11 @@ describe("POST /v4/users/<id>/notifications.json?container_id=", () => {
     expect(extra.status).toBe(202);
     expect(extra.headers.get("x-ignored-fields")).toBe("to");
     const { job } = (await extra.json()) as { job: { id: string } };
-    expect((await findJob(db(), Number.parseInt(job.id, 10)))?.params).toEqual({ containerId: channel.id, senderId: manager.user.id, content: "5" });
+    expect((await findJob(db(), Number.parseInt(job.id, 10)))?.params).toEqual({
+      containerId: channel.id,
+      senderId: manager.user.id,
+      content: "5",
+    });
     expect((await post(q, { content: "x".repeat(MAX_NOTIFICATION_LENGTH) }, manager.token)).status).toBe(202);
 
     const gone = await post(`${base}?container_id=999999999c`, { content: "x" }, manager.token);
@@ -141,7 +160,12 @@ describe("inbox", () => {
       id: ids[3],
       content: "fourth",
       unread: true,
-      container: { id: channel.wireId, type: "series", titles: { en: "Notify Channel" }, url: { api: `https://api.test/v4/series/${channel.wireId}.json` } },
+      container: {
+        id: channel.wireId,
+        type: "series",
+        titles: { en: "Notify Channel" },
+        url: { api: `https://api.test/v4/series/${channel.wireId}.json` },
+      },
       sender: { id: manager.id, username: manager.user.username, url: { api: `https://api.test/v4/users/${manager.id}.json` } },
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
     });
@@ -149,17 +173,23 @@ describe("inbox", () => {
   });
 
   it("pages, counts and answers ids", async () => {
-    const page2 = (await (await get(`/v4/users/${alice.id}/notifications.json?per_page=2&page=2&with_paging=true`, alice.token)).json()) as Envelope;
+    const page2 = (await (
+      await get(`/v4/users/${alice.id}/notifications.json?per_page=2&page=2&with_paging=true`, alice.token)
+    ).json()) as Envelope;
     expect((page2.response as Notification[]).map((n) => n.content)).toEqual(["third", "second"]);
     expect(page2).toMatchObject({ more: true, count: 5 });
-    const onlyIds = (await (await get(`/v4/users/${alice.id}/notifications.json?only_ids=true&unread=true`, alice.token)).json()) as Envelope;
+    const onlyIds = (await (
+      await get(`/v4/users/${alice.id}/notifications.json?only_ids=true&unread=true`, alice.token)
+    ).json()) as Envelope;
     expect(onlyIds.response).toEqual([expect.stringMatching(/^\d+n$/), ids[3], ids[1]]);
   });
 
   it("unread=true keeps the unread ones; only_count answers {count}", async () => {
     const unread = (await (await get(`/v4/users/${alice.id}/notifications.json?unread=true`, alice.token)).json()) as Envelope;
     expect((unread.response as Notification[]).map((n) => n.content)).toEqual(["orphan", "fourth", "second"]);
-    expect(await (await get(`/v4/users/${alice.id}/notifications.json?unread=true&only_count=true`, alice.token)).json()).toEqual({ count: 3 });
+    expect(await (await get(`/v4/users/${alice.id}/notifications.json?unread=true&only_count=true`, alice.token)).json()).toEqual({
+      count: 3,
+    });
     expect(await (await get(`/v4/users/${alice.id}/notifications.json?only_count=true`, alice.token)).json()).toEqual({ count: 5 });
     expect(await (await get(`/v4/notifications.json?unread=true&only_count=true`, alice.token)).json()).toEqual({ count: 3 });
     const bad = await get(`/v4/users/${alice.id}/notifications.json?unread=maybe`, alice.token);
@@ -200,7 +230,8 @@ describe("one notification: read, mark, delete", () => {
     const [id] = await deliverTo(bob.user.id, ["mark me"]);
     const path = `/v4/users/${bob.id}/notifications/${id}.json`;
     const unreadCount = async () =>
-      ((await (await get(`/v4/users/${bob.id}/notifications.json?unread=true&only_count=true`, bob.token)).json()) as { count: number }).count;
+      ((await (await get(`/v4/users/${bob.id}/notifications.json?unread=true&only_count=true`, bob.token)).json()) as { count: number })
+        .count;
     const before = await unreadCount();
     for (const [flag, unread, count] of [
       ["false", false, before - 1],
@@ -228,7 +259,15 @@ describe("one notification: read, mark, delete", () => {
     expect((await call("PUT", `/v4/users/${bob.id}/notifications/${alices}.json?unread=false`, bob.token)).status).toBe(404);
     expect((await call("PUT", `${path}?unread=false`)).status).toBe(401);
     expect((await call("PUT", `${path}?unread=false`, alice.token)).status).toBe(403);
-    expect((await db().select().from(notifications).where(eq(notifications.id, Number.parseInt(id, 10))).get())?.unread).toBe(true);
+    expect(
+      (
+        await db()
+          .select()
+          .from(notifications)
+          .where(eq(notifications.id, Number.parseInt(id, 10)))
+          .get()
+      )?.unread,
+    ).toBe(true);
     // Staff act on a user's path, as on every user-scoped route.
     const asStaff = await call("PUT", `${path}?unread=false`, staff.token);
     expect(asStaff.status).toBe(200);
@@ -287,7 +326,15 @@ describe("authorization matrix (DESIGN.md §5)", () => {
         expect((await send({ name: method, method, path, ok: 0 }, path, token)).status, method).toBe(404);
       }
     }
-    expect((await db().select().from(notifications).where(eq(notifications.id, Number.parseInt(bobs, 10))).get())?.unread).toBe(true);
+    expect(
+      (
+        await db()
+          .select()
+          .from(notifications)
+          .where(eq(notifications.id, Number.parseInt(bobs, 10)))
+          .get()
+      )?.unread,
+    ).toBe(true);
   });
 });
 
@@ -328,7 +375,13 @@ describe("scale: a user with 10,000 notifications", () => {
     expect(figures["unread count"]).toBeLessThanOrEqual(5);
     expect(figures["count"]).toBeLessThanOrEqual(5);
     expect(
-      (await db().select().from(notificationCounts).where(and(eq(notificationCounts.userId, heavy.user.id))).get())?.unread,
+      (
+        await db()
+          .select()
+          .from(notificationCounts)
+          .where(and(eq(notificationCounts.userId, heavy.user.id)))
+          .get()
+      )?.unread,
     ).toBe(6667);
   });
 });

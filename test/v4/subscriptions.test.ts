@@ -4,7 +4,7 @@ import { createApplication, errorBody, rowsRead, signedInUser } from "../helpers
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { bulkFollows, call, followables, type CallOptions } from "../helpers/community";
 
-type Json = any;  
+type Json = any;
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
 
 let official: string;
@@ -20,7 +20,8 @@ beforeAll(async () => {
 });
 
 const subs = (who: Signed, opts: CallOptions = {}) => ({
-  list: (query: Record<string, string> = {}) => call("GET", `/v4/users/${who.id}/subscriptions.json`, { token: who.token, app: official, query, ...opts }),
+  list: (query: Record<string, string> = {}) =>
+    call("GET", `/v4/users/${who.id}/subscriptions.json`, { token: who.token, app: official, query, ...opts }),
   add: (json: unknown) => call("POST", `/v4/users/${who.id}/subscriptions.json`, { token: who.token, app: official, json, ...opts }),
   remove: (id: string) => call("DELETE", `/v4/users/${who.id}/subscriptions/${id}.json`, { token: who.token, app: official, ...opts }),
 });

@@ -25,13 +25,15 @@ beforeAll(async () => {
   const p = await createVideo(container.id, { number: 4, state: "pending" });
   const h = await createVideo(hiddenContainer.id, { number: 1 });
   [v1, v2, bare, pending, inHidden] = [a.wireId, b.wireId, c.wireId, p.wireId, h.wireId];
-  await db().insert(subtitleCompletions).values([
-    ...pct("v", a.id, { en: 90, fr: 12 }),
-    ...pct("v", b.id, { en: 100 }),
-    ...pct("v", p.id, { ko: 50 }),
-    ...pct("v", h.id, { en: 10 }),
-    ...pct("c", container.id, { en: 95, fr: 6 }),
-  ]);
+  await db()
+    .insert(subtitleCompletions)
+    .values([
+      ...pct("v", a.id, { en: 90, fr: 12 }),
+      ...pct("v", b.id, { en: 100 }),
+      ...pct("v", p.id, { ko: 50 }),
+      ...pct("v", h.id, { en: 10 }),
+      ...pct("c", container.id, { en: 95, fr: 6 }),
+    ]);
 });
 
 const post = (json: unknown, query = "") => api(`/v4/subtitle_completions.json?app=${official}${query}`, { method: "POST", json });

@@ -21,14 +21,21 @@ beforeAll(async () => {
   video = await createVideo(c.id, { number: 1 });
   hidden = await createVideo(c.id, { number: 2, state: "blocked" });
   // Inserted out of time order; the file must come out sorted.
-  const segs = await insertSegments(video.id, [[61_000, 62_500], [1_000, 2_000], [3_723_004, 3_724_000], [5_000, 6_000]]);
-  await db().insert(subtitles).values([
-    { segmentId: segs[0].id, videoId: video.id, language: "en", text: "Second" },
-    { segmentId: segs[1].id, videoId: video.id, language: "en", text: "First" },
-    { segmentId: segs[2].id, videoId: video.id, language: "en", text: "Third\nin two lines" },
-    { segmentId: segs[3].id, videoId: video.id, language: "en", text: "   " },
-    { segmentId: segs[1].id, videoId: video.id, language: "de", text: " " },
+  const segs = await insertSegments(video.id, [
+    [61_000, 62_500],
+    [1_000, 2_000],
+    [3_723_004, 3_724_000],
+    [5_000, 6_000],
   ]);
+  await db()
+    .insert(subtitles)
+    .values([
+      { segmentId: segs[0].id, videoId: video.id, language: "en", text: "Second" },
+      { segmentId: segs[1].id, videoId: video.id, language: "en", text: "First" },
+      { segmentId: segs[2].id, videoId: video.id, language: "en", text: "Third\nin two lines" },
+      { segmentId: segs[3].id, videoId: video.id, language: "en", text: "   " },
+      { segmentId: segs[1].id, videoId: video.id, language: "de", text: " " },
+    ]);
   const [h] = await insertSegments(hidden.id, [[0, 1000]]);
   await db().insert(subtitles).values({ segmentId: h.id, videoId: hidden.id, language: "en", text: "Hidden" });
 });
@@ -70,7 +77,12 @@ describe("GET /v4/videos/<id>/subtitles/<language>.srt", () => {
   });
 
   it("404s a language without text, a missing video and a hidden one (unless the caller manages it)", async () => {
-    for (const path of [srtPath(video.wireId, "fr.srt"), srtPath(video.wireId, "de.srt"), srtPath("999999999v", "en.srt"), srtPath(hidden.wireId, "en.srt")]) {
+    for (const path of [
+      srtPath(video.wireId, "fr.srt"),
+      srtPath(video.wireId, "de.srt"),
+      srtPath("999999999v", "en.srt"),
+      srtPath(hidden.wireId, "en.srt"),
+    ]) {
       expect((await get(path)).status, path).toBe(404);
     }
     const managed = await get(srtPath(hidden.wireId, "en.srt", `&token=${manager.token}`));

@@ -75,7 +75,10 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: who may import", () =>
 
 describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
   it("takes JSON {language, content}: the bytes go to R2 first, then the job is queued (202)", async () => {
-    const res = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "pt-br", content: "1\n00:00:01,000 --> 00:00:02,000\nOlá\n" });
+    const res = await postJson(importPath(videoId, `&token=${manager.token}`), {
+      language: "pt-br",
+      content: "1\n00:00:01,000 --> 00:00:02,000\nOlá\n",
+    });
     expect(res.status).toBe(202);
     const { job } = (await res.json()) as JobBody;
     expect(job).toMatchObject({ type: "srt-import", status: "queued", progress: 0 });
@@ -126,7 +129,11 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     const viaQuery = await postRaw(`${base}&t=${t}&sig=${querySig}`, bytes);
     expect(viaQuery.status).toBe(202);
     const headerSig = await hmacSha1Hex("import-secret", concatBytes(new TextEncoder().encode(`${base}&t=${t}`), bytes));
-    const viaHeaders = await api(base, { method: "POST", body: bytes, headers: { "content-type": "application/x-subrip", timestamp: String(t), signature: headerSig } });
+    const viaHeaders = await api(base, {
+      method: "POST",
+      body: bytes,
+      headers: { "content-type": "application/x-subrip", timestamp: String(t), signature: headerSig },
+    });
     expect(viaHeaders.status).toBe(202);
     // The same bytes without their BOM no longer match the signature.
     const tampered = await postRaw(`${base}&t=${t}&sig=${querySig}`, bytes.slice(3));
@@ -178,7 +185,10 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     const res = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), big);
     expect(res.status).toBe(413);
     expect((await errorBody(res)).vcode).toBe(5413);
-    const bigJson = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: "A".repeat(SRT_UPLOAD_LIMIT) });
+    const bigJson = await postJson(importPath(videoId, `&token=${manager.token}`), {
+      language: "en",
+      content: "A".repeat(SRT_UPLOAD_LIMIT),
+    });
     expect(bigJson.status).toBe(413);
     expect(await srtJobCount()).toBe(before);
     // Well over the 64 KiB default for JSON bodies, under the upload limit.
@@ -214,13 +224,20 @@ describe("end to end through the real queue", () => {
     const video = await createVideo(c.id, { number: 1 });
     // A second normal video with ten untranslated segments weighs the container's percentage.
     const other = await createVideo(c.id, { number: 2 });
-    await insertSegments(other.id, Array.from({ length: 10 }, (_, i) => [i * 1000, i * 1000 + 500] as [number, number]));
+    await insertSegments(
+      other.id,
+      Array.from({ length: 10 }, (_, i) => [i * 1000, i * 1000 + 500] as [number, number]),
+    );
 
     const cues = makeCues(30, "Ligne").map((cue, i) => (i % 7 === 3 ? { ...cue, text: `Deux lignes, été ${i}\n— et « la suite »` } : cue));
     const res = await postRaw(importPath(video.wireId, `&language=fr&token=${manager.token}`), srtOf(cues));
     expect(res.status).toBe(202);
     const job = await waitForJob(((await res.json()) as JobBody).job.id, manager.token);
-    expect(job).toMatchObject({ status: "succeeded", progress: 100, result: { cues: 30, created: 30, updated: 0, unchanged: 0, unmatched: 0, segments_created: 30 } });
+    expect(job).toMatchObject({
+      status: "succeeded",
+      progress: 100,
+      result: { cues: 30, created: 30, updated: 0, unchanged: 0, unmatched: 0, segments_created: 30 },
+    });
 
     const download = await api(`/v4/videos/${video.wireId}/subtitles/fr.srt?app=${official.wireId}`);
     expect(download.status).toBe(200);
@@ -239,7 +256,15 @@ describe("end to end through the real queue", () => {
     const revised = cues.map((cue, i) => (i < 5 ? { ...cue, startMs: cue.startMs + 120, text: `${cue.text} (revu)` } : cue));
     const again = await postJson(importPath(video.wireId, `&token=${manager.token}`), { language: "fr", content: srtOf(revised) });
     const second = await waitForJob(((await again.json()) as JobBody).job.id, manager.token);
-    expect(second.result).toMatchObject({ cues: 30, created: 0, updated: 5, unchanged: 25, unmatched: 0, segments_created: 0, mode: "match" });
+    expect(second.result).toMatchObject({
+      cues: 30,
+      created: 0,
+      updated: 5,
+      unchanged: 25,
+      unmatched: 0,
+      segments_created: 0,
+      mode: "match",
+    });
     const after = parseSrt(await (await api(`/v4/videos/${video.wireId}/subtitles/fr.srt?app=${official.wireId}`)).text());
     expect(after.map((c) => c.text)).toEqual(revised.map((c) => c.text));
     expect(after.map((c) => c.startMs)).toEqual(cues.map((c) => c.startMs)); // timing stays the segments'
@@ -258,7 +283,9 @@ describe("speed", () => {
     const job = await waitForJob(((await res.json()) as JobBody).job.id, manager.token, 60_000);
     const elapsed = performance.now() - started;
     expect(job).toMatchObject({ status: "succeeded", result: { cues: 2000, created: 2000, segments_created: 2000 } });
-    console.log(JSON.stringify({ bench: "srt-import-2000", bytes: content.length, ms: Math.round(elapsed), rows_written: job.result?.rows_written }));
+    console.log(
+      JSON.stringify({ bench: "srt-import-2000", bytes: content.length, ms: Math.round(elapsed), rows_written: job.result?.rows_written }),
+    );
     const download = await api(`/v4/videos/${video.wireId}/subtitles/en.srt?app=${official.wireId}`);
     expect(parseSrt(await download.text())).toHaveLength(2000);
   });

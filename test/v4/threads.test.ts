@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { errorBody, rowsRead, signedInUser } from "../helpers";
 import { call, type CallOptions } from "../helpers/community";
 
-type Json = any;  
+type Json = any;
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
 
 let staff: Signed;
@@ -144,7 +144,10 @@ describe("threads: happy path", () => {
     expect(await counted.json()).toEqual({ count: 2 });
     expect(rowsRead(counted)).toBeLessThanOrEqual(5); // session, user, one thread_counts row
     expect(await (await as(alice).alerts({ only_count: "1" })).json()).toEqual({ count: 2 });
-    const notes = await call("GET", `/v4/users/${alice.id}/notifications.json`, { token: alice.token, query: { unread: "true", only_count: "true" } });
+    const notes = await call("GET", `/v4/users/${alice.id}/notifications.json`, {
+      token: alice.token,
+      query: { unread: "true", only_count: "true" },
+    });
     expect(await notes.json()).toEqual({ count: 2 });
 
     // Without only_count: the same threads as threads.json?type=inbox&unread=true, paged the same way.

@@ -5,7 +5,16 @@ import { api, db, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
-type Comment = { id: string; user_id: string; time: number; comment: string; value: string; language: string; created_at: string; user: { id: string; username: string } };
+type Comment = {
+  id: string;
+  user_id: string;
+  time: number;
+  comment: string;
+  value: string;
+  language: string;
+  created_at: string;
+  user: { id: string; username: string };
+};
 
 let author: User;
 let other: User;
@@ -75,8 +84,17 @@ describe("timed comments: happy path", () => {
 
   it("returns every comment, not a page", async () => {
     const v = await createVideo((await createContainer()).id);
-    const rows = Array.from({ length: 120 }, (_, i) => ({ videoId: v.id, language: "ko", userId: author.user.id, timeMs: (120 - i) * 10, comment: `c${i}` }));
-    for (let i = 0; i < rows.length; i += 20) await db().insert(timedComments).values(rows.slice(i, i + 20));
+    const rows = Array.from({ length: 120 }, (_, i) => ({
+      videoId: v.id,
+      language: "ko",
+      userId: author.user.id,
+      timeMs: (120 - i) * 10,
+      comment: `c${i}`,
+    }));
+    for (let i = 0; i < rows.length; i += 20)
+      await db()
+        .insert(timedComments)
+        .values(rows.slice(i, i + 20));
     const body = (await (await api(path(v, "ko"))).json()) as Comment[];
     expect(body).toHaveLength(120);
     expect(body.map((c) => c.time)).toEqual(rows.map((r) => r.timeMs).sort((a, b) => a - b));

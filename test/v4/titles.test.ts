@@ -178,7 +178,9 @@ describe("KV-cached listings", () => {
     const { base, video } = await fixture("containers");
     await prime();
     expect((await send("POST", `${base}/descriptions.json`, manager.token, { language_code: "en", description: "d" })).status).toBe(201);
-    expect((await send("POST", `/v4/videos/${video.wireId}/titles.json`, manager.token, { language_code: "ko", title: "t" })).status).toBe(201);
+    expect((await send("POST", `/v4/videos/${video.wireId}/titles.json`, manager.token, { language_code: "ko", title: "t" })).status).toBe(
+      201,
+    );
     expect(await cached()).not.toBeNull();
 
     expect((await send("POST", `${base}/titles.json`, manager.token, { language_code: "ko", title: "새" })).status).toBe(201);

@@ -13,7 +13,10 @@ async function loginWith(body: BodyInit, contentType?: string, query = "") {
 describe("tolerant request bodies", () => {
   it("ignores unknown fields and names them in x-ignored-fields (the v4 gem's persist)", async () => {
     const u = await createUser();
-    const res = await loginWith(JSON.stringify({ username: u.user.username, password: u.password, persist: false, device: { os: "x" } }), "application/json");
+    const res = await loginWith(
+      JSON.stringify({ username: u.user.username, password: u.password, persist: false, device: { os: "x" } }),
+      "application/json",
+    );
     expect(res.status).toBe(201);
     expect(res.headers.get("x-ignored-fields")).toBe("persist, device");
     expect(((await res.json()) as { token: string }).token).toMatch(/^[\w-]{43}$/);
@@ -68,7 +71,9 @@ describe("tolerant request bodies", () => {
   it("takes a route's body fields from the query string when the body lacks them (the v4 gem's Caption.create)", async () => {
     const sender = await signedInUser();
     const to = await createUser();
-    const res = await api(`/v4/users/${sender.id}/threads.json?token=${sender.token}&to=${to.id}&content=hello%20there`, { method: "POST" });
+    const res = await api(`/v4/users/${sender.id}/threads.json?token=${sender.token}&to=${to.id}&content=hello%20there`, {
+      method: "POST",
+    });
     expect(res.status).toBe(201);
     expect(((await res.json()) as { last_message: { content: string } }).last_message.content).toBe("hello there");
     // The body wins over the query.
@@ -103,7 +108,12 @@ describe("credentials on public reads", () => {
   it("answers a public read as anonymous when the token is malformed, unknown, dead or empty, and says so", async () => {
     const dead = await signedInUser();
     await api(`/v5/sessions/${dead.token}.json`, { method: "DELETE" });
-    for (const [token, reason] of [["None", "invalid"], ["A".repeat(43), "invalid"], [dead.token, "invalid"], ["", "empty"]]) {
+    for (const [token, reason] of [
+      ["None", "invalid"],
+      ["A".repeat(43), "invalid"],
+      [dead.token, "invalid"],
+      ["", "empty"],
+    ]) {
       const res = await api(`/v4/containers/${container.wireId}.json?app=100005a&token=${token}`);
       expect(res.status, token).toBe(200);
       expect(res.headers.get("x-token-ignored")).toBe(reason);
@@ -172,7 +182,11 @@ describe("links carry no credentials; paging reads the same everywhere", () => {
       expect(res.status, q).toBe(200);
     }
     const res = await api("/v4/containers.json?per_page=500&with_paging=true");
-    expect(new URL(((await res.json()) as { pagination: { next: string | null } }).pagination.next ?? "http://x/?per_page=500").searchParams.get("per_page")).toBe("500");
+    expect(
+      new URL(((await res.json()) as { pagination: { next: string | null } }).pagination.next ?? "http://x/?per_page=500").searchParams.get(
+        "per_page",
+      ),
+    ).toBe("500");
   });
 });
 

@@ -6,7 +6,13 @@ import { createSubtitles } from "../helpers/localisation";
 
 /** GET /v4/tranlslations.json with no filter: every translation, newest first (migration 0015's index). */
 type Fixture = Awaited<ReturnType<typeof createSubtitles>>;
-type Item = { id: string; video_id: string; language: string; text: string; original: { id: string; language: string; text: string } | null };
+type Item = {
+  id: string;
+  video_id: string;
+  language: string;
+  text: string;
+  original: { id: string; language: string; text: string } | null;
+};
 type Page = { more: boolean; response: Item[]; count?: number };
 
 const SPELLINGS = ["tranlslations", "translations"] as const;
@@ -95,7 +101,10 @@ describe("translations: every translation, newest first (app= only)", () => {
     ]) {
       const res = await get("/v4/translations.json", query);
       expect(res.status, query).toBe(400);
-      expect((await errorBody(res)).details?.map((d) => d.field), query).toContain(field);
+      expect(
+        (await errorBody(res)).details?.map((d) => d.field),
+        query,
+      ).toContain(field);
     }
   });
 
@@ -109,7 +118,10 @@ describe("translations: every translation, newest first (app= only)", () => {
       const res = await get("/v4/translations.json", query);
       const body = (await res.json()) as Page;
       expect(body.response, query).toHaveLength(25);
-      expect(body.response.every((t) => t.video_id === big.wireId && t.language === "en"), query).toBe(true);
+      expect(
+        body.response.every((t) => t.video_id === big.wireId && t.language === "en"),
+        query,
+      ).toBe(true);
       console.log(`translations newest first${query}: ${rowsRead(res)} rows read`);
       // About 8 rows per item (index entry, video, container, subtitle, segment, original, votes); page 2 also
       // reads the 25 entries it skips, with their videos and containers.

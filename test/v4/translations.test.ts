@@ -119,7 +119,12 @@ describe("translations: happy path", () => {
       const base = `/v4/${spelling}/${target.wireId}`;
       expect(await (await post(`${base}/like.json`, alice.token)).json()).toEqual({ id: target.wireId, likes: 1, dislikes: 0, vote: 1 });
       expect(await (await post(`${base}/like.json`, alice.token)).json()).toMatchObject({ likes: 1, dislikes: 0 });
-      expect(await (await post(`${base}/dislike.json`, alice.token)).json()).toEqual({ id: target.wireId, likes: 0, dislikes: 1, vote: -1 });
+      expect(await (await post(`${base}/dislike.json`, alice.token)).json()).toEqual({
+        id: target.wireId,
+        likes: 0,
+        dislikes: 1,
+        vote: -1,
+      });
       const bobs = await post(`${base}/like.json`, bob.token, { origin_subtitle_id: subs1.at("ko", 2).wireId, reason: "nice" });
       expect(bobs.status).toBe(200);
       expect(await bobs.json()).toEqual({ id: target.wireId, likes: 1, dislikes: 1, vote: 1 });
@@ -132,7 +137,10 @@ describe("translations: happy path", () => {
     expect(await empty.json()).toEqual({ id: targets[0].wireId, likes: 1, dislikes: 1, vote: 1 });
     const list = (await (await get("/v4/translations.json", `&video_id=${ep1.wireId}&to=en`)).json()) as Page;
     const voted = new Set(targets.map((t) => t.wireId));
-    expect(list.response.filter((t) => voted.has(t.id)).map((t) => [t.likes, t.dislikes])).toEqual([[1, 1], [1, 1]]);
+    expect(list.response.filter((t) => voted.has(t.id)).map((t) => [t.likes, t.dislikes])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
     expect(list.response.filter((t) => !voted.has(t.id)).every((t) => t.likes === 0 && t.dislikes === 0)).toBe(true);
   });
 
@@ -147,9 +155,16 @@ describe("translations: happy path", () => {
     expect((await post(`/v4/translations/${original.wireId}/report.json`, bob.token)).status).toBe(201);
     const rows = await db().select().from(reports).where(eq(reports.subtitleId, original.id)).all();
     expect(rows.map((r) => [r.userId, r.reason]).sort()).toEqual(
-      [[alice.user.id, "typo in the name"], [bob.user.id, ""]].sort(),
+      [
+        [alice.user.id, "typo in the name"],
+        [bob.user.id, ""],
+      ].sort(),
     );
-    const mine = await db().select().from(reports).where(and(eq(reports.subtitleId, original.id), eq(reports.userId, alice.user.id))).all();
+    const mine = await db()
+      .select()
+      .from(reports)
+      .where(and(eq(reports.subtitleId, original.id), eq(reports.userId, alice.user.id)))
+      .all();
     expect(mine).toHaveLength(1);
   });
 
@@ -199,7 +214,10 @@ describe("translations: bad input", () => {
         expect(res.status, query).toBe(400);
         const err = await errorBody(res);
         expect(err.vcode).toBe(5002);
-        expect(err.details?.map((d) => d.field), query).toContain(field);
+        expect(
+          err.details?.map((d) => d.field),
+          query,
+        ).toContain(field);
       }
     }
   });
@@ -262,7 +280,11 @@ describe("translations: security", () => {
 
   it("needs a user token to vote and report (401/4500)", async () => {
     for (const spelling of SPELLINGS) {
-      for (const path of [`${subs1.at("en", 1).wireId}/like`, `${subs1.at("en", 1).wireId}/dislike`, `${subs1.at("ko", 1).wireId}/report`]) {
+      for (const path of [
+        `${subs1.at("en", 1).wireId}/like`,
+        `${subs1.at("en", 1).wireId}/dislike`,
+        `${subs1.at("ko", 1).wireId}/report`,
+      ]) {
         const res = await post(`/v4/${spelling}/${path}.json`);
         expect(res.status).toBe(401);
         expect((await errorBody(res)).vcode).toBe(4500);
@@ -277,7 +299,13 @@ describe("translations: rows read", () => {
     await createSubtitles(big.id, 120, { ko: 120, en: 120, fr: 120 });
     // About six rows per item (walk, subtitle, segment, original) plus a few per video the walk passes.
     const budget = 200;
-    for (const query of [`&video_id=${big.wireId}`, `&video_id=${big.wireId}&to=fr`, `&container_id=${series.wireId}&to=fr`, "&to=fr", "&to=en&from=ko"]) {
+    for (const query of [
+      `&video_id=${big.wireId}`,
+      `&video_id=${big.wireId}&to=fr`,
+      `&container_id=${series.wireId}&to=fr`,
+      "&to=fr",
+      "&to=en&from=ko",
+    ]) {
       const res = await get("/v4/translations.json", query);
       expect(res.status).toBe(200);
       expect(((await res.json()) as Page).response, query).toHaveLength(25);

@@ -11,8 +11,7 @@ const app = createRouter();
 app.use("*", requestContext, loadUser);
 app.get("/v4/users/:user_id/things", ownerOnly, (c) => c.json({ owner: c.get("owner").id }));
 app.onError(renderError);
-const call = (path: string, token?: string) =>
-  app.request(`https://api.test${path}${token ? `?token=${token}` : ""}`, {}, env);
+const call = (path: string, token?: string) => app.request(`https://api.test${path}${token ? `?token=${token}` : ""}`, {}, env);
 
 describe("ownerOnly", () => {
   it("answers the owner and staff, 401 without a token, 403 to another user", async () => {

@@ -68,7 +68,13 @@ describe("POST /v4/containers/<id>/videos.json", () => {
     const res = await postVideo(series.wireId, staff.token, episode({ type: "trailer", state: "pending" }));
     expect(res.status).toBe(201);
     const body = (await res.json()) as any;
-    expect(body).toMatchObject({ number: null, duration: 0, origin: { language: "ko" }, flags: { hd: false, state: "pending" }, images: {} });
+    expect(body).toMatchObject({
+      number: null,
+      duration: 0,
+      origin: { language: "ko" },
+      flags: { hd: false, state: "pending" },
+      images: {},
+    });
     expect((await send("GET", `/v4/videos/${body.id}.json`)).status).toBe(404);
     expect((await send("GET", `/v4/videos/${body.id}.json`, manager.token)).status).toBe(200);
   });
@@ -122,7 +128,13 @@ describe("POST /v4/containers/<id>/videos.json", () => {
 
 describe("PUT /v4/videos/<id>.json", () => {
   it("edits the declared fields, visible on the next read", async () => {
-    const v = await createVideo(series.id, { number: 3, duration: 100, title: "Three", state: "pending", posterUrl: "https://img.test/a.jpg" });
+    const v = await createVideo(series.id, {
+      number: 3,
+      duration: 100,
+      title: "Three",
+      state: "pending",
+      posterUrl: "https://img.test/a.jpg",
+    });
     const res = await put(v.wireId, manager.token, {
       number: null,
       duration: 1800,
@@ -186,7 +198,12 @@ describe("DELETE /v4/videos/<id>.json", () => {
     expect(res.status).toBe(204);
     expect((await send("GET", `/v4/videos/${v.wireId}.json`, staff.token)).status).toBe(404);
     for (const t of [titles, descriptions]) {
-      expect(await db().select().from(t).where(and(eq(t.resourceKind, "v"), eq(t.resourceId, v.id)))).toEqual([]);
+      expect(
+        await db()
+          .select()
+          .from(t)
+          .where(and(eq(t.resourceKind, "v"), eq(t.resourceId, v.id))),
+      ).toEqual([]);
     }
     expect((await del(v.wireId, staff.token)).status).toBe(404);
   });

@@ -6,7 +6,8 @@ describe("per-user write limits", () => {
   it("accepts 10 new threads a minute from one user, then 429 with Retry-After and the error envelope", async () => {
     const sender = await signedInUser();
     const to = await createUser();
-    const start = () => api(`/v4/users/${sender.id}/threads.json?token=${sender.token}`, { method: "POST", json: { to: to.id, content: "hi" } });
+    const start = () =>
+      api(`/v4/users/${sender.id}/threads.json?token=${sender.token}`, { method: "POST", json: { to: to.id, content: "hi" } });
     for (let i = 0; i < 10; i++) expect((await start()).status, `thread ${i + 1}`).toBe(201);
     const refused = await start();
     expect(refused.status).toBe(429);
@@ -14,7 +15,9 @@ describe("per-user write limits", () => {
     expect(await errorBody(refused)).toEqual({ error: "rate limited", vcode: 5429 });
     // Another user is not affected, and reads are never counted.
     const other = await signedInUser();
-    expect((await api(`/v4/users/${other.id}/threads.json?token=${other.token}`, { method: "POST", json: { to: to.id, content: "hi" } })).status).toBe(201);
+    expect(
+      (await api(`/v4/users/${other.id}/threads.json?token=${other.token}`, { method: "POST", json: { to: to.id, content: "hi" } })).status,
+    ).toBe(201);
     expect((await api(`/v4/users/${sender.id}/threads.json?token=${sender.token}`)).status).toBe(200);
   });
 

@@ -17,7 +17,12 @@ describe("social_token with token= of a logged-in user updates that user (interf
   it("links the social id, fills the empty name and avatar, and answers 201 with a new session", async () => {
     const u = await loggedIn();
     const p = uniquePerson();
-    const social_token = await idToken("social", { sub: p.sub, email: u.user.email.toUpperCase(), name: "Linked Name", picture: "https://img.test/l.png" });
+    const social_token = await idToken("social", {
+      sub: p.sub,
+      email: u.user.email.toUpperCase(),
+      name: "Linked Name",
+      picture: "https://img.test/l.png",
+    });
     const res = await postSession({ social_token }, { token: u.token });
     const body = await sessionOf(res);
     expect(body.user).toMatchObject({ id: u.id, name: "Linked Name", images: { avatar: { url: "https://img.test/l.png" } } });
@@ -56,7 +61,10 @@ describe("social_token with token= of a logged-in user updates that user (interf
     const u = await loggedIn();
     const p = uniquePerson();
     await sessionOf(await postSession({ social_token: await idToken("social", { sub: p.sub, email: u.user.email }) }, { token: u.token }));
-    const res = await postSession({ social_token: await idToken("social", { sub: `${p.sub}-2`, email: u.user.email }) }, { token: u.token });
+    const res = await postSession(
+      { social_token: await idToken("social", { sub: `${p.sub}-2`, email: u.user.email }) },
+      { token: u.token },
+    );
     expect(res.status).toBe(409);
     expect(await errorBody(res)).toEqual({ error: "this account is already linked to a different social network account", vcode: 5409 });
     expect((await row(u.user.id)).socialId).toBe(`${TEST_SOCIAL.name}:${p.sub}`);

@@ -14,7 +14,12 @@ import {
   uniquePerson,
 } from "../helpers/identity";
 
-const row = async (id: string) => (await db().select().from(users).where(eq(users.id, parseInt(id, 10))).get())!;
+const row = async (id: string) =>
+  (await db()
+    .select()
+    .from(users)
+    .where(eq(users.id, parseInt(id, 10)))
+    .get())!;
 const now = () => Math.floor(Date.now() / 1000);
 
 async function refused(body: Record<string, string>, reason: string) {
@@ -26,7 +31,9 @@ async function refused(body: Record<string, string>, reason: string) {
 describe("retailer_params: same response as the username login", () => {
   it("creates the retailer's user on first use, then logs the linked user in", async () => {
     const p = uniquePerson("shopper");
-    const first = await sessionOf(await postSession({ retailer_params: await retailerParams({ user_ref: p.id, email: p.email, name: "Shop Per" }) }));
+    const first = await sessionOf(
+      await postSession({ retailer_params: await retailerParams({ user_ref: p.id, email: p.email, name: "Shop Per" }) }),
+    );
     expect(first.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(first.user).toMatchObject({ username: p.id, email: p.email, name: "Shop Per", images: {} });
     expect(Object.keys(first.user).sort()).toEqual(["created_at", "email", "id", "images", "name", "updated_at", "username"]);
@@ -71,18 +78,25 @@ describe("retailer_params: same response as the username login", () => {
     const doubled = await retailerParams({ user_ref: "a" });
     const signed = doubled.replace("user_ref=a", "user_ref=a&user_ref=b");
     await refused({ retailer_params: signed }, 'parameter "user_ref" given twice');
-    await refused({ retailer_params: `retailer=testshop&expires=1&sig=${"0".repeat(64)}` }, "user_ref Invalid input: expected string, received undefined");
+    await refused(
+      { retailer_params: `retailer=testshop&expires=1&sig=${"0".repeat(64)}` },
+      "user_ref Invalid input: expected string, received undefined",
+    );
   });
 });
 
 describe("store_token: the purchasing account is logged in", () => {
   it("creates the account of an unknown appAccountToken, then logs it in with a fresh receipt", async () => {
     const account = crypto.randomUUID();
-    const first = await sessionOf(await postSession({ store_token: (await storeToken({ transaction: { appAccountToken: account } })).jws }));
+    const first = await sessionOf(
+      await postSession({ store_token: (await storeToken({ transaction: { appAccountToken: account } })).jws }),
+    );
     expect(first.user.email).toMatch(/^store-[0-9a-f]{24}@users\.invalid$/);
     expect(first.user.username).toMatch(/^store(_\d{4})?$/);
     expect((await row(first.user.id)).storeRef).toBe(`${TEST_STORE.bundleId}:${account}`);
-    const again = await sessionOf(await postSession({ store_token: (await storeToken({ transaction: { appAccountToken: account.toUpperCase() } })).jws }));
+    const again = await sessionOf(
+      await postSession({ store_token: (await storeToken({ transaction: { appAccountToken: account.toUpperCase() } })).jws }),
+    );
     expect(again.user.id).toBe(first.user.id);
   });
 
@@ -113,20 +127,35 @@ describe("store_token: the purchasing account is logged in", () => {
 
   it("refuses a wrongly signed receipt and one signed with another algorithm", async () => {
     await refused({ store_token: (await storeToken({ key: await strangerKey("ES256") })).jws }, "bad signature");
-    await refused({ store_token: (await storeToken({ key: await strangerKey("RS256"), alg: "RS256" })).jws }, "signature algorithm must be ES256");
+    await refused(
+      { store_token: (await storeToken({ key: await strangerKey("RS256"), alg: "RS256" })).jws },
+      "signature algorithm must be ES256",
+    );
   });
 
   it("refuses another app's bundle, a revoked transaction, an expired subscription and a stale receipt", async () => {
     await refused({ store_token: (await storeToken({ transaction: { bundleId: "com.other.app" } })).jws }, "wrong bundleId");
-    await refused({ store_token: (await storeToken({ transaction: { revocationDate: Date.now() - 1000 } })).jws }, "the transaction was revoked");
+    await refused(
+      { store_token: (await storeToken({ transaction: { revocationDate: Date.now() - 1000 } })).jws },
+      "the transaction was revoked",
+    );
     await refused({ store_token: (await storeToken({ transaction: { expiresDate: Date.now() - 120_000 } })).jws }, "expired");
     const stale = Date.now() - (TEST_STORE.maxAgeSeconds + 120) * 1000;
-    await refused({ store_token: (await storeToken({ transaction: { signedDate: stale } })).jws }, "the receipt is too old; fetch a fresh one from the store");
-    await refused({ store_token: (await storeToken({ transaction: { signedDate: Date.now() + 600_000 } })).jws }, "signedDate is in the future");
+    await refused(
+      { store_token: (await storeToken({ transaction: { signedDate: stale } })).jws },
+      "the receipt is too old; fetch a fresh one from the store",
+    );
+    await refused(
+      { store_token: (await storeToken({ transaction: { signedDate: Date.now() + 600_000 } })).jws },
+      "signedDate is in the future",
+    );
   });
 
   it("refuses malformed receipts", async () => {
     await refused({ store_token: "not.a.jws" }, "not a compact JWS");
-    await refused({ store_token: (await storeToken({ transaction: { signedDate: "yesterday" } })).jws }, "signedDate Invalid input: expected number, received string");
+    await refused(
+      { store_token: (await storeToken({ transaction: { signedDate: "yesterday" } })).jws },
+      "signedDate Invalid input: expected number, received string",
+    );
   });
 });

@@ -6,7 +6,12 @@ import { PBKDF2_ITERATIONS } from "../../src/lib/password";
 import { createUser, db, errorBody } from "../helpers";
 import { TEST_IDP, TEST_SOCIAL, idToken, postSession, sessionOf, strangerKey, uniquePerson } from "../helpers/identity";
 
-const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, parseInt(id, 10))).get())!;
+const userRow = async (id: string) =>
+  (await db()
+    .select()
+    .from(users)
+    .where(eq(users.id, parseInt(id, 10)))
+    .get())!;
 
 /** A password user whose email is the given one. */
 async function passwordUserWithEmail(email: string) {
@@ -18,7 +23,9 @@ async function passwordUserWithEmail(email: string) {
 describe("social_token: creation and linking (interface, Sessions v5)", () => {
   it("an unknown person with an unused email gets a new account with a random password, and is logged in", async () => {
     const p = uniquePerson("Zoe.");
-    const res = await postSession({ social_token: await idToken("social", { sub: p.sub, email: p.email.toUpperCase(), name: "Zoë Q", picture: "https://img.test/z.png" }) });
+    const res = await postSession({
+      social_token: await idToken("social", { sub: p.sub, email: p.email.toUpperCase(), name: "Zoë Q", picture: "https://img.test/z.png" }),
+    });
     expect(res.status).toBe(201);
     const { token, user } = await sessionOf(res);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -41,14 +48,19 @@ describe("social_token: creation and linking (interface, Sessions v5)", () => {
     expect(again.token).not.toBe(first.token);
     // An ID token is a bearer credential for its short lifetime: sending it twice logs the same account in twice.
     expect((await sessionOf(await postSession({ social_token: token }))).user.id).toBe(first.user.id);
-    const rows = await db().select().from(users).where(eq(users.socialId, `${TEST_SOCIAL.name}:${p.sub}`));
+    const rows = await db()
+      .select()
+      .from(users)
+      .where(eq(users.socialId, `${TEST_SOCIAL.name}:${p.sub}`));
     expect(rows).toHaveLength(1);
   });
 
   it("an existing account with the same email is linked and logged in; an empty avatar is filled", async () => {
     const p = uniquePerson();
     const existing = await passwordUserWithEmail(p.email);
-    const res = await postSession({ social_token: await idToken("social", { sub: p.sub, email: p.email, name: "Other Name", picture: "https://img.test/a.png" }) });
+    const res = await postSession({
+      social_token: await idToken("social", { sub: p.sub, email: p.email, name: "Other Name", picture: "https://img.test/a.png" }),
+    });
     const { user } = await sessionOf(res);
     expect(user.id).toBe(existing.id);
     expect(user.name).toBe(existing.user.name); // not empty, so kept
@@ -63,7 +75,10 @@ describe("social_token: creation and linking (interface, Sessions v5)", () => {
     await sessionOf(await postSession({ social_token: await idToken("social", { sub: p.sub, email: p.email }) }));
     const res = await postSession({ social_token: await idToken("social", { sub: `${p.sub}-other`, email: p.email }) });
     expect(res.status).toBe(409);
-    expect(await errorBody(res)).toEqual({ error: "the account with this email is linked to a different social network account", vcode: 5409 });
+    expect(await errorBody(res)).toEqual({
+      error: "the account with this email is linked to a different social network account",
+      vcode: 5409,
+    });
   });
 
   it("derives unique usernames from the email", async () => {
@@ -80,7 +95,9 @@ describe("idp_token: the same creation and linking logic, in its own column", ()
     const p = uniquePerson();
     const created = await sessionOf(await postSession({ idp_token: await idToken("idp", { sub: p.sub, email: p.email }) }));
     expect((await userRow(created.user.id)).idpId).toBe(`${TEST_IDP.name}:${p.sub}`);
-    const other = await sessionOf(await postSession({ idp_token: await idToken("idp", { sub: p.sub, email: p.email, aud: "another-app" }) }));
+    const other = await sessionOf(
+      await postSession({ idp_token: await idToken("idp", { sub: p.sub, email: p.email, aud: "another-app" }) }),
+    );
     expect(other.user.id).toBe(created.user.id);
   });
 
@@ -153,7 +170,9 @@ describe("credential bodies: one at a time, over HTTPS", () => {
   it("names a second credential body", async () => {
     const res = await postSession({ username: "x", password: "y", social_token: await idToken("social") });
     expect(res.status).toBe(400);
-    expect((await errorBody(res)).details).toEqual([{ field: "social_token", message: "send one credential body (username is given too)" }]);
+    expect((await errorBody(res)).details).toEqual([
+      { field: "social_token", message: "send one credential body (username is given too)" },
+    ]);
   });
   it("an empty credential is a 400 naming it", async () => {
     const res = await postSession({ idp_token: "" });

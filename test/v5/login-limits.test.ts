@@ -76,7 +76,11 @@ describe("v3 password grant", () => {
     const res = await grant(user.password);
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("60");
-    expect(await res.json()).toEqual({ error: "temporarily_unavailable", error_description: "rate limited", request_id: expect.any(String) });
+    expect(await res.json()).toEqual({
+      error: "temporarily_unavailable",
+      error_description: "rate limited",
+      request_id: expect.any(String),
+    });
   });
 
   it("is limited per address", async () => {

@@ -2,11 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { redactUrl } from "../../src/lib/redact";
 import { hashToken } from "../../src/lib/tokens";
-import {
-  SESSION_IDLE_SECONDS,
-  SESSION_LIFETIME_SECONDS,
-  SESSION_REFRESH_SECONDS,
-} from "../../src/services/sessions";
+import { SESSION_IDLE_SECONDS, SESSION_LIFETIME_SECONDS, SESSION_REFRESH_SECONDS } from "../../src/services/sessions";
 import { api, createUser, errorBody, login, rowsRead, signedInUser } from "../helpers";
 import { createContainer } from "../helpers/catalogue";
 
@@ -51,11 +47,14 @@ describe("existing sessions at migration 0016", () => {
     const legacy = { old: t - 2 * 365 * DAY, recent: t - 10 * DAY };
     for (const [hash, created] of Object.entries(legacy)) {
       // As the row was before the migration: the added columns hold their default, 0.
-      await env.DB.prepare("INSERT INTO sessions (token_hash, user_id, created_at) VALUES (?, ?, ?)").bind(`legacy-${hash}`, user.id, created).run();
+      await env.DB.prepare("INSERT INTO sessions (token_hash, user_id, created_at) VALUES (?, ?, ?)")
+        .bind(`legacy-${hash}`, user.id, created)
+        .run();
     }
     await env.DB.prepare(backfill).run();
-    const rows = await env.DB.prepare("SELECT token_hash, last_used_at, expires_at FROM sessions WHERE token_hash LIKE 'legacy-%' ORDER BY token_hash")
-      .all<{ token_hash: string; last_used_at: number; expires_at: number }>();
+    const rows = await env.DB.prepare(
+      "SELECT token_hash, last_used_at, expires_at FROM sessions WHERE token_hash LIKE 'legacy-%' ORDER BY token_hash",
+    ).all<{ token_hash: string; last_used_at: number; expires_at: number }>();
     const [old, recent] = rows.results;
     expect(old.last_used_at).toBeGreaterThanOrEqual(t);
     expect(old.expires_at - old.last_used_at).toBe(SESSION_IDLE_SECONDS);
@@ -120,7 +119,12 @@ describe("session lifetime", () => {
     const res = await api(`/v5/sessions/${u.token}.json`);
     expect(res.status).toBe(404);
     expect((await errorBody(res)).vcode).toBe(11);
-    expect(await eventually(() => row(u.token), (r) => r === null)).toBeNull();
+    expect(
+      await eventually(
+        () => row(u.token),
+        (r) => r === null,
+      ),
+    ).toBeNull();
   });
 
   it("ends a session past its absolute lifetime however recently it was used", async () => {
@@ -150,7 +154,10 @@ describe("last_used_at is refreshed at most once a day", () => {
     const before = now();
     const refreshed = await api(`/v4/users/${stale.id}/threads.json`, { headers: { authorization: `Bearer ${stale.token}` } });
     expect(refreshed.status).toBe(200);
-    const staleRow = await eventually(() => row(stale.token), (r) => r!.last_used_at !== old);
+    const staleRow = await eventually(
+      () => row(stale.token),
+      (r) => r!.last_used_at !== old,
+    );
     expect(staleRow!.last_used_at).toBeGreaterThanOrEqual(before);
     const staleSummary = (await (await api(`/v5/sessions/${stale.token}.json`)).json()) as { expires_at: string };
     expect(seconds(staleSummary.expires_at)).toBe(staleRow!.last_used_at + SESSION_IDLE_SECONDS);
@@ -163,7 +170,10 @@ describe("last_used_at is refreshed at most once a day", () => {
     const u = await signedInUser();
     await setTimes(u.token, { lastUsedAt: now() - SESSION_IDLE_SECONDS + 60 });
     expect((await api(`/v5/sessions/${u.token}.json`)).status).toBe(200);
-    await eventually(() => row(u.token), (r) => r!.last_used_at >= now() - 60);
+    await eventually(
+      () => row(u.token),
+      (r) => r!.last_used_at >= now() - 60,
+    );
     // What would have been idle expiry a minute from now is a month away.
     expect((await row(u.token))!.last_used_at).toBeGreaterThan(now() - 60);
   });
@@ -227,7 +237,9 @@ describe("redactUrl", () => {
   it("redacts the token of session paths, with or without the suffix", () => {
     expect(redactUrl(`/v5/sessions/${token}.json`)).toBe("/v5/sessions/[redacted].json");
     expect(redactUrl(`/v5/sessions/${token}`)).toBe("/v5/sessions/[redacted]");
-    expect(redactUrl(`https://api.test/v5/sessions/${token}.json?app=100005a`)).toBe("https://api.test/v5/sessions/[redacted].json?app=100005a");
+    expect(redactUrl(`https://api.test/v5/sessions/${token}.json?app=100005a`)).toBe(
+      "https://api.test/v5/sessions/[redacted].json?app=100005a",
+    );
     expect(redactUrl("/v5/sessions.json")).toBe("/v5/sessions.json");
   });
 

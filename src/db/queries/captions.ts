@@ -50,8 +50,7 @@ export const subtitleIdRange = (db: DB) =>
 
 /** The video of the first subtitle at or after `id`: where a window in a language's index starts. */
 export const videoAtSubtitle = async (db: DB, id: number) =>
-  (await db.get<{ video_id: number } | undefined>(sql`SELECT video_id FROM subtitles WHERE id >= ${id} ORDER BY id LIMIT 1`))
-    ?.video_id;
+  (await db.get<{ video_id: number } | undefined>(sql`SELECT video_id FROM subtitles WHERE id >= ${id} ORDER BY id LIMIT 1`))?.video_id;
 
 /**
  * The first caption to work on inside one window of at most CAPTION_WINDOW subtitles: an original (its

@@ -82,11 +82,7 @@ export async function listContainerPage(db: DB, q: FacetQuery & { offset: number
     .limit(q.limit)
     .offset(q.offset)
     .as("page");
-  const rows = await db
-    .select({ k: page.k, container: containers })
-    .from(page)
-    .innerJoin(containers, eq(containers.id, page.pid))
-    .all();
+  const rows = await db.select({ k: page.k, container: containers }).from(page).innerJoin(containers, eq(containers.id, page.pid)).all();
   const cmp = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
     (a.k < b.k ? -1 : a.k > b.k ? 1 : 0) || a.container.id - b.container.id;
   return rows.sort((a, b) => (ascending ? cmp(a, b) : cmp(b, a))).map((r) => r.container);

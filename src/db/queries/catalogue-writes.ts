@@ -49,9 +49,7 @@ export type TextOwner = { kind: "c" | "v"; id: number };
 // ---- reads that validate a write ----
 
 export const findGenres = (db: DB, ids: number[]) =>
-  ids.length
-    ? db.select({ id: genres.id, set: genres.set }).from(genres).where(inArray(genres.id, ids)).all()
-    : Promise.resolve([]);
+  ids.length ? db.select({ id: genres.id, set: genres.set }).from(genres).where(inArray(genres.id, ids)).all() : Promise.resolve([]);
 
 export const findUserIds = (db: DB, ids: number[]) =>
   ids.length ? db.select({ id: users.id }).from(users).where(inArray(users.id, ids)).all() : Promise.resolve([]);
@@ -67,7 +65,10 @@ export async function containerVideoTypes(db: DB, containerId: number) {
 export const insertContainer = (db: DB, row: typeof containers.$inferInsert) => db.insert(containers).values(row);
 
 export const updateContainerRow = (db: DB, id: number, set: Partial<typeof containers.$inferInsert>) =>
-  db.update(containers).set({ ...set, updatedAt: now }).where(eq(containers.id, id));
+  db
+    .update(containers)
+    .set({ ...set, updatedAt: now })
+    .where(eq(containers.id, id));
 
 export const selectContainer = (db: DB, id: IdRef) => db.select().from(containers).where(eq(containers.id, id));
 
@@ -76,9 +77,7 @@ export const selectContainer = (db: DB, id: IdRef) => db.select().from(container
 export const deleteContainerRow = (db: DB, id: number) => db.delete(containers).where(eq(containers.id, id));
 
 export function insertGenreLinks(db: DB, containerId: IdRef, genreIds: number[]): Statement[] {
-  return chunkRows(genreIds, 2).map((ids) =>
-    db.insert(containerGenres).values(ids.map((genreId) => ({ containerId, genreId }))),
-  );
+  return chunkRows(genreIds, 2).map((ids) => db.insert(containerGenres).values(ids.map((genreId) => ({ containerId, genreId }))));
 }
 export const deleteGenreLinks = (db: DB, containerId: number) =>
   db.delete(containerGenres).where(eq(containerGenres.containerId, containerId));
@@ -87,13 +86,10 @@ export type LicenseRow = { region: string; platform: (typeof licenses.$inferInse
 export function insertLicenses(db: DB, containerId: IdRef, rows: LicenseRow[]): Statement[] {
   return chunkRows(rows, 3).map((part) => db.insert(licenses).values(part.map((r) => ({ containerId, ...r }))));
 }
-export const deleteLicenses = (db: DB, containerId: number) =>
-  db.delete(licenses).where(eq(licenses.containerId, containerId));
+export const deleteLicenses = (db: DB, containerId: number) => db.delete(licenses).where(eq(licenses.containerId, containerId));
 
 export function insertManagers(db: DB, containerId: IdRef, userIds: number[]): Statement[] {
-  return chunkRows(userIds, 2).map((ids) =>
-    db.insert(containerManagers).values(ids.map((userId) => ({ containerId, userId }))),
-  );
+  return chunkRows(userIds, 2).map((ids) => db.insert(containerManagers).values(ids.map((userId) => ({ containerId, userId }))));
 }
 export const deleteManagers = (db: DB, containerId: number) =>
   db.delete(containerManagers).where(eq(containerManagers.containerId, containerId));
@@ -103,7 +99,10 @@ export const deleteManagers = (db: DB, containerId: number) =>
 export const insertVideo = (db: DB, row: typeof videos.$inferInsert) => db.insert(videos).values(row);
 
 export const updateVideoRow = (db: DB, id: number, set: Partial<typeof videos.$inferInsert>) =>
-  db.update(videos).set({ ...set, updatedAt: now }).where(eq(videos.id, id));
+  db
+    .update(videos)
+    .set({ ...set, updatedAt: now })
+    .where(eq(videos.id, id));
 
 export const selectVideo = (db: DB, id: IdRef) => db.select().from(videos).where(eq(videos.id, id));
 

@@ -4,7 +4,8 @@ import { containers, subtitleCompletions, videos } from "../schema";
 
 // A segment counts as done in a language when it has a subtitle with non-blank text in it.
 const HAS_TEXT = sql.raw("trim(t.text) <> ''");
-const UPSERT = sql.raw(`ON CONFLICT (resource_kind, resource_id, language) DO UPDATE SET percent = excluded.percent, updated_at = unixepoch()
+const UPSERT =
+  sql.raw(`ON CONFLICT (resource_kind, resource_id, language) DO UPDATE SET percent = excluded.percent, updated_at = unixepoch()
   WHERE subtitle_completions.percent <> excluded.percent`);
 
 /**
@@ -60,7 +61,12 @@ export const readCompletions = (db: DB, kind: "c" | "v", ids: number[]) =>
     ? db
         .select({ id: subtitleCompletions.resourceId, language: subtitleCompletions.language, percent: subtitleCompletions.percent })
         .from(subtitleCompletions)
-        .where(and(eq(subtitleCompletions.resourceKind, kind), sql`${subtitleCompletions.resourceId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`))
+        .where(
+          and(
+            eq(subtitleCompletions.resourceKind, kind),
+            sql`${subtitleCompletions.resourceId} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+          ),
+        )
         .orderBy(asc(subtitleCompletions.resourceId), asc(subtitleCompletions.language))
         .all()
     : Promise.resolve([]);
@@ -78,7 +84,12 @@ export const normalVideoIds = (db: DB, containerId: number) =>
 export const videoVisibility = (db: DB, ids: number[]) =>
   ids.length
     ? db
-        .select({ id: videos.id, state: videos.state, containerId: videos.containerId, containerState: sql<string>`${containers.state}`.as("container_state") })
+        .select({
+          id: videos.id,
+          state: videos.state,
+          containerId: videos.containerId,
+          containerState: sql<string>`${containers.state}`.as("container_state"),
+        })
         .from(videos)
         .innerJoin(containers, eq(containers.id, videos.containerId))
         .where(sql`${videos.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)

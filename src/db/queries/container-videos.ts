@@ -21,19 +21,9 @@ function where(q: ContainerVideosQuery) {
 }
 
 /** One page of a container's videos by number (`limit` is per_page + 1). */
-export function listContainerVideos(
-  db: DB,
-  q: ContainerVideosQuery & { direction: "asc" | "desc"; offset: number; limit: number },
-) {
+export function listContainerVideos(db: DB, q: ContainerVideosQuery & { direction: "asc" | "desc"; offset: number; limit: number }) {
   const dir = q.direction === "desc" ? desc : asc;
-  return db
-    .select()
-    .from(videos)
-    .where(where(q))
-    .orderBy(dir(videos.number), dir(videos.id))
-    .limit(q.limit)
-    .offset(q.offset)
-    .all();
+  return db.select().from(videos).where(where(q)).orderBy(dir(videos.number), dir(videos.id)).limit(q.limit).offset(q.offset).all();
 }
 
 export async function countContainerVideos(db: DB, q: ContainerVideosQuery) {

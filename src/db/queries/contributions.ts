@@ -34,13 +34,7 @@ export const listUserContributions = (db: DB, userId: number, type: Contribution
  * The contributors of a container, most contributions first (ties: higher user id first): one backwards read
  * of `contributions_container_total` (container, total, user) plus each row and its user.
  */
-export const listContainerContributors = (
-  db: DB,
-  containerId: number,
-  type: ContributionType | undefined,
-  offset: number,
-  limit: number,
-) =>
+export const listContainerContributors = (db: DB, containerId: number, type: ContributionType | undefined, offset: number, limit: number) =>
   db
     .select({
       userId: contributions.userId,
@@ -61,8 +55,7 @@ export const listContainerContributors = (
  * Reads one `contributions` row per container the user worked on (the sum of totals is covered by the index).
  */
 export async function countUserContributions(db: DB, userId: number, type?: ContributionType) {
-  const column =
-    type === "segments" ? contributions.segments : type === "subtitles" ? contributions.subtitles : contributions.total;
+  const column = type === "segments" ? contributions.segments : type === "subtitles" ? contributions.subtitles : contributions.total;
   const row = await db
     .select({ n: sql<number>`coalesce(sum(${column}), 0)` })
     .from(contributions)

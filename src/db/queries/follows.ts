@@ -50,7 +50,13 @@ export function findAllFollowRefs(db: DB, table: FollowTable, userId: number) {
  * unless the user already has `max` of them (read from follow_counts, one row). Answers the new row's
  * `created_at`, or undefined when nothing was inserted.
  */
-export async function insertFollow(db: DB, table: FollowTable, userId: number, ref: FollowRef, max?: { column: "subscriptions" | "markers"; limit: number }) {
+export async function insertFollow(
+  db: DB,
+  table: FollowTable,
+  userId: number,
+  ref: FollowRef,
+  max?: { column: "subscriptions" | "markers"; limit: number },
+) {
   const guard = max
     ? sql`WHERE coalesce((SELECT ${sql.raw(max.column)} FROM ${followCounts} WHERE user_id = ${userId}), 0) < ${max.limit}`
     : sql`WHERE true`;
@@ -86,10 +92,7 @@ const lookupVideo = (db: DB, id: number) => db.select().from(videos).where(eq(vi
  * `IN (...)` list costs two (D1 counts the list's own rows).
  */
 export async function loadByIds(db: DB, containerIds: number[], videoIds: number[]) {
-  const statements: Lookup[] = [
-    ...containerIds.map((id) => lookupContainer(db, id)),
-    ...videoIds.map((id) => lookupVideo(db, id)),
-  ];
+  const statements: Lookup[] = [...containerIds.map((id) => lookupContainer(db, id)), ...videoIds.map((id) => lookupVideo(db, id))];
   if (!statements.length) return { containers: [], videos: [] };
   const results = (await db.batch(statements as [Lookup, ...Lookup[]])) as unknown[][];
   return {

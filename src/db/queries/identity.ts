@@ -5,8 +5,7 @@ import { usedCredentials, users } from "../schema";
 /** The users columns that hold an external identity; each is UNIQUE, so each lookup is one index probe. */
 export type LinkColumn = "socialId" | "idpId" | "retailerRef" | "storeRef";
 
-export const findUserByLink = (db: DB, column: LinkColumn, ref: string) =>
-  db.select().from(users).where(eq(users[column], ref)).get();
+export const findUserByLink = (db: DB, column: LinkColumn, ref: string) => db.select().from(users).where(eq(users[column], ref)).get();
 
 export const findUserByEmail = (db: DB, email: string) => db.select().from(users).where(eq(users.email, email)).get();
 

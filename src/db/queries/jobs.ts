@@ -78,7 +78,10 @@ export const failJob = (db: DB, id: number, error: string) =>
 
 /** Points a job at its payload in R2 (written after the row, since the key carries the job id). */
 export const setJobPayloadKey = (db: DB, id: number, payloadKey: string) =>
-  db.update(jobs).set({ payloadKey, updatedAt: sql`(unixepoch())` }).where(eq(jobs.id, id));
+  db
+    .update(jobs)
+    .set({ payloadKey, updatedAt: sql`(unixepoch())` })
+    .where(eq(jobs.id, id));
 
 /**
  * Unfinished jobs whose lease ran out: a range scan per status of the partial index jobs_lease, stopping at `limit`

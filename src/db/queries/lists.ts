@@ -17,7 +17,6 @@ export interface ListItemRef {
 /** D1 allows 100 bound parameters per statement: 20 rows of 4 columns stay well inside it. */
 export const ITEM_ROWS_PER_INSERT = 20;
 
-
 export const findList = (db: DB, id: number) => db.select().from(lists).where(eq(lists.id, id)).get();
 
 /**
@@ -50,9 +49,9 @@ export async function insertList(db: DB, listTitles: Record<string, string>) {
   const newId = sql`(SELECT max(${lists.id}) FROM ${lists})`;
   const [[list]] = await db.batch([
     db.insert(lists).values({}).returning(),
-    db.insert(titles).values(
-      Object.entries(listTitles).map(([language, text]) => ({ resourceKind: "l" as const, resourceId: newId, language, text })),
-    ),
+    db
+      .insert(titles)
+      .values(Object.entries(listTitles).map(([language, text]) => ({ resourceKind: "l" as const, resourceId: newId, language, text }))),
   ]);
   return list;
 }
@@ -73,7 +72,10 @@ export async function replaceListItems(db: DB, listId: number, items: ListItemRe
   await db.batch([
     db.delete(listItems).where(eq(listItems.listId, listId)),
     ...inserts,
-    db.update(lists).set({ updatedAt: sql`(unixepoch())` }).where(eq(lists.id, listId)),
+    db
+      .update(lists)
+      .set({ updatedAt: sql`(unixepoch())` })
+      .where(eq(lists.id, listId)),
   ]);
 }
 
@@ -134,9 +136,7 @@ function itemConditions(listId: number, f: ListItemFilter) {
   }
   if (f.originCountry) where.push(sql`coalesce(${containers.originCountry}, ${vc.originCountry}) = ${f.originCountry}`);
   if (f.genreId !== undefined) {
-    where.push(
-      sql`EXISTS (SELECT 1 FROM json_each(coalesce(${containers.doc}, ${vc.doc}), '$.genres') WHERE value = ${f.genreId})`,
-    );
+    where.push(sql`EXISTS (SELECT 1 FROM json_each(coalesce(${containers.doc}, ${vc.doc}), '$.genres') WHERE value = ${f.genreId})`);
   }
   if (f.subtitleLanguage) {
     // The language is validated as [a-z]{2,3}(-[a-z0-9]{2,8})? before it reaches here; quoted for the hyphen.

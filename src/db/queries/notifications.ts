@@ -13,14 +13,7 @@ const ownedBy = (userId: number, unreadOnly = false) =>
  * page reads about `offset + limit` index entries plus the page's rows.
  */
 export const listNotifications = (db: DB, userId: number, unreadOnly: boolean, offset: number, limit: number) =>
-  db
-    .select()
-    .from(notifications)
-    .where(ownedBy(userId, unreadOnly))
-    .orderBy(desc(notifications.id))
-    .limit(limit)
-    .offset(offset)
-    .all();
+  db.select().from(notifications).where(ownedBy(userId, unreadOnly)).orderBy(desc(notifications.id)).limit(limit).offset(offset).all();
 
 /** `{total, unread}` from the trigger-kept `notification_counts` row: one row read whatever the inbox size. */
 export async function countNotifications(db: DB, userId: number) {
@@ -63,12 +56,9 @@ export async function deleteNotification(db: DB, userId: number, id: number) {
 
 /** Senders of a page, by primary key. */
 export const findUserRefs = (db: DB, ids: number[]) =>
-  ids.length
-    ? db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids)).all()
-    : Promise.resolve([]);
+  ids.length ? db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids)).all() : Promise.resolve([]);
 
-const subscribersOf = (containerId: number) =>
-  and(eq(subscriptions.resourceKind, "c"), eq(subscriptions.resourceId, containerId));
+const subscribersOf = (containerId: number) => and(eq(subscriptions.resourceKind, "c"), eq(subscriptions.resourceId, containerId));
 
 /** Subscribers of a container (covering index `subscriptions_resource_user`): one index entry per subscriber. */
 export async function countContainerSubscribers(db: DB, containerId: number) {

@@ -96,7 +96,12 @@ export async function findThread(db: DB, threadId: number, userId: number) {
 /** The last `limit` messages of a thread, newest first (the messages_thread index, backwards). */
 export function findLastMessages(db: DB, threadId: number, limit: number) {
   return db
-    .select({ id: messages.id, senderId: messages.senderId, content: messages.content, createdAt: sql<number>`${messages.createdAt}`.as("created_at") })
+    .select({
+      id: messages.id,
+      senderId: messages.senderId,
+      content: messages.content,
+      createdAt: sql<number>`${messages.createdAt}`.as("created_at"),
+    })
     .from(messages)
     .where(eq(messages.threadId, threadId))
     .orderBy(desc(messages.id))
@@ -131,15 +136,24 @@ export async function insertThread(db: DB, senderId: number, recipientId: number
  * unread, in the Inbox and undeleted, so a thread the recipient had deleted comes back with the new message.
  */
 export async function insertReply(db: DB, threadId: number, senderId: number, recipientId: number | null, content: string) {
-  const last = { lastMessageId: sql`(SELECT max(${messages.id}) FROM ${messages} WHERE ${messages.threadId} = ${threadId})`, lastMessageAt: now };
+  const last = {
+    lastMessageId: sql`(SELECT max(${messages.id}) FROM ${messages} WHERE ${messages.threadId} = ${threadId})`,
+    lastMessageAt: now,
+  };
   const [[message]] = await db.batch([
     db.insert(messages).values({ threadId, senderId, content }).returning({ id: messages.id, createdAt: messages.createdAt }),
-    db.update(tp).set({ ...last, inSent: true, unread: false }).where(and(eq(tp.threadId, threadId), eq(tp.userId, senderId))),
+    db
+      .update(tp)
+      .set({ ...last, inSent: true, unread: false })
+      .where(and(eq(tp.threadId, threadId), eq(tp.userId, senderId))),
     db
       .update(tp)
       .set({ ...last, inInbox: true, unread: true, deleted: false })
       .where(and(eq(tp.threadId, threadId), eq(tp.userId, recipientId ?? 0))),
-    db.update(threads).set({ updatedAt: sql`(unixepoch())` }).where(eq(threads.id, threadId)),
+    db
+      .update(threads)
+      .set({ updatedAt: sql`(unixepoch())` })
+      .where(eq(threads.id, threadId)),
   ]);
   return { id: message.id, createdAt: Math.floor(message.createdAt.getTime() / 1000) };
 }
@@ -167,12 +181,7 @@ export async function deleteForParticipant(db: DB, threadId: number, userId: num
       .returning({ threadId: tp.threadId }),
     db
       .delete(threads)
-      .where(
-        and(
-          eq(threads.id, threadId),
-          sql`NOT EXISTS (SELECT 1 FROM ${tp} WHERE ${tp.threadId} = ${threadId} AND ${tp.deleted} = 0)`,
-        ),
-      ),
+      .where(and(eq(threads.id, threadId), sql`NOT EXISTS (SELECT 1 FROM ${tp} WHERE ${tp.threadId} = ${threadId} AND ${tp.deleted} = 0)`)),
   ]);
   return flagged.length > 0;
 }

@@ -31,7 +31,6 @@ export const insertTimedComment = async (
   row: { videoId: number; language: string; userId: number; timeMs: number; comment: string },
 ) => (await db.insert(timedComments).values(row).returning())[0];
 
-export const findTimedComment = (db: DB, id: number) =>
-  db.select().from(timedComments).where(eq(timedComments.id, id)).get();
+export const findTimedComment = (db: DB, id: number) => db.select().from(timedComments).where(eq(timedComments.id, id)).get();
 
 export const deleteTimedComment = (db: DB, id: number) => db.delete(timedComments).where(eq(timedComments.id, id));

@@ -40,8 +40,7 @@ export async function genresWithResources(
     minCompletion: number;
   },
 ) {
-  const has = (name: string) =>
-    sql`EXISTS (SELECT 1 FROM container_facets x WHERE x.container_id = f.container_id AND x.facet = ${name})`;
+  const has = (name: string) => sql`EXISTS (SELECT 1 FROM container_facets x WHERE x.container_id = f.container_id AND x.facet = ${name})`;
   // Plain facet names belong to public (hosted and licensed) containers only (migration 0012).
   const conditions = [has(facet.type(f.type))];
   if (f.originCountry) conditions.push(has(facet.country(f.originCountry)));

@@ -158,10 +158,7 @@ export const containerGenres = sqliteTable(
       .notNull()
       .references(() => genres.id),
   },
-  (t) => [
-    primaryKey({ columns: [t.containerId, t.genreId] }),
-    index("container_genres_genre").on(t.genreId, t.containerId),
-  ],
+  (t) => [primaryKey({ columns: [t.containerId, t.genreId] }), index("container_genres_genre").on(t.genreId, t.containerId)],
 );
 
 export const PLATFORMS = ["mobile", "web", "tv"] as const;
@@ -200,10 +197,7 @@ export const listItems = sqliteTable(
     resourceKind: text("resource_kind", { enum: LIST_ITEM_KINDS }).notNull(),
     resourceId: integer("resource_id").notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.listId, t.position] }),
-    uniqueIndex("list_items_resource").on(t.resourceKind, t.resourceId, t.listId),
-  ],
+  (t) => [primaryKey({ columns: [t.listId, t.position] }), uniqueIndex("list_items_resource").on(t.resourceKind, t.resourceId, t.listId)],
 );
 
 /**

@@ -187,8 +187,5 @@ export const timedComments = sqliteTable(
     comment: text("comment").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("timed_comments_video_language_time").on(t.videoId, t.language, t.timeMs),
-    index("timed_comments_user").on(t.userId),
-  ],
+  (t) => [index("timed_comments_video_language_time").on(t.videoId, t.language, t.timeMs), index("timed_comments_user").on(t.userId)],
 );

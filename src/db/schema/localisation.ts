@@ -45,7 +45,9 @@ export const subtitles = sqliteTable(
     index("subtitles_video_language").on(t.videoId, t.language),
     index("subtitles_language").on(t.language, t.videoId),
     // Every translation newest first without walking past originals (migration 0015).
-    index("subtitles_translations").on(t.id, t.videoId).where(sql`is_translation = 1`),
+    index("subtitles_translations")
+      .on(t.id, t.videoId)
+      .where(sql`is_translation = 1`),
     index("subtitles_author").on(t.authorId),
   ],
 );
@@ -179,8 +181,5 @@ export const captionSuggestions = sqliteTable(
     content: text("content").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("caption_suggestions_origin").on(t.originSubtitleId, t.language),
-    index("caption_suggestions_user").on(t.userId),
-  ],
+  (t) => [index("caption_suggestions_origin").on(t.originSubtitleId, t.language), index("caption_suggestions_user").on(t.userId)],
 );

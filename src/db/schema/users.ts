@@ -12,27 +12,24 @@ export const applications = sqliteTable("applications", {
   createdAt: createdAt(),
 });
 
-export const users = sqliteTable(
-  "users",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    username: text("username").notNull().unique(),
-    email: text("email").notNull().unique(),
-    name: text("name").notNull().default(""),
-    // "pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>", so the cost can be raised later.
-    passwordHash: text("password_hash").notNull(),
-    staff: flag("staff"),
-    avatarUrl: text("avatar_url"),
-    // External identities, "<provider or retailer>:<its id of the user>" (src/services/identity/accounts.ts).
-    socialId: text("social_id").unique(),
-    idpId: text("idp_id").unique(),
-    retailerRef: text("retailer_ref").unique(),
-    // The app store account: "<bundle id>:<appAccountToken or originalTransactionId>".
-    storeRef: text("store_ref").unique(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-);
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  username: text("username").notNull().unique(),
+  email: text("email").notNull().unique(),
+  name: text("name").notNull().default(""),
+  // "pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>", so the cost can be raised later.
+  passwordHash: text("password_hash").notNull(),
+  staff: flag("staff"),
+  avatarUrl: text("avatar_url"),
+  // External identities, "<provider or retailer>:<its id of the user>" (src/services/identity/accounts.ts).
+  socialId: text("social_id").unique(),
+  idpId: text("idp_id").unique(),
+  retailerRef: text("retailer_ref").unique(),
+  // The app store account: "<bundle id>:<appAccountToken or originalTransactionId>".
+  storeRef: text("store_ref").unique(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
 
 /**
  * Single-use login credentials (retailer parameters, store receipts) already spent: the SHA-256 of what was
@@ -78,8 +75,5 @@ export const containerManagers = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
   },
-  (t) => [
-    primaryKey({ columns: [t.containerId, t.userId] }),
-    index("container_managers_user").on(t.userId, t.containerId),
-  ],
+  (t) => [primaryKey({ columns: [t.containerId, t.userId] }), index("container_managers_user").on(t.userId, t.containerId)],
 );

@@ -6,15 +6,7 @@ import { depsOf } from "../../services/deps";
 import { findV3Movie, findV3Series, listComingSoon, listEpisodes, listMovieVideos, v3Genres } from "../../services/v3";
 import { licenceFilter } from "../../services/v3-filters";
 import { v3ComingSoon, v3Episode, v3Movie, v3Series } from "../../views/v3";
-import {
-  countryQuery,
-  licenceQuery,
-  v3Context,
-  v3Envelope,
-  v3Page,
-  v3PagingQuery,
-  v3Respond,
-} from "./shared";
+import { countryQuery, licenceQuery, v3Context, v3Envelope, v3Page, v3PagingQuery, v3Respond } from "./shared";
 
 const Genre = z.object({ id: z.number().int(), name: z.string() }).openapi("V3Genre");
 const Item = z.record(z.string(), z.unknown());
@@ -50,7 +42,12 @@ const genresRoute = (kind: keyof typeof GENRE_KINDS) =>
       "watchable_in and platform (only with watchable_in).",
     middleware: [v3Auth] as const,
     request: {
-      query: z.object({ ...licenceQuery, origin_country: countryQuery("origin country"), subtitle_language: countryQuery("language code"), access_token: z.string().optional() }),
+      query: z.object({
+        ...licenceQuery,
+        origin_country: countryQuery("origin country"),
+        subtitle_language: countryQuery("language code"),
+        access_token: z.string().optional(),
+      }),
     },
     responses: { 200: jsonOrXml(v3Envelope(Genre), "genres"), ...v3Errors },
   });
@@ -67,7 +64,15 @@ const comingSoonRoute = (suffix: keyof typeof COMING_SOON) =>
       "falling back to English (`title_language` / `description_language` say which was used).",
     middleware: [v3Auth] as const,
     request: {
-      query: z.object({ ...licenceQuery, ...v3PagingQuery, language: z.string().regex(/^[a-z]{2}(-[a-z]{2,4})?$/i).optional(), access_token: z.string().optional() }),
+      query: z.object({
+        ...licenceQuery,
+        ...v3PagingQuery,
+        language: z
+          .string()
+          .regex(/^[a-z]{2}(-[a-z]{2,4})?$/i)
+          .optional(),
+        access_token: z.string().optional(),
+      }),
     },
     responses: { 200: jsonOrXml(v3Envelope(Item), "coming-soon items"), ...v3Errors },
   });
@@ -166,4 +171,3 @@ v3CatalogueRouter.openapi(oneRoute("series"), async (c) => {
   const series = await findV3Series(depsOf(c), Number(c.req.valid("param").id));
   return v3Respond(c, v3Series(series, await v3Context(c)));
 });
-

@@ -47,10 +47,19 @@ const token = createRoute({
   request: { query: TokenRequest },
   responses: {
     200: { description: "a token", content: { "application/json": { schema: TokenResponse } } },
-    400: { description: "invalid_request, invalid_grant or unsupported_grant_type", content: { "application/json": { schema: OAuthErrorBody } } },
+    400: {
+      description: "invalid_request, invalid_grant or unsupported_grant_type",
+      content: { "application/json": { schema: OAuthErrorBody } },
+    },
     401: { description: "invalid_client", content: { "application/json": { schema: OAuthErrorBody } } },
-    429: { description: "temporarily_unavailable: too many logins (`Retry-After`)", content: { "application/json": { schema: OAuthErrorBody } } },
-    503: { description: "temporarily_unavailable: the social login is misconfigured or its keys unreachable", content: { "application/json": { schema: OAuthErrorBody } } },
+    429: {
+      description: "temporarily_unavailable: too many logins (`Retry-After`)",
+      content: { "application/json": { schema: OAuthErrorBody } },
+    },
+    503: {
+      description: "temporarily_unavailable: the social login is misconfigured or its keys unreachable",
+      content: { "application/json": { schema: OAuthErrorBody } },
+    },
   },
 });
 
@@ -104,7 +113,10 @@ function asOAuthError(err: unknown): unknown {
 async function passwordGrantUser(c: Context<AppEnv>, p: TokenRequest) {
   const db = c.get("db");
   try {
-    await limitLoginByAddress(c.env, clientAddress((name) => c.req.header(name)));
+    await limitLoginByAddress(
+      c.env,
+      clientAddress((name) => c.req.header(name)),
+    );
     if (p.social_access_token !== undefined && p.username === undefined && p.password === undefined) {
       if (!p.social_access_token) throw new OAuthError(400, "invalid_request", "social_access_token is empty");
       return await externalLogin(db, c.env, { kind: "social", credential: p.social_access_token });
@@ -119,23 +131,37 @@ async function passwordGrantUser(c: Context<AppEnv>, p: TokenRequest) {
   }
 }
 
-export const oauthRouter = createRouter().openapi(token, async (c) => {
-  const p = await tokenParams(c);
-  if (p.grant_type !== "client_credentials" && p.grant_type !== "password") {
-    throw new OAuthError(400, "unsupported_grant_type", "grant_type must be client_credentials or password");
-  }
-  const application = await client(c, p);
-  let userId: number | undefined;
-  if (p.grant_type === "password") userId = (await passwordGrantUser(c, p)).id;
-  const access_token = await issueV3Token(c.env.V3_TOKEN_SECRET, { clientId: application.id, userId });
-  return c.json(
-    { access_token, token_type: "bearer" as const, expires_in: V3_TOKEN_TTL_SECONDS, scope: "public" as const, ...(userId ? { user_id: userId } : {}) },
-    200,
-  );
-}, (result) => {
-  // Even a query the contract cannot read is answered with the RFC 6749 body, never the v3 one.
-  if (!result.success) {
-    throw new OAuthError(400, "invalid_request", result.error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`).join("; "));
-  }
-  return undefined;
-});
+export const oauthRouter = createRouter().openapi(
+  token,
+  async (c) => {
+    const p = await tokenParams(c);
+    if (p.grant_type !== "client_credentials" && p.grant_type !== "password") {
+      throw new OAuthError(400, "unsupported_grant_type", "grant_type must be client_credentials or password");
+    }
+    const application = await client(c, p);
+    let userId: number | undefined;
+    if (p.grant_type === "password") userId = (await passwordGrantUser(c, p)).id;
+    const access_token = await issueV3Token(c.env.V3_TOKEN_SECRET, { clientId: application.id, userId });
+    return c.json(
+      {
+        access_token,
+        token_type: "bearer" as const,
+        expires_in: V3_TOKEN_TTL_SECONDS,
+        scope: "public" as const,
+        ...(userId ? { user_id: userId } : {}),
+      },
+      200,
+    );
+  },
+  (result) => {
+    // Even a query the contract cannot read is answered with the RFC 6749 body, never the v3 one.
+    if (!result.success) {
+      throw new OAuthError(
+        400,
+        "invalid_request",
+        result.error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`).join("; "),
+      );
+    }
+    return undefined;
+  },
+);

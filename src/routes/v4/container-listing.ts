@@ -100,7 +100,14 @@ async function listContainers(c: Context<AppEnv>, q: ListingQuery, pathType?: Co
   const type = listingType(pathType, q.type);
   if (type === null) {
     if (q.ids !== undefined) return { more: false, response: [] };
-    return listEnvelope<number, never>(c.req.url, p, [], () => null, () => "", async () => 0);
+    return listEnvelope<number, never>(
+      c.req.url,
+      p,
+      [],
+      () => null,
+      () => "",
+      async () => 0,
+    );
   }
   if (q.ids !== undefined) {
     const rows = await bulkContainers(deps, q.ids, type);

@@ -14,13 +14,7 @@ import { depsOf } from "../../services/deps";
 import { CHILD_KEY, TYPE_OF_PSEUDO, VIDEO_TYPE_OF_CHILD_KEY, videoView, type ContainerRow } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
 import { idParam } from "./contracts/catalogue";
-import {
-  ContainerChildrenQuery,
-  ContainerVideosQuery,
-  LISTING_LIMITS,
-  VideoList,
-  type VideosQuery,
-} from "./contracts/container-listing";
+import { ContainerChildrenQuery, ContainerVideosQuery, LISTING_LIMITS, VideoList, type VideosQuery } from "./contracts/container-listing";
 
 type VideoType = (typeof VIDEO_TYPES)[number];
 type ChildKey = keyof typeof VIDEO_TYPE_OF_CHILD_KEY;
@@ -52,7 +46,9 @@ const childRoute = (base: string, key: ChildKey) =>
     method: "get",
     path: `/v4/${base}/{container_id}/${key}`,
     summary:
-      base === "containers" ? `A container's ${key} (videos of type ${VIDEO_TYPE_OF_CHILD_KEY[key]})` : `A container's ${key} (alias under /v4/${base})`,
+      base === "containers"
+        ? `A container's ${key} (videos of type ${VIDEO_TYPE_OF_CHILD_KEY[key]})`
+        : `A container's ${key} (alias under /v4/${base})`,
     description: DESCRIPTION + (base === "containers" ? "" : ` Only for containers of type ${TYPE_OF_PSEUDO[base as Pseudo]}.`),
     middleware: [publicCache] as const,
     request: { params, query: ContainerChildrenQuery },

@@ -15,7 +15,6 @@ import { ContainerSchema, idParam } from "./contracts/catalogue";
 import { ContainerCreateBody, ContainerUpdateBody } from "./contracts/catalogue-writes";
 import { JobEnvelope } from "./jobs";
 
-
 const create = createRoute({
   method: "post",
   path: "/v4/containers",

@@ -37,11 +37,10 @@ const readOnePseudo = (pseudo: keyof typeof TYPE_OF_PSEUDO) =>
 
 const readContainer = (c: Context<AppEnv>, rawId: string) => visibleContainer(depsOf(c), c.get("user"), parseId(rawId, "c"));
 
-export const containersRouter = createRouter()
-  .openapi(readOne, async (c) => {
-    const container = await readContainer(c, c.req.valid("param").container_id);
-    return c.json(containerView(container, viewContext(c)), 200);
-  });
+export const containersRouter = createRouter().openapi(readOne, async (c) => {
+  const container = await readContainer(c, c.req.valid("param").container_id);
+  return c.json(containerView(container, viewContext(c)), 200);
+});
 
 for (const pseudo of Object.keys(TYPE_OF_PSEUDO) as Array<keyof typeof TYPE_OF_PSEUDO>) {
   containersRouter.openapi(readOnePseudo(pseudo), async (c) => {

@@ -39,8 +39,7 @@ const userCount = createRoute({
   path: "/v4/users/{user_id}/contributions/count",
   summary: "Number of contributions of a user",
   description:
-    "`{\"count\": N}`: the user's segment and subtitle history rows over every container (with `type`, only " +
-    `that kind). ${PUBLIC}`,
+    '`{"count": N}`: the user\'s segment and subtitle history rows over every container (with `type`, only ' + `that kind). ${PUBLIC}`,
   middleware: [publicCache] as const,
   request: { params: idParam("user_id", "12u"), query: ContributionCountQuery },
   responses: { 200: jsonResponse(ContributionCount, "the count"), ...errorResponses(400, 404) },
@@ -72,7 +71,10 @@ export const contributionsRouter = createRouter()
     const p = paging(q);
     const rows = await contributionsOfUser(depsOf(c), userId, q.type, p.offset, p.perPage);
     const ctx = viewContext(c);
-    return c.json(rows.map((r) => userContributionView(r, ctx)), 200);
+    return c.json(
+      rows.map((r) => userContributionView(r, ctx)),
+      200,
+    );
   })
   .openapi(userCount, async (c) => {
     const userId = parseId(c.req.valid("param").user_id, "u");
@@ -86,6 +88,9 @@ for (const base of ["container", "containers"] as const) {
     const p = paging(q);
     const rows = await contributorsOfContainer(depsOf(c), c.get("user"), containerId, q.type, p.offset, p.perPage);
     const ctx = viewContext(c);
-    return c.json(rows.map((r) => containerContributorView(r, ctx)), 200);
+    return c.json(
+      rows.map((r) => containerContributorView(r, ctx)),
+      200,
+    );
   });
 }

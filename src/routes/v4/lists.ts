@@ -17,7 +17,6 @@ import { idParam } from "./contracts/catalogue";
 import { ListCreateBody, ListEditBody, ListItemsEnvelope, ListItemsQuery, ListSchema } from "./contracts/lists";
 import { JobEnvelope } from "./jobs";
 
-
 const read = createRoute({
   method: "get",
   path: "/v4/lists/{list_id}",

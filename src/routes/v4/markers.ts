@@ -9,8 +9,7 @@ import { followPageBody } from "./follow-page";
 import { FollowBody, FollowListQuery, FollowParams, MarkerItem, MarkerList, UserParams } from "./contracts/follows";
 import { CountSchema } from "./contracts/threads";
 
-const GUARD =
-  "The owner's token (`token=` or `Authorization: Bearer`) or staff: none 401 (vcode 4500), another user's 403 (vcode 5403).";
+const GUARD = "The owner's token (`token=` or `Authorization: Bearer`) or staff: none 401 (vcode 4500), another user's 403 (vcode 5403).";
 
 const list = createRoute({
   method: "get",

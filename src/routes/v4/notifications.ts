@@ -76,7 +76,7 @@ const inboxResponses = {
   ...errorResponses(400, 401, 403, 404),
 };
 const inboxDescription =
-  "Newest first. `unread=true` keeps unread ones; `only_count=true` answers `{\"count\": N}` (unread with " +
+  'Newest first. `unread=true` keeps unread ones; `only_count=true` answers `{"count": N}` (unread with ' +
   "`unread=true`, else all), read from a per-user counter. Paging as everywhere; a page reads about " +
   "`offset + per_page` index entries plus its rows, containers and senders.";
 
@@ -143,7 +143,14 @@ async function listInbox(c: Context<AppEnv>, userId: number, q: z.infer<typeof I
   const p = paging(q);
   const { rows, refs } = await readInboxPage(db, userId, unreadOnly, p.offset, p.limit, p.onlyIds ? 0 : p.perPage);
   const ctx = viewContext(c);
-  return listEnvelope(c.req.url, p, rows, (r) => notificationView(r, refs, ctx), (r) => formatId(r.id, "n"), countOf);
+  return listEnvelope(
+    c.req.url,
+    p,
+    rows,
+    (r) => notificationView(r, refs, ctx),
+    (r) => formatId(r.id, "n"),
+    countOf,
+  );
 }
 
 const viewOne = (c: Context<AppEnv>, found: Awaited<ReturnType<typeof readNotification>>) =>

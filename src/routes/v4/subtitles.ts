@@ -82,19 +82,21 @@ const download = createRoute({
   },
 });
 
-const completions = alsoAsGet(createRoute({
-  method: "post",
-  path: "/v4/subtitle_completions",
-  summary: "Subtitle completions of videos or of a container (official applications)",
-  description:
-    `Body: \`{"video_ids": [...]}\` (at most ${MAX_COMPLETION_VIDEO_IDS}) or \`{"container_id": "50c"}\`, exactly one. ` +
-    "Also served as GET with the same fields in the query (`?video_ids=1v,2v` or `?container_id=50c`), as the v4 gem reads it. " +
-    "Video completion = floor(100 × segments with text in the language / segments). Container completion = " +
-    "floor(100 × Σ segments with text / Σ segments) over its normal-state videos.",
-  middleware: [requireOfficialApp] as const,
-  request: { body: jsonBody(CompletionsBody) },
-  responses: { 200: jsonResponse(CompletionsResponse, "completions by id"), ...errorResponses(400, 403, 404, 413) },
-}));
+const completions = alsoAsGet(
+  createRoute({
+    method: "post",
+    path: "/v4/subtitle_completions",
+    summary: "Subtitle completions of videos or of a container (official applications)",
+    description:
+      `Body: \`{"video_ids": [...]}\` (at most ${MAX_COMPLETION_VIDEO_IDS}) or \`{"container_id": "50c"}\`, exactly one. ` +
+      "Also served as GET with the same fields in the query (`?video_ids=1v,2v` or `?container_id=50c`), as the v4 gem reads it. " +
+      "Video completion = floor(100 × segments with text in the language / segments). Container completion = " +
+      "floor(100 × Σ segments with text / Σ segments) over its normal-state videos.",
+    middleware: [requireOfficialApp] as const,
+    request: { body: jsonBody(CompletionsBody) },
+    responses: { 200: jsonResponse(CompletionsResponse, "completions by id"), ...errorResponses(400, 403, 404, 413) },
+  }),
+);
 
 export const subtitlesRouter = createRouter()
   .openapi(importSrt, async (c) => {

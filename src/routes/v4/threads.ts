@@ -134,7 +134,12 @@ const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
 const threadId = (raw: string) => parseId(raw, "t");
 
 /** A folder as threads.json and alerts.json answer it: `{"count": N}` with `only_count`, else a page. */
-async function folderBody(c: Context<AppEnv>, type: ThreadType, unread: boolean, q: Parameters<typeof paging>[0] & { only_count?: boolean }) {
+async function folderBody(
+  c: Context<AppEnv>,
+  type: ThreadType,
+  unread: boolean,
+  q: Parameters<typeof paging>[0] & { only_count?: boolean },
+) {
   const db = c.get("db");
   const owner = c.get("owner");
   if (q.only_count) return { count: await countThreads(db, owner, type, unread) };

@@ -18,8 +18,7 @@ import { TimedCommentBody, TimedCommentSchema } from "./contracts/timed-comments
  * Timed comments (interface: "Timed comments (v4)"). GET takes a language code and DELETE a comment id in
  * the same position (`/timed_comments/{x}`); the methods tell them apart.
  */
-const param = (name: string, example: string) =>
-  z.string().openapi({ param: { name, in: "path" }, example });
+const param = (name: string, example: string) => z.string().openapi({ param: { name, in: "path" }, example });
 const languageParams = z.object({ video_id: param("video_id", "1v"), language_code: param("language_code", "fr") });
 
 const listRoute = (owner: "videos" | "episodes") =>
@@ -53,8 +52,7 @@ const remove = createRoute({
   path: "/v4/videos/{video_id}/timed_comments/{timed_comment_id}",
   summary: "Delete a timed comment",
   description:
-    "A user token is required: the author, the container's managers or staff (anyone else 403). A comment " +
-    "of another video is 404.",
+    "A user token is required: the author, the container's managers or staff (anyone else 403). A comment " + "of another video is 404.",
   middleware: [requireUser] as const,
   request: { params: z.object({ video_id: param("video_id", "1v"), timed_comment_id: param("timed_comment_id", "12tc") }) },
   responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },

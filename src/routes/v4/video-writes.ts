@@ -12,16 +12,13 @@ import { VideoSchema, idParam } from "./contracts/catalogue";
 import { VideoCreateBody, VideoUpdateBody } from "./contracts/catalogue-writes";
 
 const WHO =
-  "Staff and the container's managers (no token 401/4500, anyone else 403/5403; a hidden video or container " +
-  "is 404 to them).";
+  "Staff and the container's managers (no token 401/4500, anyone else 403/5403; a hidden video or container " + "is 404 to them).";
 
 const create = createRoute({
   method: "post",
   path: "/v4/containers/{container_id}/videos",
   summary: "Add a video to a container (staff and its managers)",
-  description:
-    `${WHO} \`titles.en\` is required; the type must fit the container (400 naming \`type\`). ` +
-    "Answers 201 with the video.",
+  description: `${WHO} \`titles.en\` is required; the type must fit the container (400 naming \`type\`). ` + "Answers 201 with the video.",
   middleware: [requireUser] as const,
   request: { params: idParam("container_id", "50c"), body: jsonBody(VideoCreateBody) },
   responses: { 201: jsonResponse(VideoSchema, "the new video"), ...errorResponses(400, 401, 403, 404, 413) },

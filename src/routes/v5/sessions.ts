@@ -59,14 +59,29 @@ const Credentials = z
   .object({
     username: z.string().min(1).max(100).optional(),
     password: z.string().min(1).max(1000).optional(),
-    social_token: z.string().min(1).max(8192).optional().openapi({ description: "an OpenID Connect ID token of a configured social network" }),
-    idp_token: z.string().min(1).max(8192).optional().openapi({ description: "an OpenID Connect ID token of a configured identity provider" }),
+    social_token: z
+      .string()
+      .min(1)
+      .max(8192)
+      .optional()
+      .openapi({ description: "an OpenID Connect ID token of a configured social network" }),
+    idp_token: z
+      .string()
+      .min(1)
+      .max(8192)
+      .optional()
+      .openapi({ description: "an OpenID Connect ID token of a configured identity provider" }),
     retailer_params: z.string().min(1).max(2048).optional().openapi({
       description: "`retailer=<name>&user_ref=<ref>[&email=][&name=]&expires=<unix s>&sig=<hex HMAC-SHA256>`, single-use",
     }),
-    store_token: z.string().min(1).max(16384).optional().openapi({ description: "a signed app store transaction (compact JWS, ES256), single-use" }),
+    store_token: z
+      .string()
+      .min(1)
+      .max(16384)
+      .optional()
+      .openapi({ description: "a signed app store transaction (compact JWS, ES256), single-use" }),
   })
-  
+
   .openapi("Credentials", {
     description:
       "Exactly one credential body: `username` + `password`, or one of `social_token`, `idp_token`, `retailer_params`, " +
@@ -93,7 +108,11 @@ function credentialOf(body: Credentials): Credential {
 }
 
 const TokenParam = z.object({
-  token: z.string().min(1).max(200).openapi({ param: { name: "token", in: "path" } }),
+  token: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "token", in: "path" } }),
 });
 
 const create = createRoute({
@@ -102,7 +121,7 @@ const create = createRoute({
   summary: "Log in (POST /v5/sessions.json)",
   description:
     "Over HTTPS only (plain HTTP is allowed in local development). Answers 201 with a token. External credentials " +
-    "create or link accounts (README, \"External identity\"). Rate limited per address and per account (429).",
+    'create or link accounts (README, "External identity"). Rate limited per address and per account (429).',
   request: { body: jsonBody(Credentials) },
   responses: { 201: jsonResponse(Session, "logged in"), ...errorResponses(400, 401, 403, 409, 413, 429, 503) },
 });
@@ -150,7 +169,10 @@ sessionsRouter
   .openapi(create, async (c) => {
     const credential = credentialOf(c.req.valid("json"));
     assertSecureTransport(c.req.url, c.env.ENVIRONMENT);
-    await limitLoginByAddress(c.env, clientAddress((name) => c.req.header(name)));
+    await limitLoginByAddress(
+      c.env,
+      clientAddress((name) => c.req.header(name)),
+    );
     const db = c.get("db");
     let user: User;
     if (credential.kind === "password") {

@@ -72,8 +72,7 @@ async function findLinkOrCreate(db: DB, id: ExternalIdentity): Promise<User> {
     if (!id.emailVerified) {
       throw ApiError.conflict(`an account with this email exists and is not linked to this ${LABEL[id.kind]} account`);
     }
-    const differentLink = () =>
-      ApiError.conflict(`the account with this email is linked to a different ${LABEL[id.kind]} account`);
+    const differentLink = () => ApiError.conflict(`the account with this email is linked to a different ${LABEL[id.kind]} account`);
     if (sameEmail[column] !== null) throw differentLink();
     const updated = await updateUserLink(db, sameEmail.id, column, id.ref, missingProfile(sameEmail, id));
     if (!updated) throw differentLink();

@@ -1,14 +1,7 @@
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { ApiError } from "../../lib/errors";
 import type { ExternalIdentity } from "./accounts";
-import {
-  CLOCK_TOLERANCE_SECONDS,
-  type OidcKind,
-  type OidcProvider,
-  invalidCredential,
-  issuerList,
-  oidcProviders,
-} from "./providers";
+import { CLOCK_TOLERANCE_SECONDS, type OidcKind, type OidcProvider, invalidCredential, issuerList, oidcProviders } from "./providers";
 
 type KeySet = JWTVerifyGetKey;
 
@@ -39,10 +32,13 @@ function failure(kind: OidcKind, provider: OidcProvider, err: unknown): ApiError
   if (err instanceof errors.JWTExpired) return invalidCredential(kind, "token expired");
   if (err instanceof errors.JWTClaimValidationFailed) {
     const reason =
-      err.claim === "aud" ? "wrong audience" :
-      err.claim === "iss" ? "wrong issuer" :
-      err.claim === "nbf" ? "token not yet valid" :
-      `missing or invalid "${err.claim}" claim`;
+      err.claim === "aud"
+        ? "wrong audience"
+        : err.claim === "iss"
+          ? "wrong issuer"
+          : err.claim === "nbf"
+            ? "token not yet valid"
+            : `missing or invalid "${err.claim}" claim`;
     return invalidCredential(kind, reason);
   }
   if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || !(err instanceof errors.JOSEError)) {

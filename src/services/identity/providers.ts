@@ -36,7 +36,10 @@ const Provider = z
     name: NAME,
     issuer: oneOrMore,
     audience: oneOrMore,
-    jwks_url: z.url({ protocol: /^https$/ }).max(2000).optional(),
+    jwks_url: z
+      .url({ protocol: /^https$/ })
+      .max(2000)
+      .optional(),
     jwks: Jwks.optional(),
     algorithms: z.array(z.enum(ALGORITHMS)).min(1).optional(),
   })

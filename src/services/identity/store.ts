@@ -15,7 +15,12 @@ const StoreConfig = z.strictObject({
   bundle_id: z.string().min(1).max(200),
   keys: z.array(Jwk).min(1).max(10),
   /** How old (by `signedDate`) a receipt may be. */
-  max_age_seconds: z.number().int().min(60).max(30 * 24 * 60 * 60).default(24 * 60 * 60),
+  max_age_seconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 24 * 60 * 60)
+    .default(24 * 60 * 60),
 });
 
 const ms = z.number().int().nonnegative();

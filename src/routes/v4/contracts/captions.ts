@@ -30,7 +30,12 @@ export const CaptionCreateBody = z
   .object({
     origin_subtitle_id: WireId("9s").openapi({ description: "the original subtitle the suggestion translates" }),
     language: LanguageCode.openapi({ description: "language of the suggestion; not the original's" }),
-    content: z.string().trim().min(1).max(MAX_CAPTION_CONTENT).openapi({ description: `1-${MAX_CAPTION_CONTENT} characters` }),
+    content: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_CAPTION_CONTENT)
+      .openapi({ description: `1-${MAX_CAPTION_CONTENT} characters` }),
   })
   .openapi("CaptionSuggestionCreate");
 

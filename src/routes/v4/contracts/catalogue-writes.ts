@@ -52,7 +52,10 @@ export const TitlesMap = langMap(TitleText, `Titles of 1-${WRITE_LIMITS.title} c
 export const DescriptionsMap = langMap(DescriptionText, `Descriptions of 1-${WRITE_LIMITS.description} characters`);
 
 const Poster = z.object({
-  url: z.url({ protocol: /^https?$/ }).max(WRITE_LIMITS.url).openapi({ example: "https://img.example/p.jpg" }),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(WRITE_LIMITS.url)
+    .openapi({ example: "https://img.example/p.jpg" }),
 });
 
 export const Images = z.object({
@@ -132,9 +135,7 @@ export const ContainerUpdateBody = z
     licenses: Licenses.optional().openapi({ description: "Staff only. Replaced as a whole." }),
     managers: ManagerIds.optional().openapi({ description: "Staff only. Replaced as a whole." }),
     state: z.enum(CONTAINER_STATES).optional().openapi({ description: "Staff only." }),
-    titles: refused(
-      "titles change through POST /v4/containers/<id>/titles.json and DELETE .../titles/<language_code>.json",
-    ),
+    titles: refused("titles change through POST /v4/containers/<id>/titles.json and DELETE .../titles/<language_code>.json"),
     descriptions: refused(
       "descriptions change through POST /v4/containers/<id>/descriptions.json and DELETE .../descriptions/<language_code>.json",
     ),

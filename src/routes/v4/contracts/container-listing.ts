@@ -22,7 +22,10 @@ const idsParam = z
   .transform((raw, ctx) => {
     if (raw === undefined) return undefined;
     const inner = raw.trim().replace(/^\(/, "").replace(/\)$/, "");
-    const tokens = inner.split(",").map((t) => t.trim()).filter(Boolean);
+    const tokens = inner
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean);
     if (tokens.length > MAX_BULK_IDS) {
       ctx.addIssue({ code: "custom", message: `at most ${MAX_BULK_IDS} ids per request (got ${tokens.length})` });
       return z.NEVER;
@@ -115,9 +118,7 @@ const ConciseContainer = z.object({
   url: z.object({ api: z.string() }),
 });
 /** all.json is one unpaged answer (no `only_ids`, `count` or links), so not a `listEnvelopeSchema`. */
-export const ConciseContainerList = z
-  .object({ more: z.boolean(), response: z.array(ConciseContainer) })
-  .openapi("ConciseContainerList");
+export const ConciseContainerList = z.object({ more: z.boolean(), response: z.array(ConciseContainer) }).openapi("ConciseContainerList");
 
 export const GenresQuery = z.object({
   type: containerType("`artist` (`artists`) selects the music set, any other type the general set"),
@@ -138,11 +139,14 @@ const videoFilters = {
   direction: z.enum(["asc", "desc"]).optional().openapi({ description: "number order, default `asc`" }),
   number: z.coerce.number().int().min(0).optional().openapi({ description: "only the video with this number", type: "integer" }),
 };
-const stateParam = z.enum(VIDEO_STATES).optional().openapi({
-  description:
-    "`pending` or `blocked` lists those videos instead of the normal ones: container managers and staff only " +
-    "(no token 401, others 403). Cannot be combined with any other filter (type, sort, direction, number): 400.",
-});
+const stateParam = z
+  .enum(VIDEO_STATES)
+  .optional()
+  .openapi({
+    description:
+      "`pending` or `blocked` lists those videos instead of the normal ones: container managers and staff only " +
+      "(no token 401, others 403). Cannot be combined with any other filter (type, sort, direction, number): 400.",
+  });
 
 export const ContainerVideosQuery = z.object({
   state: stateParam,

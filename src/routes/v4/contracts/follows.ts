@@ -10,9 +10,7 @@ const ResourceId = z
 
 /** `{resource_id}` (WIRE.md); unknown fields are refused. */
 export const FollowBody = (what: string) =>
-  z
-    .object({ resource_id: ResourceId.openapi({ description: `the container or video to ${what}`, example: "12c" }) })
-    ;
+  z.object({ resource_id: ResourceId.openapi({ description: `the container or video to ${what}`, example: "12c" }) });
 
 const followItem = <K extends "subscribed_at" | "marked_at">(at: K, name: string) => {
   const stamp = z.string().nullable().openapi({ description: "when it was added (the first time)" });
@@ -54,7 +52,8 @@ export const SubscriptionListQuery = z
       }),
   })
   .superRefine((q, ctx) => {
-    if (q.ids && q.only_count) ctx.addIssue({ code: "custom", path: ["only_count"], message: "give ids=true or only_count=true, not both" });
+    if (q.ids && q.only_count)
+      ctx.addIssue({ code: "custom", path: ["only_count"], message: "give ids=true or only_count=true, not both" });
   });
 
 /** Path of one subscription or marker: `{user_id}` and the resource id (`12c`, `40v`). */

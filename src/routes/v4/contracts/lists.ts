@@ -39,7 +39,7 @@ export const ListCreateBody = z
       })
       .openapi({ description: "title by language code; `en` is required", example: { en: "Weekend picks", ko: "주말 추천" } }),
   })
-  
+
   .openapi("ListCreate");
 
 export const ListEditBody = z
@@ -54,7 +54,7 @@ export const ListEditBody = z
         example: ["1v", "3c"],
       }),
   })
-  
+
   .openapi("ListEdit");
 
 export const LIST_TYPE_FILTERS = [...CONTAINER_TYPES, ...VIDEO_TYPES] as const;

@@ -6,13 +6,9 @@ import { pageField, perPageField } from "../../../lib/paging";
 /** A wire id in a query or body (`9s`, `1v`): malformed is a 400 naming the field (checked by the caller). */
 export const WireId = (example: string) => z.string().max(32).openapi({ example });
 
-export const UserRefSchema = z
-  .object({ id: z.string().openapi({ example: "12u" }), username: z.string() })
-  .openapi("UserRef");
+export const UserRefSchema = z.object({ id: z.string().openapi({ example: "12u" }), username: z.string() }).openapi("UserRef");
 
-export const SegmentTimingSchema = z
-  .object({ start_ms: z.number().int(), end_ms: z.number().int() })
-  .openapi("SegmentTiming");
+export const SegmentTimingSchema = z.object({ start_ms: z.number().int(), end_ms: z.number().int() }).openapi("SegmentTiming");
 
 export const LanguageCountSchema = z
   .object({ language: z.string().openapi({ example: "es" }), count: z.number().int() })

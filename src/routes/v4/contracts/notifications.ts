@@ -38,7 +38,7 @@ export const NotificationCreateBody = z
       .max(MAX_NOTIFICATION_LENGTH, `at most ${MAX_NOTIFICATION_LENGTH} characters`)
       .openapi({ description: `the message, 1 to ${MAX_NOTIFICATION_LENGTH} characters (trimmed)`, example: "New episode tonight!" }),
   })
-  
+
   .openapi("NotificationCreate");
 
 export const NotificationCreateQuery = z.object({
@@ -51,7 +51,7 @@ export const NotificationCreateQuery = z.object({
 export const InboxQuery = z.object({
   ...pagingQuery,
   unread: Flag.optional().openapi({ description: "`true`: only unread notifications; `false` or absent: all", type: "boolean" }),
-  only_count: Flag.optional().openapi({ description: "answer `{\"count\": N}` instead of the list", type: "boolean" }),
+  only_count: Flag.optional().openapi({ description: 'answer `{"count": N}` instead of the list', type: "boolean" }),
 });
 
 export const MarkQuery = z.object({

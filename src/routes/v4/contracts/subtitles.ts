@@ -20,9 +20,12 @@ export const SrtImportJson = z
     content: z
       .string()
       .min(1, "the file is empty")
-      .openapi({ description: `the SubRip text; the whole request is at most ${LIMIT_TEXT}`, example: "1\n00:00:01,000 --> 00:00:02,500\nBonjour\n" }),
+      .openapi({
+        description: `the SubRip text; the whole request is at most ${LIMIT_TEXT}`,
+        example: "1\n00:00:01,000 --> 00:00:02,500\nBonjour\n",
+      }),
   })
-  
+
   .openapi("SrtImport");
 
 export const SrtImportQuery = z.object({
@@ -44,7 +47,9 @@ export const SrtFileParams = z.object({
   file: z.string().openapi({ param: { name: "file", in: "path" }, description: "`<language>.srt`", example: "en.srt" }),
 });
 
-const Percents = z.record(z.string(), z.number().int()).openapi({ description: "completion percent by language", example: { en: 90, fr: 12 } });
+const Percents = z
+  .record(z.string(), z.number().int())
+  .openapi({ description: "completion percent by language", example: { en: 90, fr: 12 } });
 
 export const CompletionsBody = z
   .object({
@@ -56,14 +61,12 @@ export const CompletionsBody = z
       .openapi({ description: `at most ${MAX_COMPLETION_VIDEO_IDS} video ids`, example: ["1v", "2v"] }),
     container_id: z.string().max(32).optional().openapi({ description: "a container id", example: "50c" }),
   })
-  
+
   .openapi("SubtitleCompletionsRequest", { description: "exactly one of `video_ids` and `container_id`" });
 
-export const CompletionsResponse = z
-  .record(z.string(), Percents)
-  .openapi("SubtitleCompletions", {
-    description:
-      "completions by video id (missing, malformed and hidden videos are left out); for a container, its normal-state " +
-      "videos plus `container`",
-    example: { "1v": { en: 90, fr: 12 }, container: { en: 85 } },
-  });
+export const CompletionsResponse = z.record(z.string(), Percents).openapi("SubtitleCompletions", {
+  description:
+    "completions by video id (missing, malformed and hidden videos are left out); for a container, its normal-state " +
+    "videos plus `container`",
+  example: { "1v": { en: 90, fr: 12 }, container: { en: 85 } },
+});

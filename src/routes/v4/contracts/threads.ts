@@ -29,7 +29,10 @@ export const ThreadSchema = z
       .array(MessageSchema)
       .optional()
       .openapi({ description: `reading one thread: its last ${MAX_THREAD_MESSAGES} messages, oldest first` }),
-    more_messages: z.boolean().optional().openapi({ description: `true when the thread has more than ${MAX_THREAD_MESSAGES} messages` }),
+    more_messages: z
+      .boolean()
+      .optional()
+      .openapi({ description: `true when the thread has more than ${MAX_THREAD_MESSAGES} messages` }),
   })
   .openapi("Thread");
 
@@ -53,7 +56,7 @@ export const ThreadCreateBody = z
       .openapi({ description: "the recipient; not oneself", example: "12u" }),
     content: Content,
   })
-  
+
   .openapi("ThreadCreate");
 
 export const MessageCreateBody = z.object({ content: Content }).openapi("MessageCreate");

@@ -11,7 +11,12 @@ export const TimedCommentBody = z
       .min(0)
       .max(Number.MAX_SAFE_INTEGER)
       .openapi({ description: "milliseconds into the video; at most its duration when the duration is known", example: 116000 }),
-    comment: z.string().trim().min(1).max(MAX_TIMED_COMMENT).openapi({ description: `1-${MAX_TIMED_COMMENT} characters` }),
+    comment: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_TIMED_COMMENT)
+      .openapi({ description: `1-${MAX_TIMED_COMMENT} characters` }),
   })
   .openapi("TimedCommentCreate");
 

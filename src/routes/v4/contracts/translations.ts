@@ -26,7 +26,8 @@ export const languagePair = (q: PairQuery) => ({ from: q.from ?? q.origin_langua
 
 /** Problems of a pair: a name given twice with different values, or `from` equal to `to` (named as given). */
 export function checkLanguagePair(q: PairQuery, problem: Problem) {
-  if (q.from && q.origin_language && q.from !== q.origin_language) problem("origin_language", `differs from from=${q.from}; give one of them`);
+  if (q.from && q.origin_language && q.from !== q.origin_language)
+    problem("origin_language", `differs from from=${q.from}; give one of them`);
   if (q.to && q.target_language && q.to !== q.target_language) problem("target_language", `differs from to=${q.to}; give one of them`);
   const { from, to } = languagePair(q);
   if (from && to && from === to) problem(q.to ? "to" : "target_language", "the target language must differ from the origin language");
@@ -88,7 +89,12 @@ export const VoteBody = z
 export const ReportBody = z
   .object({
     origin_subtitle_id: WireId("8s").optional().openapi({ description: "accepted for older clients; the path names the subtitle" }),
-    reason: z.string().trim().max(MAX_REPORT_REASON).optional().openapi({ description: `why it is wrong, at most ${MAX_REPORT_REASON} characters` }),
+    reason: z
+      .string()
+      .trim()
+      .max(MAX_REPORT_REASON)
+      .optional()
+      .openapi({ description: `why it is wrong, at most ${MAX_REPORT_REASON} characters` }),
   })
   .openapi("SubtitleReportRequest");
 
