@@ -61,7 +61,7 @@ export function coveredWrites(): { declared: string[]; normalised: Set<string> }
   );
   const declared = sources.flatMap((s) => [...s.matchAll(/\bop: "((?:POST|PUT|PATCH|DELETE) \/[^"]+)"/g)].map((m) => m[1]));
   const matrix = sources.flatMap((s) =>
-    [...s.matchAll(/method: "(POST|PUT|PATCH|DELETE)", path: \(u\) => `\$\{base\(u\)\}([^`]*)`/g)].map(
+    [...s.matchAll(/method: "(POST|PUT|PATCH|DELETE)",\s*path: \(u\) => `\$\{base\(u\)\}([^`]*)`/g)].map(
       (m) => `${m[1]} /v4/users/{}${m[2].replace(/\$\{[^}]+\}/g, "{}")}`,
     ),
   );

@@ -114,17 +114,17 @@ async function passwordGrantUser(c: Context<AppEnv>, p: TokenRequest) {
   const db = c.get("db");
   try {
     await limitLoginByAddress(
-      c.env,
+      depsOf(c),
       clientAddress((name) => c.req.header(name)),
     );
     if (p.social_access_token !== undefined && p.username === undefined && p.password === undefined) {
       if (!p.social_access_token) throw new OAuthError(400, "invalid_request", "social_access_token is empty");
-      return await externalLogin(db, c.env, { kind: "social", credential: p.social_access_token });
+      return await externalLogin(depsOf(c), { kind: "social", credential: p.social_access_token });
     }
     if (!p.username || !p.password) {
       throw new OAuthError(400, "invalid_request", "username and password (or social_access_token) are required");
     }
-    await limitLoginByAccount(c.env, `password:${p.username}`);
+    await limitLoginByAccount(depsOf(c), `password:${p.username}`);
     return await authenticate(db, p.username, p.password);
   } catch (err) {
     throw asOAuthError(err);

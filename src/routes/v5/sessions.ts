@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
+import { depsOf } from "../../services/deps";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import {
@@ -170,20 +171,20 @@ sessionsRouter
     const credential = credentialOf(c.req.valid("json"));
     assertSecureTransport(c.req.url, c.env.ENVIRONMENT);
     await limitLoginByAddress(
-      c.env,
+      depsOf(c),
       clientAddress((name) => c.req.header(name)),
     );
     const db = c.get("db");
     let user: User;
     if (credential.kind === "password") {
-      await limitLoginByAccount(c.env, `password:${credential.username}`);
+      await limitLoginByAccount(depsOf(c), `password:${credential.username}`);
       user = await authenticate(db, credential.username, credential.password);
     } else {
       // token= is read only with social_token/idp_token (it links); other bodies ignore it, as passwords always have.
       const linking = credential.kind === "social" || credential.kind === "idp" ? requestToken(c) : undefined;
       const linkTo = linking ? await sessionUser(db, linking, deferOf(c)) : undefined;
       if (linking && !linkTo) throw ApiError.invalidSession();
-      user = await externalLogin(db, c.env, { kind: credential.kind, credential: credential.value, linkTo });
+      user = await externalLogin(depsOf(c), { kind: credential.kind, credential: credential.value, linkTo });
     }
     return c.json(sessionView(await openSession(db, user), user), 201);
   })

@@ -1,4 +1,4 @@
-import type { DB } from "../../db/client";
+import type { Deps } from "../deps";
 import type { User } from "../../types";
 import { limitLoginByAccount } from "../login-limits";
 import { linkExternal, loginExternal, spendOnce } from "./accounts";
@@ -19,15 +19,15 @@ export interface ExternalLogin {
  * failure), then the per-account rate limit on the verified identity, then (single-use kinds) spend the
  * credential, then find, link or create the account.
  */
-export async function externalLogin(db: DB, env: Env, login: ExternalLogin): Promise<User> {
+export async function externalLogin({ db, env }: Deps, login: ExternalLogin): Promise<User> {
   const { kind, credential } = login;
   if (kind === "social" || kind === "idp") {
     const identity = await verifyIdToken(env, kind, credential);
-    await limitLoginByAccount(env, `${kind}:${identity.ref}`);
+    await limitLoginByAccount({ env }, `${kind}:${identity.ref}`);
     return login.linkTo ? linkExternal(db, login.linkTo, identity) : loginExternal(db, identity);
   }
   const verified = kind === "retailer" ? await verifyRetailerParams(env, credential) : await verifyStoreToken(env, credential);
-  await limitLoginByAccount(env, `${kind}:${verified.identity.ref}`);
+  await limitLoginByAccount({ env }, `${kind}:${verified.identity.ref}`);
   await spendOnce(db, kind, verified.signed, verified.spentUntil);
   return loginExternal(db, verified.identity);
 }
