@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import type { DB } from "../db/client";
 import type { Job } from "../db/queries/jobs";
-import type { JobType } from "./types";
 
 export interface JobContext {
   db: DB;
@@ -26,7 +25,7 @@ export interface PayloadSpec {
 }
 
 export interface JobDefinition<
-  T extends JobType = JobType,
+  T extends string = string,
   S extends z.ZodType = z.ZodType,
   P extends PayloadSpec | null = PayloadSpec | null,
 > {
@@ -39,7 +38,7 @@ export interface JobDefinition<
 }
 
 /** Identity, for inference: the literal type, the params schema and the payload spec stay precise. */
-export const defineJob = <T extends JobType, S extends z.ZodType, P extends PayloadSpec | null>(definition: JobDefinition<T, S, P>) =>
+export const defineJob = <T extends string, S extends z.ZodType, P extends PayloadSpec | null>(definition: JobDefinition<T, S, P>) =>
   definition;
 
 /**

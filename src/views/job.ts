@@ -1,11 +1,13 @@
 import type { Job } from "../db/queries/jobs";
+import type { JobType } from "../jobs";
 import { formatId } from "../lib/ids";
 import { isoTime } from "./time";
 
 export function jobView(job: Job, origin: string) {
   return {
     id: formatId(job.id, "j"),
-    type: job.type,
+    // Rows hold only registry names (enqueue writes them from a definition).
+    type: job.type as JobType,
     status: job.status,
     progress: job.progress,
     attempts: job.attempts,

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DB } from "../client";
-import { jobs, type JobType } from "../schema";
+import { jobs } from "../schema";
 
 export type Job = typeof jobs.$inferSelect;
 
@@ -13,7 +13,7 @@ export async function insertJob(
   {
     startWithinSeconds = 0,
     ...values
-  }: { type: JobType; params?: Record<string, unknown>; payloadKey?: string; createdBy?: number; startWithinSeconds?: number },
+  }: { type: string; params?: Record<string, unknown>; payloadKey?: string; createdBy?: number; startWithinSeconds?: number },
 ) {
   const [job] = await db
     .insert(jobs)

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { JOB_STATUSES, JOB_TYPES } from "../../db/schema";
+import { JOB_STATUSES } from "../../db/schema";
+import { jobTypes } from "../../jobs";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
@@ -11,7 +12,7 @@ import { jobView } from "../../views/job";
 export const JobSchema = z
   .object({
     id: z.string().openapi({ example: "4j" }),
-    type: z.enum(JOB_TYPES),
+    type: z.enum(jobTypes),
     status: z.enum(JOB_STATUSES),
     progress: z.number().int().min(0).max(100),
     attempts: z.number().int(),
