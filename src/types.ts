@@ -1,4 +1,5 @@
 import type { D1Stats, DB } from "./db/client";
+import type { Rider } from "./db/rider";
 import type { applications, users } from "./db/schema";
 
 export type Application = typeof applications.$inferSelect;
@@ -14,11 +15,20 @@ export type AppEnv = {
     application?: Application;
     /** The user of the session token, when the request carries one. */
     user?: User;
+    /**
+     * A token-bearing read whose session check rides in its data batch (src/middleware/session.ts): `user` is set
+     * once the check has run, and `user()` answers it from any layer that has the request's `deps`.
+     */
+    pendingSession?: Rider & { user(): Promise<User | undefined> };
     /** A user token was sent but not used (dead, malformed or empty): public reads answer as anonymous. */
     ignoredToken?: "invalid" | "empty";
     /** An unsigned request named an application the server does not know; public reads treat it as none. */
     ignoredApp?: string;
     /** The request carried a valid signature of `application`. */
     appSigned?: boolean;
+    /** The edge cache found the request shareable (src/middleware/cache.ts): `publicCache` may mark it public. */
+    edgeShared?: boolean;
+    /** What the edge cache did, for Server-Timing: served fresh, served stale (refreshing), or computed and stored. */
+    edgeCache?: "hit" | "stale" | "miss";
   };
 };

@@ -5,13 +5,16 @@ export type DB = ReturnType<typeof createDb>;
 
 /** What one request (or one queue message) cost in D1: reported in Server-Timing. */
 export interface D1Stats {
+  /** Statements run (a batch counts each of its statements). */
   queries: number;
+  /** Round trips to D1: one per statement run alone, one per batch (issue 13: one per catalogue read). */
+  trips: number;
   rowsRead: number;
   rowsWritten: number;
   durationMs: number;
 }
 
-export const emptyStats = (): D1Stats => ({ queries: 0, rowsRead: 0, rowsWritten: 0, durationMs: 0 });
+export const emptyStats = (): D1Stats => ({ queries: 0, trips: 0, rowsRead: 0, rowsWritten: 0, durationMs: 0 });
 
 type Runner = D1Database | D1DatabaseSession;
 const UNDERLYING = Symbol("underlying statement");
@@ -40,6 +43,7 @@ function wrapStatement(stmt: D1PreparedStatement, stats: D1Stats): D1PreparedSta
     async all() {
       const started = performance.now();
       const res = await stmt.all();
+      stats.trips += 1;
       record(stats, res.meta);
       stats.durationMs += performance.now() - started;
       return res;
@@ -47,6 +51,7 @@ function wrapStatement(stmt: D1PreparedStatement, stats: D1Stats): D1PreparedSta
     async run() {
       const started = performance.now();
       const res = await stmt.run();
+      stats.trips += 1;
       record(stats, res.meta);
       stats.durationMs += performance.now() - started;
       return res;
@@ -69,6 +74,7 @@ export function instrument(runner: Runner, stats: D1Stats): D1Database {
       const started = performance.now();
       const raw = statements.map((s) => (s as unknown as { [UNDERLYING]?: D1PreparedStatement })[UNDERLYING] ?? s);
       const results = await runner.batch(raw);
+      stats.trips += 1;
       for (const r of results) record(stats, r.meta);
       stats.durationMs += performance.now() - started;
       return results;

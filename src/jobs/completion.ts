@@ -1,4 +1,5 @@
 import { CompletionParams, recomputeCompletions } from "../services/completions";
+import { bumpGenerations } from "../services/edge-cache";
 import { defineJob } from "./define";
 
 /**
@@ -10,10 +11,12 @@ export const completion = defineJob({
   type: "completion",
   params: CompletionParams,
   payload: null,
-  async handler({ db, params, progress }) {
+  async handler({ db, env, params, progress }) {
     await progress(10);
     const started = Date.now();
     const result = await recomputeCompletions(db, params);
+    // Container and video documents carry the completions, and listings filter on them.
+    await bumpGenerations(env, "catalogue");
     return { ...result, duration_ms: Date.now() - started };
   },
 });

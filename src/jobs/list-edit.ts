@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { findList } from "../db/queries/lists";
+import { bumpGenerations } from "../services/edge-cache";
 import { DERIVED_LISTS, INLINE_PAYLOAD_LIMIT, MAX_LIST_ITEMS, applyListEdit, assertEditable } from "../services/lists";
 import type { User } from "../types";
 import { PermanentJobError, defineJob } from "./define";
@@ -38,7 +39,9 @@ export const listEdit = defineJob({
 
     if (!(await findList(db, listId))) throw new PermanentJobError(`list ${listId}l does not exist`);
     await progress(10);
-    return applyListEdit(db, listId, ids, progress);
+    const result = await applyListEdit(db, listId, ids, progress);
+    await bumpGenerations(env, "catalogue");
+    return result;
   },
 });
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { findVideoWithContainer } from "../db/queries/catalogue";
 import { listVideoSegments, mergeJobParams } from "../db/queries/subtitles";
 import { formatId } from "../lib/ids";
+import { bumpGenerations } from "../services/edge-cache";
 import { SrtError, decodeSubtitleBytes, parseSrt } from "../services/srt";
 import { SUBTITLE_LANGUAGE_RE, invalidateSubtitleFile, planImport, writeImport, type ImportMode } from "../services/subtitles";
 import type { User } from "../types";
@@ -66,6 +67,8 @@ export const srtImport = defineJob({
     const counts = await writeImport(db, job.id, scope, mode, plan, cues.length, progress);
 
     await invalidateSubtitleFile(env.CACHE, videoId, language);
+    // Contributions (public reads) count the new history rows at once; completions follow with their job.
+    await bumpGenerations(env, "catalogue");
     const next = await enqueue({ db, env }, completion, { videoIds: [videoId], containerIds: [containerId] }, { createdBy: job.createdBy });
     return { ...counts, mode, completion_job: formatId(next.id, "j"), duration_ms: Date.now() - started };
   },

@@ -73,7 +73,7 @@ export function paging(q: { page?: number; per_page?: number; with_paging?: bool
  * Credentials never travel in links: clients add their own (the v3 gem appends `access_token=` to `next`, and a
  * second copy used to make the next page a 400), and a link pasted into a bug report must not carry a session.
  */
-const CREDENTIAL_PARAMS = ["access_token", "token", "sig", "t", "signature", "timestamp"];
+export const CREDENTIAL_PARAMS = ["access_token", "token", "sig", "t", "signature", "timestamp"];
 
 /** The request's own URL at another page: same path, paging and filter parameters, no credentials. */
 export function pageUrl(requestUrl: string, page: number) {

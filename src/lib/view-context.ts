@@ -2,11 +2,16 @@ import type { Context } from "hono";
 import type { AppEnv } from "../types";
 import type { ViewContext } from "../views/catalogue";
 
+/** The viewer's region as the views use it (geo-blocking flags); the edge cache keys on it too. */
+export function viewerRegion(request: Request): string | undefined {
+  const cf = request.cf as { country?: string } | undefined;
+  return cf?.country && cf.country !== "XX" ? cf.country.toLowerCase() : undefined;
+}
+
 export function viewContext(c: Context<AppEnv>): ViewContext {
-  const cf = c.req.raw.cf as { country?: string } | undefined;
   return {
     origin: new URL(c.req.url).origin,
     webOrigin: c.env.WEB_ORIGIN,
-    region: cf?.country && cf.country !== "XX" ? cf.country.toLowerCase() : undefined,
+    region: viewerRegion(c.req.raw),
   };
 }

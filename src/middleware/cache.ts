@@ -1,28 +1,140 @@
+import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
+import type { RouterRoute } from "hono/types";
 import { toHex } from "../lib/encoding";
+import { routingPath } from "../lib/paths";
+import { verifyV3Token } from "../lib/v3-tokens";
+import { viewerRegion } from "../lib/view-context";
+import { EDGE_MAX_AGE_SECONDS, EDGE_STALE_SECONDS, edgeKey, freshness, generations, scopesOf } from "../services/edge-cache";
 import type { AppEnv } from "../types";
+import { deferOf } from "./session";
 
-export const PUBLIC_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=300";
+export const PUBLIC_CACHE_CONTROL = `public, max-age=${EDGE_MAX_AGE_SECONDS}, stale-while-revalidate=${EDGE_STALE_SECONDS}`;
+
+const etagMatches = (inm: string | undefined, etag: string | null) => Boolean(inm && etag && inm.split(",").some((t) => t.trim() === etag));
 
 /**
  * Public catalogue GETs: `Cache-Control: public`, a strong ETag over the body, and 304 for a matching
- * `If-None-Match`. A request that carries a user token (or signature) may see user-specific data, so it is
- * never marked public; it keeps the `private, no-store` default.
+ * `If-None-Match`. Only a request the edge cache found shareable (no user token, no signature, no Authorization;
+ * a v3 token without a user) is marked public; anything else keeps the `private, no-store` default. Marking a
+ * route with it is also what makes the route edge-cached (`edgeCache` below).
  */
 export const publicCache = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (c.req.method !== "GET" || c.res.status !== 200) return;
-  if (c.get("user") || c.req.query("token") || c.req.header("authorization") || c.req.query("sig")) return;
+  if (!c.get("edgeShared") || c.get("user")) return;
   const body = await c.res.clone().arrayBuffer();
   const etag = `"${toHex(await crypto.subtle.digest("SHA-1", body)).slice(0, 32)}"`;
   const headers = new Headers(c.res.headers);
   headers.set("etag", etag);
   headers.set("cache-control", PUBLIC_CACHE_CONTROL);
   headers.append("vary", "Accept-Encoding");
-  const inm = c.req.header("if-none-match");
-  if (inm && inm.split(",").some((t) => t.trim() === etag)) {
+  if (etagMatches(c.req.header("if-none-match"), etag)) {
     c.res = new Response(null, { status: 304, headers });
     return;
   }
   c.res = new Response(body, { status: 200, headers });
 });
+
+/** When the stored answer was made (ms), for max-age and stale-while-revalidate; never sent to clients. */
+export const STORED_AT = "x-edge-stored-at";
+
+/** The Cache API drops an entry at its max-age, so the stored copy lives through the stale window too. */
+const STORED_CACHE_CONTROL = `public, max-age=${EDGE_MAX_AGE_SECONDS + EDGE_STALE_SECONDS}`;
+
+/** Background refreshes of a stale entry: they skip the lookup and store what they compute. */
+const REFRESHING = new WeakSet<Request>();
+
+type App = {
+  routes: RouterRoute[];
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
+};
+
+type Handler = { __COMPOSED_HANDLER?: Handler };
+const original = (h: Handler): Handler => (h.__COMPOSED_HANDLER ? original(h.__COMPOSED_HANDLER) : h);
+
+/** The routing paths of every GET route that carries `publicCache`, as patterns over `routingPath`. */
+function publicPatterns(routes: RouterRoute[]): RegExp[] {
+  const paths = new Set(routes.filter((r) => r.method === "GET" && original(r.handler as Handler) === publicCache).map((r) => r.path));
+  return [...paths].map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z0-9_]+/g, "[^/]+")}$`));
+}
+
+const isV3 = (path: string) => path.startsWith("/api/v3/") || path.startsWith("/v3/");
+
+/**
+ * Whether the answer may be shared with every other anonymous caller: no user token (not even `token=` empty,
+ * which answers with `x-token-ignored`), no Authorization, no signature. A v3 request carries a token
+ * always: a client-credentials token (no user) is checked here (a JWT: no D1) and shared; a password-grant one is
+ * never shared, nor is a token that fails (its 401/403 comes from the route).
+ */
+async function shareable(c: Context<AppEnv>, path: string): Promise<boolean> {
+  const req = c.req.raw;
+  const query = new URL(req.url).searchParams;
+  if (query.has("token") || query.has("sig") || req.headers.has("signature") || req.headers.has("authorization")) return false;
+  if (!isV3(path)) return true;
+  const token = query.getAll("access_token").at(-1);
+  if (!token) return false;
+  const check = await verifyV3Token(c.env.V3_TOKEN_SECRET, token);
+  return check.ok && check.claims.userId === undefined;
+}
+
+/** The stored answer as the client gets it: the public Cache-Control, its age, 304 or no body when asked. */
+function fromCache(c: Context<AppEnv>, hit: Response, storedAt: number) {
+  const headers = new Headers(hit.headers);
+  headers.delete(STORED_AT);
+  headers.set("cache-control", PUBLIC_CACHE_CONTROL);
+  headers.set("age", String(Math.max(0, Math.floor((Date.now() - storedAt) / 1000))));
+  if (etagMatches(c.req.header("if-none-match"), headers.get("etag"))) return new Response(null, { status: 304, headers });
+  return new Response(c.req.method === "HEAD" ? null : hit.body, { status: 200, headers });
+}
+
+/**
+ * The edge cache of public reads (src/services/edge-cache.ts has the keys and generations). It runs before the
+ * application and the user are resolved, so a hit costs no D1 query: the KV read of the generations and one
+ * `caches.default` lookup. Only GET/HEAD requests whose path is a `publicCache` route and that are shareable are
+ * looked up; only 200 answers that `publicCache` marked public are stored. A stale entry (past max-age, within
+ * stale-while-revalidate) is served while the request is made again in the background (`waitUntil`).
+ */
+export function edgeCache(app: App): MiddlewareHandler<AppEnv> {
+  let patterns: RegExp[] | undefined;
+  return async (c, next) => {
+    const req = c.req.raw;
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const path = routingPath(req);
+    patterns ??= publicPatterns(app.routes);
+    if (!patterns.some((p) => p.test(path)) || !(await shareable(c, path))) return next();
+    c.set("edgeShared", true);
+
+    const key = edgeKey(req.url, { region: viewerRegion(req) }, await generations(c.env.CACHE, scopesOf(path)));
+    const cache = caches.default;
+    if (!REFRESHING.has(req)) {
+      const hit = await cache.match(key);
+      const storedAt = Number(hit?.headers.get(STORED_AT));
+      const state = hit ? freshness(storedAt) : "expired";
+      if (hit && state !== "expired") {
+        if (state === "stale") refreshLater(c, app);
+        c.set("edgeCache", state === "fresh" ? "hit" : "stale");
+        return fromCache(c, hit, storedAt);
+      }
+    }
+    c.set("edgeCache", "miss");
+    await next();
+    if (req.method !== "GET" || c.res.status !== 200 || c.res.headers.get("cache-control") !== PUBLIC_CACHE_CONTROL) return;
+    const headers = new Headers(c.res.headers);
+    headers.set("cache-control", STORED_CACHE_CONTROL);
+    headers.set(STORED_AT, String(Date.now()));
+    // Awaited: the stored copy is complete (and the next read a hit) when the client has its answer.
+    await cache.put(key, new Response(await c.res.clone().arrayBuffer(), { status: 200, headers }));
+  };
+}
+
+/** Makes the request again through the whole application, after the response, so the next reader gets it fresh. */
+function refreshLater(c: Context<AppEnv>, app: App) {
+  const defer = deferOf(c);
+  if (!defer) return;
+  const headers = new Headers(c.req.raw.headers);
+  headers.delete("if-none-match");
+  const again = new Request(c.req.url, { method: "GET", headers });
+  REFRESHING.add(again);
+  defer(Promise.resolve(app.fetch(again, c.env, c.executionCtx as ExecutionContext)));
+}

@@ -12,7 +12,8 @@ const SECURITY_HEADERS = {
 
 /**
  * Per request: a request id, a D1 session (read replicas for reads, the primary for writes, with the
- * client's bookmark honoured), and the cost headers: Server-Timing with D1 time, queries and rows read.
+ * client's bookmark honoured), and the cost headers: Server-Timing with D1 time, queries and rows read, and
+ * `cache` (hit, stale or miss) when the edge cache was consulted.
  */
 export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
@@ -38,14 +39,23 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   if (!res.headers.has("cache-control")) res.headers.set("cache-control", "private, no-store");
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!res.headers.has(name)) res.headers.set(name, value);
   if (new URL(c.req.url).protocol === "https:") res.headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
+  // An edge-cache answer (fresh or stale) ran no D1 query: it names the cache and carries no D1 entries.
+  const edge = c.get("edgeCache");
+  const servedFromEdge = edge === "hit" || edge === "stale";
   res.headers.set(
     "server-timing",
     [
       `total;dur=${(performance.now() - started).toFixed(1)}`,
-      `d1;dur=${stats.durationMs.toFixed(1)};desc="D1"`,
-      `d1-queries;desc="${stats.queries}"`,
-      `d1-rows-read;desc="${stats.rowsRead}"`,
-      `d1-rows-written;desc="${stats.rowsWritten}"`,
+      ...(edge ? [`cache;desc="${edge}"`] : []),
+      ...(servedFromEdge
+        ? []
+        : [
+            `d1;dur=${stats.durationMs.toFixed(1)};desc="D1"`,
+            `d1-queries;desc="${stats.queries}"`,
+            `d1-trips;desc="${stats.trips}"`,
+            `d1-rows-read;desc="${stats.rowsRead}"`,
+            `d1-rows-written;desc="${stats.rowsWritten}"`,
+          ]),
     ].join(", "),
   );
 });

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { ApiError } from "../lib/errors";
-import { type Defer, sessionUser } from "../services/sessions";
+import { type Defer, pendingSession, sessionUser } from "../services/sessions";
 import type { AppEnv } from "../types";
 
 type TokenSource = { req: { query(k: string): string | undefined; header(k: string): string | undefined } };
@@ -31,23 +31,41 @@ export function deferOf(c: { executionCtx: { waitUntil(p: Promise<unknown>): voi
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,200}$/;
 
 /**
+ * The reads whose handlers carry the session check in their data batch (issue 13): one container, the listings and
+ * a list. They are public reads, so the user only widens what they may see, and nothing before the handler needs it.
+ * Everywhere else the session is read first, as before.
+ */
+const CARRIES_SESSION = [/^\/v4\/(?:containers|films|series|news|artists)(?:\/\d+c)?(?:\.json)?$/, /^\/v4\/lists\/[^/.]+(?:\.json)?$/];
+const carriesSession = (method: string, path: string) =>
+  (method === "GET" || method === "HEAD") && CARRIES_SESSION.some((re) => re.test(path));
+
+/**
  * Loads the user of a session token when one is sent. Sessions are read from D1 on every request, never from KV,
  * so a deleted session stops working at once; an expired one is the same as a deleted one (src/services/sessions.ts
  * refreshes `last_used_at` and deletes expired rows after the response). A token that matches no live session (or
  * `token=` with no value) does not end the request here: a public read answers as for an anonymous caller and says
  * so in `x-token-ignored` (yt-dlp sends `token=None` when it is not logged in), while every route that needs a user
- * refuses it through `missingUser` (401, vcode 11 for a dead token).
+ * refuses it through `missingUser` (401, vcode 11 for a dead token). On the reads of CARRIES_SESSION the check
+ * is not run here: it rides in the handler's first D1 batch (`deps.session`), with the same answer and bookkeeping.
  */
 export const loadUser = createMiddleware<AppEnv>(async (c, next) => {
   const token = requestToken(c);
-  if (token) {
-    const user = TOKEN_SHAPE.test(token) ? await sessionUser(c.get("db"), token, deferOf(c)) : undefined;
+  const settled = (user: AppEnv["Variables"]["user"]) => {
     if (user) c.set("user", user);
     else c.set("ignoredToken", "invalid");
+  };
+  let pending: AppEnv["Variables"]["pendingSession"];
+  if (token && TOKEN_SHAPE.test(token) && carriesSession(c.req.method, c.req.path)) {
+    pending = await pendingSession(c.get("db"), token, deferOf(c), (s) => settled(s?.user));
+    c.set("pendingSession", pending);
+  } else if (token) {
+    settled(TOKEN_SHAPE.test(token) ? await sessionUser(c.get("db"), token, deferOf(c)) : undefined);
   } else if (c.req.query("token") === "") {
     c.set("ignoredToken", "empty");
   }
   await next();
+  // A request that ended before its read (a 400, a 404 for a malformed id) still says whether its token was used.
+  if (pending) await pending.user();
   const ignored = c.get("ignoredToken");
   if (ignored && c.res.status !== 401) c.res.headers.set(TOKEN_IGNORED_HEADER, ignored);
 });

@@ -50,8 +50,9 @@ export interface Caller {
   manages(containerId: number): Promise<boolean>;
 }
 
-export function caller(db: DB, user: User | undefined): Caller {
-  const memo = new Map<number, Promise<boolean>>();
+export function caller(db: DB, user: User | undefined, known?: ReadonlyMap<number, boolean>): Caller {
+  // `known`: answers a batch already read (the manager row travelled with the data), so they cost no lookup.
+  const memo = new Map<number, Promise<boolean>>([...(known ?? [])].map(([id, yes]) => [id, Promise.resolve(yes)]));
   return {
     db,
     user,

@@ -38,6 +38,7 @@ import type { User } from "../types";
 import type { ContainerRow, VideoRow } from "../db/schema";
 import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
 import type { Deps } from "./deps";
+import { bumpGenerations } from "./edge-cache";
 import { invalidateCatalogueListings } from "./kv-cache";
 
 /**
@@ -134,6 +135,7 @@ export async function createContainer({ db, env }: Deps, body: ContainerCreate):
     selectContainer(db, id),
   ]);
   await invalidateCatalogueListings(env.CACHE);
+  await bumpGenerations(env, "catalogue");
   return rows[0];
 }
 
@@ -196,6 +198,7 @@ export async function updateContainer({ db, env }: Deps, user: User, container: 
     ? (await runBatch<ContainerRow[]>(db, [...statements, selectContainer(db, container.id)]))[0]
     : container;
   if (listingsChanged) await invalidateCatalogueListings(env.CACHE);
+  if (statements.length) await bumpGenerations(env, "catalogue");
   return updated;
 }
 
@@ -211,12 +214,13 @@ export async function deleteContainer({ db, env }: Deps, containerId: number): P
   if (small) await deleteContainerRow(db, containerId).run();
   else await updateContainerRow(db, containerId, { state: "blocked" }).run();
   await invalidateCatalogueListings(env.CACHE);
+  await bumpGenerations(env, "catalogue");
   return small ? "deleted" : "hidden";
 }
 
 // ---- videos ----
 
-export async function createVideo({ db }: Deps, container: ContainerRow, body: VideoCreate): Promise<VideoRow> {
+export async function createVideo({ db, env }: Deps, container: ContainerRow, body: VideoCreate): Promise<VideoRow> {
   assertVideoTypeFits(body.type, container.type);
   const id = newVideoId;
   const rows = await runBatch<VideoRow[]>(db, [
@@ -234,10 +238,11 @@ export async function createVideo({ db }: Deps, container: ContainerRow, body: V
     ...insertTexts(db, "description", "v", id, body.descriptions ?? {}),
     selectVideo(db, id),
   ]);
+  await bumpGenerations(env, "catalogue");
   return rows[0];
 }
 
-export async function updateVideo({ db }: Deps, video: VideoRow, body: VideoUpdate): Promise<VideoRow> {
+export async function updateVideo({ db, env }: Deps, video: VideoRow, body: VideoUpdate): Promise<VideoRow> {
   const set: Partial<typeof videos.$inferInsert> = {};
   if (body.number !== undefined) set.number = body.number;
   if (body.duration !== undefined) set.duration = body.duration;
@@ -247,18 +252,21 @@ export async function updateVideo({ db }: Deps, video: VideoRow, body: VideoUpda
   if (body.state) set.state = body.state;
   if (!Object.keys(set).length) return video;
   const rows = await runBatch<VideoRow[]>(db, [updateVideoRow(db, video.id, set), selectVideo(db, video.id)]);
+  await bumpGenerations(env, "catalogue");
   return rows[0];
 }
 
-export async function deleteVideo({ db }: Deps, videoId: number) {
+export async function deleteVideo({ db, env }: Deps, videoId: number) {
   await deleteVideoRow(db, videoId).run();
+  await bumpGenerations(env, "catalogue");
 }
 
 // ---- titles and descriptions ----
 
-/** A container's titles feed the KV-cached listings (all.json); descriptions and video titles do not. */
+/** A container's titles feed the KV-cached listings (all.json); descriptions and video titles do not. Every text is on the edge. */
 async function invalidateIfListed(env: Env, kind: TextKind, owner: TextOwner) {
   if (owner.kind === "c" && kind === "title") await invalidateCatalogueListings(env.CACHE);
+  await bumpGenerations(env, "catalogue");
 }
 
 /** Create or replace one title or description, and bump the owner's `updated_at`, in one batch. */

@@ -1,7 +1,14 @@
-import { findContainer, findVideoWithContainer } from "../db/queries/catalogue";
+import {
+  containerQuery,
+  findContainer,
+  findVideoWithContainer,
+  videoWithContainer,
+  videoWithContainerQuery,
+} from "../db/queries/catalogue";
+import { batchWith } from "../db/rider";
 import type { User } from "../types";
 import { caller, requireManager, requireVisibleContainer, requireVisibleVideo } from "./access";
-import type { Deps } from "./deps";
+import { type Deps, viewer } from "./deps";
 
 /**
  * A container or video by id as one caller may see or manage it: the lookup and the access rule of
@@ -9,13 +16,16 @@ import type { Deps } from "./deps";
  * the same 404; see access.ts for the 403 of a write.
  */
 
-export async function visibleContainer({ db }: Deps, user: User | undefined, containerId: number) {
-  return requireVisibleContainer(caller(db, user), await findContainer(db, containerId));
+/** One round trip, the session check of a token-bearing read included (`deps.session`). */
+export async function visibleContainer(deps: Deps, user: User | undefined, containerId: number) {
+  const [rows] = await batchWith(deps.db, deps.session, [containerQuery(deps.db, containerId)]);
+  return requireVisibleContainer(caller(deps.db, await viewer(deps, user)), rows[0]);
 }
 
-/** The video and its container when the caller may see the video. */
-export async function visibleVideo({ db }: Deps, user: User | undefined, videoId: number) {
-  return requireVisibleVideo(caller(db, user), await findVideoWithContainer(db, videoId));
+/** The video and its container when the caller may see the video: one statement. */
+export async function visibleVideo(deps: Deps, user: User | undefined, videoId: number) {
+  const [rows] = await batchWith(deps.db, deps.session, [videoWithContainerQuery(deps.db, videoId)]);
+  return requireVisibleVideo(caller(deps.db, await viewer(deps, user)), videoWithContainer(rows));
 }
 
 /**

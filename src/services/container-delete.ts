@@ -15,6 +15,11 @@ export const DELETE_CHUNK_ROWS = 500;
  * still there, so a chunk costs about (chunk x remaining videos) rows.
  */
 export const DELETE_CHUNK_VIDEOS = 10;
+/**
+ * Subtitles go half as many at a time: each one also takes itself off the language counts (migration 0019: its
+ * video and container, then a count row, twice), about 12 rows read per subtitle.
+ */
+export const DELETE_CHUNK_SUBTITLES = 250;
 
 export interface ContainerRemoval extends Record<string, unknown> {
   container_id: string;
@@ -43,7 +48,7 @@ export async function removeContainerInChunks(
     maxRowsRead = Math.max(maxRowsRead, cost.rowsRead);
   };
   for (const [stage, table] of CHUNK_TABLES.entries()) {
-    const limit = table === "videos" ? DELETE_CHUNK_VIDEOS : DELETE_CHUNK_ROWS;
+    const limit = table === "videos" ? DELETE_CHUNK_VIDEOS : table === "subtitles" ? DELETE_CHUNK_SUBTITLES : DELETE_CHUNK_ROWS;
     for (let chunk = 1; ; chunk++) {
       const cost = await deleteContainerChunk(db, containerId, table, limit);
       count(table, cost);

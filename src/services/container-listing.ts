@@ -1,13 +1,13 @@
-import type { DB } from "../db/client";
-import { findContainersByIds } from "../db/queries/catalogue";
+import { containersByIdsQuery } from "../db/queries/catalogue";
 import {
-  countContainers,
+  containerIdsQuery,
+  containerPageQuery,
+  countContainersQuery,
   listAllContainersConcise,
-  listContainerIds,
-  listContainerPage,
   listGenres,
   type ConciseRow,
 } from "../db/queries/catalogue-listing";
+import { batchWith } from "../db/rider";
 import type { CONTAINER_TYPES, GENRE_SETS } from "../db/schema";
 import type { ContainerSort } from "../domain/container-sorts";
 import { facet, inNamespace } from "../domain/facets";
@@ -107,21 +107,17 @@ export async function cachedGenres<T>({ db, env }: Deps, set: GenreSet | undefin
   return cachedJson(env.CACHE, KV_KEYS.genres(set ?? "all"), async () => (await listGenres(db, set)).map(toWire));
 }
 
-/** Containers by id in the given order (one `IN` read); missing ids are skipped. */
-async function containersInOrder(db: DB, ids: number[]): Promise<ContainerRow[]> {
-  const rows = await findContainersByIds(db, ids);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
 /**
- * `ids=`: the requested containers in request order. Malformed, duplicate, missing and non-normal-state ids
- * (and, on a pseudo-type path, containers of another type) are dropped without an error.
+ * `ids=`: the requested containers in request order, in one statement (at most MAX_BULK_IDS ids, so one `IN`).
+ * Malformed, duplicate, missing and non-normal-state ids (and, on a pseudo-type path, containers of another type)
+ * are dropped without an error.
  */
-export async function bulkContainers({ db }: Deps, tokens: string[], type?: ContainerRow["type"]) {
+export async function bulkContainers(deps: Deps, tokens: string[], type?: ContainerRow["type"]) {
   const ids = [...new Set(tokens.map((t) => tryParseId(t, "c")).filter((id): id is number => id !== null))];
-  const rows = await containersInOrder(db, ids);
-  return rows.filter((r) => isVisible(r) && (!type || r.type === type));
+  if (!ids.length) return [];
+  const [rows] = await batchWith(deps.db, deps.session, [containersByIdsQuery(deps.db, ids)]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []).filter((r) => isVisible(r) && (!type || r.type === type));
 }
 
 export interface ListingQuery extends ListingFilters {
@@ -131,12 +127,33 @@ export interface ListingQuery extends ListingFilters {
 
 /**
  * One page of a paged listing: the container ids in sort order, their rows (none with `only_ids`), and the
- * total for `with_paging`. Without `only_ids` one statement walks the facet and joins the page's rows.
+ * total for `with_paging`. One round trip: without `only_ids` one statement walks the facet and joins the page's
+ * rows, and the count (and a token-bearing read's session check) travel in the same batch.
  */
-export async function listingPage({ db }: Deps, q: ListingQuery, application: Application | undefined, p: Paging) {
+export async function listingPage(deps: Deps, q: ListingQuery, application: Application | undefined, p: Paging) {
+  const { db } = deps;
   const facetQuery = { facets: listingFacets(q, application), sort: q.sort, direction: q.direction };
   const window = { ...facetQuery, offset: p.offset, limit: p.limit };
-  const rows = p.onlyIds ? [] : await listContainerPage(db, window);
-  const ids = p.onlyIds ? await listContainerIds(db, window) : rows.map((r) => r.id);
-  return { ids, rows: new Map(rows.map((r) => [r.id, r])), count: () => countContainers(db, facetQuery) };
+  const counter = countContainersQuery(db, facetQuery);
+  let ids: number[];
+  let rows: ContainerRow[] = [];
+  let counted: Array<{ n: number }> | undefined;
+  if (p.onlyIds) {
+    const idsQuery = containerIdsQuery(db, window);
+    const [found, n] = p.withPaging
+      ? await batchWith(db, deps.session, [idsQuery, counter])
+      : await batchWith(db, deps.session, [idsQuery]);
+    ids = found.map((r) => r.id);
+    counted = n;
+  } else {
+    const page = containerPageQuery(db, window);
+    const [found, n] = p.withPaging
+      ? await batchWith(db, deps.session, [page.query, counter])
+      : await batchWith(db, deps.session, [page.query]);
+    rows = page.inOrder(found);
+    ids = rows.map((r) => r.id);
+    counted = n;
+  }
+  const total = counted?.[0]?.n ?? 0;
+  return { ids, rows: new Map(rows.map((r) => [r.id, r])), count: async () => total };
 }

@@ -1,6 +1,7 @@
-import { findContainer } from "../db/queries/catalogue";
-import { countContainerVideos, listContainerVideos } from "../db/queries/container-videos";
-import type { CONTAINER_TYPES, VIDEO_STATES, VIDEO_TYPES } from "../db/schema";
+import { containerManagerQuery, containerQuery } from "../db/queries/catalogue";
+import { containerVideosQuery, countContainerVideosQuery } from "../db/queries/container-videos";
+import { batchWith } from "../db/rider";
+import type { CONTAINER_TYPES, ContainerRow, VIDEO_STATES, VIDEO_TYPES, VideoRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import type { Paging } from "../lib/paging";
 import type { User } from "../types";
@@ -23,27 +24,42 @@ export interface Viewer {
 /**
  * One page of a container's videos by number. The checks run in the order the contract promises: a missing
  * container (or, on a pseudo-type path, one of another type) and one hidden from the viewer are 404; pending
- * and blocked videos need a signed-in viewer (401) who manages the container (403). One `caller` serves both
- * checks, so the manager lookup is read once.
+ * and blocked videos need a signed-in viewer (401) who manages the container (403). One D1 batch reads the
+ * container, the page, the total (`with_paging`) and, for a signed-in non-staff viewer, whether they manage it;
+ * rows the checks then refuse are dropped unseen.
  */
 export async function containerVideosPage(
-  { db }: Deps,
+  deps: Deps,
   viewer: Viewer,
   containerId: number,
   filter: ContainerVideosFilter,
   p: Paging,
   containerType?: (typeof CONTAINER_TYPES)[number],
 ) {
-  const container = await findContainer(db, containerId);
-  if (!container || (containerType && container.type !== containerType)) throw ApiError.notFound();
-  const who = caller(db, viewer.user);
-  await requireVisibleContainer(who, container);
+  const { db } = deps;
+  const user = viewer.user;
   const state = filter.state ?? "normal";
+  const query = { containerId, state, type: filter.type, number: filter.number };
+  const page = containerVideosQuery(db, { ...query, direction: filter.direction ?? "asc", offset: p.offset, limit: p.limit });
+  const asksManager = user !== undefined && !user.staff;
+  const extra = [
+    ...(p.withPaging ? [countContainerVideosQuery(db, query)] : []),
+    ...(asksManager ? [containerManagerQuery(db, containerId, user.id)] : []),
+  ];
+  const [found, rows, ...more] = (await batchWith(db, deps.session, [containerQuery(db, containerId), page, ...extra])) as [
+    ContainerRow[],
+    VideoRow[],
+    ...unknown[][],
+  ];
+  const total = p.withPaging ? ((more.shift() as Array<{ n: number }>)[0]?.n ?? 0) : 0;
+  const known = asksManager ? new Map([[containerId, more.shift()!.length > 0]]) : undefined;
+  const container = found[0];
+  if (!container || (containerType && container.type !== containerType)) throw ApiError.notFound();
+  const who = caller(db, user, known);
+  await requireVisibleContainer(who, container);
   if (state !== "normal") {
-    if (!viewer.user) throw viewer.signInError();
+    if (!user) throw viewer.signInError();
     await requireManager(who, { container }, "only the container's managers and staff see pending and blocked videos");
   }
-  const query = { containerId: container.id, state, type: filter.type, number: filter.number };
-  const rows = await listContainerVideos(db, { ...query, direction: filter.direction ?? "asc", offset: p.offset, limit: p.limit });
-  return { container, rows, count: () => countContainerVideos(db, query) };
+  return { container, rows, count: async () => total };
 }

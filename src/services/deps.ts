@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { DB } from "../db/client";
-import type { AppEnv } from "../types";
+import type { Rider } from "../db/rider";
+import type { AppEnv, User } from "../types";
 
 /**
  * What a service may use, passed as one object (issue 11): the request's D1 session and the Worker's bindings. A
@@ -9,7 +10,15 @@ import type { AppEnv } from "../types";
 export interface Deps {
   db: DB;
   env: Env;
+  /**
+   * On a token-bearing read that carries its session check (issue 13), the check not yet run: a service's first
+   * batch takes it along (`batchWith(db, deps.session, [...])`), and `viewer` then knows the user.
+   */
+  session?: Rider & { user(): Promise<User | undefined> };
 }
 
+/** The caller: the user given, else the one of a session check that rode along (run alone if it has not). */
+export const viewer = async (deps: Deps, user: User | undefined) => user ?? (await deps.session?.user());
+
 /** The dependencies of one request: its D1 session (with the client's bookmark) and the bindings. */
-export const depsOf = (c: Context<AppEnv>): Deps => ({ db: c.get("db"), env: c.env });
+export const depsOf = (c: Context<AppEnv>): Deps => ({ db: c.get("db"), env: c.env, session: c.get("pendingSession") });

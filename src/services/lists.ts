@@ -1,22 +1,23 @@
 import type { DB } from "../db/client";
-import { findContainersByIds } from "../db/queries/catalogue";
 import { derivedCountQuery, derivedIdPageQuery, derivedPageQuery, type DerivedFacet } from "../db/queries/derived-lists";
 import {
   containerStates,
-  countListItems,
+  countListItemsQuery,
   findList,
   insertList,
   listHead,
   listHeadQuery,
   listItemPageQuery,
-  loadVideos,
+  listItemRowsQuery,
   replaceListItems,
   videoStates,
   type ListHeadRow,
   type ListItemFilter,
   type ListItemRef,
+  type ListItemRow,
   type ListRow,
 } from "../db/queries/lists";
+import { batchWith, type Rider } from "../db/rider";
 import { ApiError } from "../lib/errors";
 import { formatId, tryParseResourceId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
@@ -138,17 +139,24 @@ export interface ListPage {
 }
 
 /**
- * A list's head (row and titles) and one page of it; null when the list does not exist. The head and the
- * page go in one D1 batch (one round trip). For a derived list that batch is the whole read: the page is one
- * walk of its partial index, container rows included (plus the count with `with_paging`). A curated page then
- * loads its rows: containers and videos, then the videos' containers not already loaded.
+ * A list's head (row and titles) and one page of it; null when the list does not exist. One D1 batch, one round
+ * trip: the head, the page with its rows (a derived list walks its partial index; a curated one walks its items,
+ * probing each item's row and a video's container), the total with `with_paging`, and `rider` (the session check
+ * of a token-bearing read) when given.
  */
-export async function readList(db: DB, listId: number, filter: ListItemFilter, p: Paging): Promise<ListPage | null> {
+export async function readList(db: DB, listId: number, filter: ListItemFilter, p: Paging, rider?: Rider): Promise<ListPage | null> {
   const facet = DERIVED_LISTS.get(listId);
-  return facet ? readDerived(db, listId, facet, filter, p) : readCurated(db, listId, filter, p);
+  return facet ? readDerived(db, listId, facet, filter, p, rider) : readCurated(db, listId, filter, p, rider);
 }
 
-async function readDerived(db: DB, listId: number, facet: DerivedFacet, filter: ListItemFilter, p: Paging): Promise<ListPage | null> {
+async function readDerived(
+  db: DB,
+  listId: number,
+  facet: DerivedFacet,
+  filter: ListItemFilter,
+  p: Paging,
+  rider?: Rider,
+): Promise<ListPage | null> {
   const head = listHeadQuery(db, listId);
   const counter = derivedCountQuery(db, facet, filter);
   const entries = new Map<string, ListEntry>();
@@ -157,13 +165,13 @@ async function readDerived(db: DB, listId: number, facet: DerivedFacet, filter: 
   let total: number | undefined;
   if (p.onlyIds) {
     const ids = derivedIdPageQuery(db, facet, filter, p.offset, p.limit);
-    const results = p.withPaging ? await db.batch([head, ids, counter]) : await db.batch([head, ids]);
+    const results = p.withPaging ? await batchWith(db, rider, [head, ids, counter]) : await batchWith(db, rider, [head, ids]);
     headRows = results[0];
     refs = results[1].map((r) => ({ kind: "c" as const, id: r.id }));
     total = results[2]?.[0]?.n;
   } else {
     const page = derivedPageQuery(db, facet, filter, p.offset, p.limit);
-    const results = p.withPaging ? await db.batch([head, page, counter]) : await db.batch([head, page]);
+    const results = p.withPaging ? await batchWith(db, rider, [head, page, counter]) : await batchWith(db, rider, [head, page]);
     headRows = results[0];
     refs = results[1].map((c) => ({ kind: "c" as const, id: c.id }));
     for (const c of results[1]) entries.set(formatId(c.id, "c"), { kind: "c", container: c });
@@ -174,34 +182,29 @@ async function readDerived(db: DB, listId: number, facet: DerivedFacet, filter: 
   return { ...found, source: facet, refs, entries, count: async () => total ?? 0 };
 }
 
-async function readCurated(db: DB, listId: number, filter: ListItemFilter, p: Paging): Promise<ListPage | null> {
-  const [rows, refs] = await db.batch([listHeadQuery(db, listId), listItemPageQuery(db, listId, filter, p.offset, p.limit)]);
-  const found = listHead(rows);
-  if (!found) return null;
-  const count = () => countListItems(db, listId, filter);
+/** A page row as a list entry: the container item, or the video with its container. */
+const entryOf = (row: ListItemRow): ListEntry =>
+  row.kind === "c" ? { kind: "c", container: row.container } : { kind: "v", video: row.video as VideoRow, container: row.container };
+
+async function readCurated(db: DB, listId: number, filter: ListItemFilter, p: Paging, rider?: Rider): Promise<ListPage | null> {
+  const head = listHeadQuery(db, listId);
+  const counter = countListItemsQuery(db, listId, filter);
   const entries = new Map<string, ListEntry>();
-  if (p.onlyIds) return { ...found, source: "curated", refs, entries, count };
-
-  const page = refs.slice(0, p.perPage);
-  const [cs, vs] = await Promise.all([
-    findContainersByIds(
-      db,
-      page.filter((r) => r.kind === "c").map((r) => r.id),
-    ),
-    loadVideos(
-      db,
-      page.filter((r) => r.kind === "v").map((r) => r.id),
-    ),
-  ]);
-  const byId = new Map(cs.map((c) => [c.id, c]));
-  const missing = [...new Set(vs.map((v) => v.containerId).filter((id) => !byId.has(id)))];
-  for (const c of await findContainersByIds(db, missing)) byId.set(c.id, c);
-
-  for (const c of cs) entries.set(formatId(c.id, "c"), { kind: "c", container: c });
-  for (const v of vs) {
-    const container = byId.get(v.containerId);
-    if (container) entries.set(formatId(v.id, "v"), { kind: "v", video: v, container });
+  let headRows: ListHeadRow[];
+  let refs: ListItemRef[];
+  let counted: Array<{ n: number }> | undefined;
+  if (p.onlyIds) {
+    const page = listItemPageQuery(db, listId, filter, p.offset, p.limit);
+    [headRows, refs, counted] = p.withPaging ? await batchWith(db, rider, [head, page, counter]) : await batchWith(db, rider, [head, page]);
+  } else {
+    const page = listItemRowsQuery(db, listId, filter, p.offset, p.limit);
+    let rows: ListItemRow[];
+    [headRows, rows, counted] = p.withPaging ? await batchWith(db, rider, [head, page, counter]) : await batchWith(db, rider, [head, page]);
+    refs = rows.map((r) => ({ kind: r.kind, id: r.id }));
+    for (const r of rows) entries.set(formatId(r.id, r.kind), entryOf(r));
   }
-  // An item deleted between the two reads has no entry: the view drops it from the page.
-  return { ...found, source: "curated", refs, entries, count };
+  const found = listHead(headRows);
+  if (!found) return null;
+  const total = counted?.[0]?.n ?? 0;
+  return { ...found, source: "curated", refs, entries, count: async () => total };
 }

@@ -3,7 +3,6 @@ import {
   captionInWindow,
   insertCaptionSuggestion,
   subtitleIdRange,
-  subtitleLanguages,
   videoAtSubtitle,
   type CaptionCandidate,
   type TargetDraw,
@@ -45,26 +44,16 @@ export async function visibleSubtitle({ db }: Deps, id: number) {
   return s;
 }
 
-/** Language counts aggregate the whole subtitles table, so they are cached in KV for this long. */
-export const LANGUAGE_COUNTS_TTL_SECONDS = 300;
-const LANGUAGE_COUNTS_KEY = "localisation:language-totals:v1";
-
 /**
- * Originals and translations per language, shared by the translation and caption language lists. Built by
- * one grouped query (about one row read per subtitle) at most once per TTL; nothing invalidates it early,
- * so a new language shows up within five minutes.
+ * Originals and translations per language, shared by the translation and caption language lists: the rows of
+ * the trigger-kept counts (one per language), so a read costs the number of languages and is always current.
  */
-export async function cachedLanguageTotals({ db, env }: Deps): Promise<LanguageTotals[]> {
-  const kv = env.CACHE;
-  const hit = await kv.get<LanguageTotals[]>(LANGUAGE_COUNTS_KEY, "json");
-  if (hit !== null) return hit;
-  const rows = (await languageTotals(db)).map((r) => ({
+export async function currentLanguageTotals({ db }: Deps): Promise<LanguageTotals[]> {
+  return (await languageTotals(db)).map((r) => ({
     language: r.language,
     originals: Number(r.originals),
     translations: Number(r.translations),
   }));
-  await kv.put(LANGUAGE_COUNTS_KEY, JSON.stringify(rows), { expirationTtl: LANGUAGE_COUNTS_TTL_SECONDS });
-  return rows;
 }
 
 /** `[{language, count}]`, most first, languages with a zero count left out. */
@@ -106,19 +95,13 @@ export const CAPTION_ATTEMPTS = 3;
 
 /** Without `to` this is the other target a draw can fall back on when the catalogue has one language. */
 const FALLBACK_TARGET = "en";
-const SUBTITLE_LANGUAGES_KEY = "localisation:subtitle-languages:v1";
 
 /**
- * The languages a caption without `to` may lack: those subtitles exist in (from the language counts' KV entry
- * when it is there, else one seek per language, cached as long), plus English so there are always two.
+ * The languages a caption without `to` may lack: those with subtitles on visible videos (the language counts,
+ * one row per language), plus English so there are always two.
  */
-async function targetLanguages(kv: KVNamespace, db: DB): Promise<string[]> {
-  let languages = (await kv.get<LanguageTotals[]>(LANGUAGE_COUNTS_KEY, "json"))?.map((t) => t.language) ?? null;
-  languages ??= await kv.get<string[]>(SUBTITLE_LANGUAGES_KEY, "json");
-  if (!languages) {
-    languages = await subtitleLanguages(db);
-    await kv.put(SUBTITLE_LANGUAGES_KEY, JSON.stringify(languages), { expirationTtl: LANGUAGE_COUNTS_TTL_SECONDS });
-  }
+async function targetLanguages(db: DB): Promise<string[]> {
+  const languages = (await languageTotals(db)).map((t) => t.language);
   return [...new Set([...languages, FALLBACK_TARGET])].sort();
 }
 
@@ -131,7 +114,7 @@ async function targetLanguages(kv: KVNamespace, db: DB): Promise<string[]> {
  * answer is 404, even if a rare candidate exists elsewhere; asking again draws new windows.
  */
 export async function randomCaption(
-  { db, env }: Deps,
+  { db }: Deps,
   from: string | undefined,
   to: string | undefined,
   random: () => number = Math.random,
@@ -139,7 +122,7 @@ export async function randomCaption(
   const range = await subtitleIdRange(db);
   if (!range?.lo || !range.hi) return undefined;
   const { lo, hi } = range;
-  const languages = to ? [] : await targetLanguages(env.CACHE, db);
+  const languages = to ? [] : await targetLanguages(db);
   for (let attempt = 0; attempt < CAPTION_ATTEMPTS; attempt++) {
     // The last window starts at the very beginning of the walk, so the first candidates are always reachable.
     const id = attempt === CAPTION_ATTEMPTS - 1 ? 0 : lo + Math.floor(random() * (hi - lo + 1));

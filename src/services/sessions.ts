@@ -5,10 +5,13 @@ import {
   type ExpiryCut,
   findSession,
   insertSession,
+  sessionQuery,
+  type SessionRow,
   touchSession,
 } from "../db/queries/sessions";
 import { findUserByUsername } from "../db/queries/users";
 import type { DB } from "../db/client";
+import type { Rider } from "../db/rider";
 import { ApiError, VCODE } from "../lib/errors";
 import { DUMMY_HASH, verifyPassword } from "../lib/password";
 import { hashToken, newSessionToken } from "../lib/tokens";
@@ -64,20 +67,68 @@ export type LiveSession = { user: User; expiresAt: number };
  */
 export async function liveSession(db: DB, token: string, defer?: Defer): Promise<LiveSession | undefined> {
   const tokenHash = await hashToken(token);
-  const now = nowSeconds();
-  const cut = cutAt(now);
-  const row = await findSession(db, tokenHash, cut);
+  const cut = cutAt(nowSeconds());
+  return settleSession(db, tokenHash, cut, await findSession(db, tokenHash, cut), defer);
+}
+
+/** What a session row read at `cut` means: its bookkeeping (delete when expired, refresh when stale) after the response. */
+async function settleSession(db: DB, tokenHash: string, cut: ExpiryCut, row: SessionRow, defer?: Defer) {
   if (!row) return undefined;
   if (!row.live) {
     await background(deleteExpiredSession(db, tokenHash, cut), defer);
     return undefined;
   }
   let lastUsedAt = row.lastUsedAt;
-  if (lastUsedAt < now - SESSION_REFRESH_SECONDS) {
-    await background(touchSession(db, tokenHash, now, now - SESSION_REFRESH_SECONDS), defer);
-    lastUsedAt = now;
+  if (lastUsedAt < cut.now - SESSION_REFRESH_SECONDS) {
+    await background(touchSession(db, tokenHash, cut.now, cut.now - SESSION_REFRESH_SECONDS), defer);
+    lastUsedAt = cut.now;
   }
   return { user: row.user, expiresAt: expiryOf(lastUsedAt, row.expiresAt) };
+}
+
+/** A session check that can ride in a service's first batch (`batchWith`), or run alone when asked first. */
+export interface PendingSession extends Rider {
+  /** The session's user: at once when the check has travelled, else one read of its own. */
+  user(): Promise<User | undefined>;
+}
+
+/**
+ * The same check as `liveSession`, deferred (issue 13): a read that batches its data carries the session lookup
+ * in that batch, so a token-bearing read costs one round trip. `onSettled` hears the answer once, however it came.
+ */
+export async function pendingSession(
+  db: DB,
+  token: string,
+  defer: Defer | undefined,
+  onSettled: (session: LiveSession | undefined) => void,
+): Promise<PendingSession> {
+  const tokenHash = await hashToken(token);
+  const cut = cutAt(nowSeconds());
+  let sent = false;
+  let settled: Promise<LiveSession | undefined> | undefined;
+  const settle = (row: SessionRow) =>
+    (settled = settleSession(db, tokenHash, cut, row, defer).then((session) => {
+      onSettled(session);
+      return session;
+    }));
+  return {
+    take() {
+      if (sent) return undefined;
+      sent = true;
+      return sessionQuery(db, tokenHash, cut);
+    },
+    async settle(rows) {
+      await settle((rows as NonNullable<SessionRow>[])[0]);
+    },
+    async user() {
+      if (!sent) {
+        sent = true;
+        return (await settle(await findSession(db, tokenHash, cut)))?.user;
+      }
+      // Taken by a batch, which settles it before handing back the data (a failed batch failed the request).
+      return (await settled)?.user;
+    },
+  };
 }
 
 export async function sessionUser(db: DB, token: string, defer?: Defer) {

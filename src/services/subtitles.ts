@@ -6,6 +6,7 @@ import {
   listSubtitlesByStart,
   listVideoSegments,
   runBatch,
+  type ImportChunk,
   type ImportRow,
   type ImportScope,
 } from "../db/queries/subtitles";
@@ -84,10 +85,41 @@ export interface ImportCounts {
   rows_written: number;
 }
 
+/** A chunk an earlier delivery wrote: the cues it covered and what it counted, read back from its history rows. */
+interface DoneChunk {
+  first: number;
+  last: number;
+  segments: number;
+  created: number;
+  updated: number;
+  /** Planned rows of this delivery inside the chunk (written or unchanged then). */
+  rows: number;
+}
+
+function doneChunks(histories: Map<string, number>, prefix: string): DoneChunk[] {
+  const chunks = new Map<string, DoneChunk>();
+  for (const [key, count] of histories) {
+    const m = /^(\d+)-(\d+):(segment|created|updated)$/.exec(key.slice(prefix.length));
+    if (!m) continue;
+    const chunk = chunks.get(`${m[1]}-${m[2]}`) ?? {
+      first: Number(m[1]),
+      last: Number(m[2]),
+      segments: 0,
+      created: 0,
+      updated: 0,
+      rows: 0,
+    };
+    chunk[m[3] === "segment" ? "segments" : (m[3] as "created" | "updated")] += count;
+    chunks.set(`${m[1]}-${m[2]}`, chunk);
+  }
+  return [...chunks.values()];
+}
+
 /**
- * Writes planned rows in chunks. Each subtitle is classified against what is stored (new, changed text,
- * same text); a row this job already wrote in an earlier delivery (its history exists) keeps the
- * classification it had then, so a replay after a crash reports the same counts and writes only the rest.
+ * Writes planned rows in chunks of consecutive cues, each one transaction with its history rows. Each
+ * subtitle is classified against what is stored (new, changed text, same text); the cues of a chunk an
+ * earlier delivery already wrote (its history rows exist) keep the counts recorded then, so a replay after a
+ * crash reports the same counts and writes only the rest.
  */
 export async function writeImport(
   db: DB,
@@ -98,13 +130,15 @@ export async function writeImport(
   cueCount: number,
   progress: (p: number) => Promise<void>,
 ): Promise<ImportCounts> {
-  const [stored, segments, done] = await Promise.all([
+  const prefix = historyPrefix(jobId);
+  const [stored, segments, histories] = await Promise.all([
     listSubtitlesByStart(db, scope.videoId, scope.language),
     mode === "create" ? listVideoSegments(db, scope.videoId) : Promise.resolve([]),
-    historiesWithPrefix(db, historyPrefix(jobId)),
+    historiesWithPrefix(db, prefix),
   ]);
   const storedText = new Map(stored.map((s) => [s.startMs, s.text]));
   const segmentStarts = new Set(segments.map((s) => s.startMs));
+  const done = doneChunks(histories, prefix);
   const counts: ImportCounts = {
     cues: cueCount,
     created: 0,
@@ -115,46 +149,55 @@ export async function writeImport(
     rows_written: 0,
   };
 
-  // Chunks follow the file's order; each carries the new segments and the texts of its own rows, so a
-  // text never waits for a segment of a later chunk.
-  const chunks: Array<{ segments: ImportRow[]; texts: ImportRow[] }> = [];
-  let chunk = { segments: [] as ImportRow[], texts: [] as ImportRow[] };
+  // Chunks follow the file's order and never straddle a chunk written earlier; each carries the new segments
+  // and the texts of its own cues, so a text never waits for a segment of a later chunk.
+  const chunks: ImportChunk[] = [];
+  let chunk: ImportChunk & { first: number; last: number; rows: number } = newChunk();
   let chars = 0;
+  function newChunk() {
+    return { key: "", segments: [] as ImportRow[], texts: [] as ImportRow[], created: 0, first: 0, last: 0, rows: 0 };
+  }
   const flush = () => {
-    if (chunk.segments.length || chunk.texts.length) chunks.push(chunk);
-    chunk = { segments: [], texts: [] };
+    if (chunk.segments.length || chunk.texts.length) chunks.push({ ...chunk, key: `${prefix}${chunk.first}-${chunk.last}` });
+    chunk = newChunk();
     chars = 0;
   };
   for (const row of plan.rows) {
-    const key = `${historyPrefix(jobId)}${row.cue}`;
-    const segmentKey = `${key}:segment`;
-    if (mode === "create") {
-      if (done.has(segmentKey)) counts.segments_created++;
-      else if (!segmentStarts.has(row.startMs)) {
-        counts.segments_created++;
-        chunk.segments.push({ s: row.startMs, e: row.endMs, t: "", k: segmentKey });
-      }
+    const earlier = done.find((d) => d.first <= row.cue && row.cue <= d.last);
+    if (earlier) {
+      earlier.rows++;
+      flush();
+      continue;
     }
-    const version = done.get(key);
-    if (version !== undefined) {
-      if (version === 1) counts.created++;
-      else counts.updated++;
-    } else {
-      const current = storedText.get(row.startMs);
-      if (current === row.text) counts.unchanged++;
-      else {
-        if (current === undefined) counts.created++;
-        else counts.updated++;
-        chunk.texts.push({ s: row.startMs, e: row.endMs, t: row.text, k: key });
-        chars += row.text.length;
-      }
+    if (!chunk.rows++) chunk.first = row.cue;
+    chunk.last = row.cue;
+    if (mode === "create" && !segmentStarts.has(row.startMs)) {
+      counts.segments_created++;
+      chunk.segments.push({ s: row.startMs, e: row.endMs, t: "" });
     }
-    if (Math.max(chunk.segments.length, chunk.texts.length) >= IMPORT_CHUNK_ROWS || chars >= IMPORT_CHUNK_CHARS) flush();
+    const current = storedText.get(row.startMs);
+    if (current === row.text) counts.unchanged++;
+    else {
+      if (current === undefined) {
+        counts.created++;
+        chunk.created++;
+      } else counts.updated++;
+      chunk.texts.push({ s: row.startMs, e: row.endMs, t: row.text });
+      chars += row.text.length;
+    }
+    if (chunk.rows >= IMPORT_CHUNK_ROWS || chars >= IMPORT_CHUNK_CHARS) flush();
   }
   flush();
+  for (const d of done) {
+    if (!d.rows) continue;
+    counts.segments_created += d.segments;
+    counts.created += d.created;
+    counts.updated += d.updated;
+    counts.unchanged += d.rows - d.created - d.updated;
+  }
 
   for (let i = 0; i < chunks.length; i++) {
-    counts.rows_written += await runBatch(db, importChunkStatements(scope, chunks[i].segments, chunks[i].texts));
+    counts.rows_written += await runBatch(db, importChunkStatements(scope, chunks[i]));
     await progress(20 + (70 * (i + 1)) / chunks.length);
   }
   return counts;

@@ -20,6 +20,7 @@ export function historyView(h: HistoryRow) {
     language: h.language,
     text: h.text,
     version: h.version,
+    count: h.count,
     created_at: isoTime(h.createdAt),
   };
 }

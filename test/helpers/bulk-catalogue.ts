@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { containerGenres, subtitleCompletions, titles } from "../../src/db/schema";
 import { db } from ".";
+import { catalogueChanged } from "./catalogue";
 
 /** What a listing test needs to know about a container to predict listings (an in-memory oracle). */
 export interface ModelContainer {
@@ -112,6 +113,7 @@ export async function insertCatalogue(specs: ModelInput[]): Promise<ModelContain
     Object.entries(m.subs).map(([language, percent]) => ({ resourceKind: "c" as const, resourceId: m.id, language, percent })),
   );
   for (const part of chunks(subRows, 90, 5)) await db().insert(subtitleCompletions).values(part);
+  await catalogueChanged();
   return made;
 }
 

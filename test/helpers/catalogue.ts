@@ -1,5 +1,13 @@
 import { containerGenres, containerManagers, containers, descriptions, licenses, titles, videos } from "../../src/db/schema";
+import { env } from "cloudflare:workers";
+import { bumpGenerations } from "../../src/services/edge-cache";
 import { db } from ".";
+
+/**
+ * What the write services do after a catalogue write, for rows a test writes itself (an operator's SQL): the next
+ * anonymous read is computed again instead of served from the edge cache (docs/scaling.md, "The edge cache").
+ */
+export const catalogueChanged = () => bumpGenerations(env, "catalogue");
 
 type ContainerInsert = typeof containers.$inferInsert;
 type VideoInsert = typeof videos.$inferInsert;
@@ -42,6 +50,7 @@ export async function createContainer(
       .insert(licenses)
       .values(regions.map((region) => ({ containerId: c.id, region, platform: "web" as const })));
   }
+  await catalogueChanged();
   return { ...c, wireId: `${c.id}c` };
 }
 
@@ -52,5 +61,6 @@ export async function createVideo(containerId: number, opts: Partial<VideoInsert
     .values({ containerId, type: "episode", ...row })
     .returning();
   if (title) await db().insert(titles).values({ resourceKind: "v", resourceId: v.id, language: "en", text: title });
+  await catalogueChanged();
   return { ...v, wireId: `${v.id}v` };
 }

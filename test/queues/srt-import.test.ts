@@ -60,14 +60,11 @@ describe("srt-import consumer", () => {
       .where(eq(subtitleHistories.videoId, videoId))
       .orderBy(asc(subtitleHistories.id))
       .all();
-    expect(histories.map((h) => [h.kind, h.sourceKey]).sort()).toEqual(
-      [1, 2, 3]
-        .flatMap((n) => [
-          ["segment", `import:${job.id}:${n}:segment`],
-          ["subtitle", `import:${job.id}:${n}`],
-        ])
-        .sort(),
-    );
+    // Issue 13: one history row per kind and chunk of cues, standing for `count` changes (not two per cue).
+    expect(histories.map((h) => [h.kind, h.count, h.sourceKey]).sort()).toEqual([
+      ["segment", 3, `import:${job.id}:1-3:segment`],
+      ["subtitle", 3, `import:${job.id}:1-3:created`],
+    ]);
     expect(histories.every((h) => h.userId === userId && h.containerId === containerId)).toBe(true);
 
     const completionId = Number.parseInt(String(row.result?.completion_job), 10);
@@ -108,15 +105,16 @@ describe("srt-import consumer", () => {
     ]);
     // Timing belongs to the segments: an import never moves or adds them.
     expect((await localisationCounts(videoId)).segments).toBe(4);
+    // One history row for the created text (version 1) and one for the replaced one (version 2), a change each.
     const versions = await db()
-      .select({ version: subtitleHistories.version, text: subtitleHistories.text })
+      .select({ version: subtitleHistories.version, count: subtitleHistories.count })
       .from(subtitleHistories)
       .where(and(eq(subtitleHistories.videoId, videoId), eq(subtitleHistories.kind, "subtitle")))
-      .orderBy(asc(subtitleHistories.text))
+      .orderBy(asc(subtitleHistories.version))
       .all();
     expect(versions).toEqual([
-      { version: 1, text: "Fresh" },
-      { version: 2, text: "New text" },
+      { version: 1, count: 1 },
+      { version: 2, count: 1 },
     ]);
   });
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { subtitleCompletions, licenses, containers } from "../../src/db/schema";
 import { api, db } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
+import { catalogueChanged, createContainer, createVideo } from "../helpers/catalogue";
 import { v3Token } from "../helpers/v3";
 
 let token: string;
@@ -254,6 +254,7 @@ describe("v3 search", () => {
     expect(((await (await get("/api/v3/search.json?query=zebra")).json()) as { response: unknown[] }).response).toHaveLength(1);
     await api(`/v4/containers/${c.wireId}.json`); // unrelated read keeps nothing stale
     await db().update(containers).set({ state: "blocked" }).where(eq(containers.id, c.id));
+    await catalogueChanged();
     expect(((await (await get("/api/v3/search.json?query=zebra")).json()) as { response: unknown[] }).response).toHaveLength(0);
   });
 });

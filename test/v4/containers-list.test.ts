@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { KV_KEYS } from "../../src/services/kv-cache";
 import { api, createApplication, errorBody, rowsRead } from "../helpers";
 import { bulkSpec, expectedOrder, insertCatalogue, type ModelContainer } from "../helpers/bulk-catalogue";
-import { createContainer } from "../helpers/catalogue";
+import { catalogueChanged, createContainer } from "../helpers/catalogue";
 
 type ListBody = { more: boolean; response: any[]; count?: number; pagination?: { previous: string | null; next: string | null } };
 
@@ -379,14 +379,17 @@ describe("GET /v4/containers.json?sort=number", () => {
     const [first] = byNumber(pub);
     const id = Number.parseInt(first, 10);
     await env.DB.prepare("UPDATE videos SET state = 'pending' WHERE container_id = ? AND number <= 5").bind(id).run();
+    await catalogueChanged();
     counts.set(id, 4);
     expect((await list("/v4/containers.json?sort=number&only_ids=true&per_page=100")).body.response).toEqual(byNumber(pub).slice(0, 100));
     await env.DB.prepare("DELETE FROM videos WHERE container_id = ? AND state = 'normal' AND number > 5 AND number < 100").bind(id).run();
+    await catalogueChanged();
     counts.delete(id);
     expect((await list("/v4/containers.json?sort=number&direction=asc&only_ids=true&per_page=100")).body.response).toEqual(
       byNumber(pub, "asc").slice(0, 100),
     );
     await env.DB.prepare("UPDATE videos SET state = 'normal' WHERE container_id = ? AND number <= 5").bind(id).run();
+    await catalogueChanged();
     counts.set(id, 5);
     expect(await allIds("/v4/containers.json?sort=number")).toEqual(byNumber(pub));
   });
@@ -435,6 +438,7 @@ describe("GET /v4/containers/all.json", () => {
     });
     expect(res.headers.get("etag")).toBeTruthy();
 
+    await catalogueChanged(); // past the edge cache, so that this read shows KV's
     const cached = await api("/v4/containers/all.json");
     expect(rowsRead(cached)).toBe(0);
     const added = await createContainer({ type: "film", title: "Aaaa first of all" });
@@ -456,6 +460,7 @@ describe("GET /v4/containers/all.json", () => {
     // Building it reads every container once (no index order needed any more); it is then served from KV.
     expect(rowsRead(res)).toBeLessThanOrEqual(model.length + 20);
     // Cached in KV: the next read costs no row and keeps the order.
+    await catalogueChanged(); // past the edge cache, so that this read shows KV's
     const again = await api("/v4/containers/all.json");
     expect(rowsRead(again)).toBe(0);
     expect(((await again.json()) as ListBody).response.map((c: { id: string }) => c.id)).toEqual(
@@ -485,6 +490,7 @@ describe("GET /v4/containers/genres.json", () => {
     expect(body.filter((g) => g.set === "music").map((g) => g.id)).toEqual(MUSIC);
     expect(res.headers.get("etag")).toBeTruthy();
     expect(rowsRead(res)).toBeLessThanOrEqual(34);
+    await catalogueChanged(); // past the edge cache, so that this read shows KV's
     expect(rowsRead(await api("/v4/containers/genres.json"))).toBe(0); // from KV
   });
 

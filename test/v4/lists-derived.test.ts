@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { containers, jobs, listItems, subtitleCompletions } from "../../src/db/schema";
 import { api, db, errorBody, rowsRead, signedInUser } from "../helpers";
 import { bulkSpec, insertCatalogue, type ModelContainer } from "../helpers/bulk-catalogue";
-import { createContainer } from "../helpers/catalogue";
+import { catalogueChanged, createContainer } from "../helpers/catalogue";
 
 type Details = {
   id: string;
@@ -29,8 +29,10 @@ async function read(list: "2l" | "6l", query = "") {
   return (await res.json()) as Envelope;
 }
 const idsOf = (body: { response: Array<{ id: string } | string> }) => body.response.map((i) => (typeof i === "string" ? i : i.id));
-const setFlags = (id: number, set: Partial<typeof containers.$inferInsert>) =>
-  db().update(containers).set(set).where(eq(containers.id, id));
+const setFlags = async (id: number, set: Partial<typeof containers.$inferInsert>) => {
+  await db().update(containers).set(set).where(eq(containers.id, id));
+  await catalogueChanged();
+};
 
 let staff: Awaited<ReturnType<typeof signedInUser>>;
 let member: Awaited<ReturnType<typeof signedInUser>>;

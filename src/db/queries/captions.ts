@@ -27,19 +27,6 @@ export interface TargetDraw {
   salt: number;
 }
 
-/**
- * The languages subtitles exist in: a loose index scan of subtitles_language, one seek per language,
- * so it costs the number of languages, not of subtitles.
- */
-export async function subtitleLanguages(db: DB) {
-  const rows = await db.all<{ lang: string }>(sql`WITH RECURSIVE langs(lang) AS (
-      SELECT (SELECT min(language) FROM subtitles)
-      UNION ALL
-      SELECT (SELECT min(language) FROM subtitles WHERE language > langs.lang) FROM langs WHERE langs.lang IS NOT NULL)
-    SELECT lang FROM langs WHERE lang IS NOT NULL`);
-  return rows.map((r) => r.lang);
-}
-
 const ORIGIN = sql.raw("COALESCE(NULLIF(v.origin_language, ''), c.origin_language)");
 
 /** The smallest and largest subtitle ids (two reads of the primary key's ends). */

@@ -51,28 +51,24 @@ function plan(db: DB, q: FacetQuery) {
   return and(eq(f.facet, driver), ...others.map((name) => exists(probeFor(name))))!;
 }
 
-/**
- * One page of container ids carrying every facet, in sort order (see `ordering`). `limit` is per_page + 1.
- */
-export async function listContainerIds(db: DB, q: FacetQuery & { offset: number; limit: number }) {
+/** One page of container ids carrying every facet, in sort order (see `ordering`). `limit` is per_page + 1. Batchable. */
+export function containerIdsQuery(db: DB, q: FacetQuery & { offset: number; limit: number }) {
   const { order } = ordering(q);
-  const rows = await db
+  return db
     .select({ id: f.containerId })
     .from(f)
     .where(plan(db, q))
     .orderBy(...order)
     .limit(q.limit)
-    .offset(q.offset)
-    .all();
-  return rows.map((r) => r.id);
+    .offset(q.offset);
 }
 
 /**
- * The same page as `listContainerIds`, with the container rows, in one statement: the facet walk (with its
+ * The same page as `containerIdsQuery`, with the container rows, in one statement: the facet walk (with its
  * LIMIT/OFFSET) is a subquery, and only its rows join `containers`, one row read each. The join does not
- * promise the subquery's order, so rows are put back in it by the same key the walk sorted on.
+ * promise the subquery's order, so `inOrder` puts the rows back in it by the same key the walk sorted on.
  */
-export async function listContainerPage(db: DB, q: FacetQuery & { offset: number; limit: number }) {
+export function containerPageQuery(db: DB, q: FacetQuery & { offset: number; limit: number }) {
   const { key, ascending, order } = ordering(q);
   const page = db
     .select({ pid: f.containerId, k: sql<number | string>`${key}`.as("k") })
@@ -82,17 +78,15 @@ export async function listContainerPage(db: DB, q: FacetQuery & { offset: number
     .limit(q.limit)
     .offset(q.offset)
     .as("page");
-  const rows = await db.select({ k: page.k, container: containers }).from(page).innerJoin(containers, eq(containers.id, page.pid)).all();
-  const cmp = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
-    (a.k < b.k ? -1 : a.k > b.k ? 1 : 0) || a.container.id - b.container.id;
-  return rows.sort((a, b) => (ascending ? cmp(a, b) : cmp(b, a))).map((r) => r.container);
+  const query = db.select({ k: page.k, container: containers }).from(page).innerJoin(containers, eq(containers.id, page.pid));
+  type Row = Awaited<ReturnType<typeof query.all>>[number];
+  const cmp = (a: Row, b: Row) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0) || a.container.id - b.container.id;
+  const inOrder = (rows: Row[]) => rows.sort((a, b) => (ascending ? cmp(a, b) : cmp(b, a))).map((r) => r.container);
+  return { query, inOrder };
 }
 
-/** Total for `with_paging=true`: reads every row of the driving facet (plus one probe per other facet). */
-export async function countContainers(db: DB, q: FacetQuery) {
-  const row = await db.select({ n: count() }).from(f).where(plan(db, q)).get();
-  return row?.n ?? 0;
-}
+/** Total for `with_paging=true`: reads every row of the driving facet (plus one probe per other facet). Batchable. */
+export const countContainersQuery = (db: DB, q: FacetQuery) => db.select({ n: count() }).from(f).where(plan(db, q));
 
 export interface ConciseRow {
   id: number;

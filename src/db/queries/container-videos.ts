@@ -20,13 +20,15 @@ function where(q: ContainerVideosQuery) {
   return and(...parts)!;
 }
 
-/** One page of a container's videos by number (`limit` is per_page + 1). */
-export function listContainerVideos(db: DB, q: ContainerVideosQuery & { direction: "asc" | "desc"; offset: number; limit: number }) {
+type PageQuery = ContainerVideosQuery & { direction: "asc" | "desc"; offset: number; limit: number };
+
+/** One page of a container's videos by number (`limit` is per_page + 1). Batchable. */
+export function containerVideosQuery(db: DB, q: PageQuery) {
   const dir = q.direction === "desc" ? desc : asc;
-  return db.select().from(videos).where(where(q)).orderBy(dir(videos.number), dir(videos.id)).limit(q.limit).offset(q.offset).all();
+  return db.select().from(videos).where(where(q)).orderBy(dir(videos.number), dir(videos.id)).limit(q.limit).offset(q.offset);
 }
 
-export async function countContainerVideos(db: DB, q: ContainerVideosQuery) {
-  const row = await db.select({ n: count() }).from(videos).where(where(q)).get();
-  return row?.n ?? 0;
-}
+export const listContainerVideos = (db: DB, q: PageQuery) => containerVideosQuery(db, q).all();
+
+/** The total for `with_paging` (batchable; one row `{n}`). */
+export const countContainerVideosQuery = (db: DB, q: ContainerVideosQuery) => db.select({ n: count() }).from(videos).where(where(q));

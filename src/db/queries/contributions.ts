@@ -27,8 +27,7 @@ export const listUserContributions = (db: DB, userId: number, type: Contribution
     .where(and(eq(contributions.userId, userId), eq(containers.state, "normal"), ofType(type)))
     .orderBy(desc(contributions.total), desc(contributions.containerId))
     .limit(limit)
-    .offset(offset)
-    .all();
+    .offset(offset);
 
 /**
  * The contributors of a container, most contributions first (ties: higher user id first): one backwards read
@@ -47,19 +46,19 @@ export const listContainerContributors = (db: DB, containerId: number, type: Con
     .where(and(eq(contributions.containerId, containerId), ofType(type)))
     .orderBy(desc(contributions.total), desc(contributions.userId))
     .limit(limit)
-    .offset(offset)
-    .all();
+    .offset(offset);
 
 /**
  * A user's contributions: history rows of kind segment and subtitle (or only one kind), over every container.
  * Reads one `contributions` row per container the user worked on (the sum of totals is covered by the index).
  */
-export async function countUserContributions(db: DB, userId: number, type?: ContributionType) {
+export function countUserContributionsQuery(db: DB, userId: number, type?: ContributionType) {
   const column = type === "segments" ? contributions.segments : type === "subtitles" ? contributions.subtitles : contributions.total;
-  const row = await db
+  return db
     .select({ n: sql<number>`coalesce(sum(${column}), 0)` })
     .from(contributions)
-    .where(eq(contributions.userId, userId))
-    .get();
-  return Number(row?.n ?? 0);
+    .where(eq(contributions.userId, userId));
 }
+
+/** Whether a user exists (one primary-key probe), to batch with a read about them. */
+export const userExistsQuery = (db: DB, userId: number) => db.select({ id: users.id }).from(users).where(eq(users.id, userId));

@@ -33,6 +33,7 @@ export const listUserHistories = (db: DB, f: HistoryFilter, offset: number, limi
       language: subtitleHistories.language,
       text: subtitleHistories.text,
       version: subtitleHistories.version,
+      count: subtitleHistories.count,
       createdAt: subtitleHistories.createdAt,
     })
     .from(subtitleHistories)

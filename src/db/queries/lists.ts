@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { DB } from "../client";
 import { inChunks } from "./chunks";
+import { prefixed } from "./prefixed";
 import { CONTAINER_TYPES, containers, listItems, lists, titles, videos, type VIDEO_TYPES } from "../schema";
 
 export type ListRow = typeof lists.$inferSelect;
@@ -102,10 +103,6 @@ export async function videoStates(db: DB, ids: number[]) {
   return new Map(rows.map((r) => [r.id, { state: r.state, containerState: r.containerState }]));
 }
 
-/** Videos by id: one statement for a page. */
-export const loadVideos = (db: DB, ids: number[]) =>
-  inChunks(ids, (chunk) => db.select().from(videos).where(inArray(videos.id, chunk)).all());
-
 export interface ListItemFilter {
   /** A container type keeps containers of that type; a video type keeps videos of that type. */
   type?: ContainerType | VideoType;
@@ -116,61 +113,79 @@ export interface ListItemFilter {
   threshold: number;
 }
 
-const vc = alias(containers, "vc");
+/** The item's container: the item itself, or a video item's container (one primary-key probe either way). */
+const ct = alias(containers, "ct");
+const itemContainerId = sql`CASE ${listItems.resourceKind} WHEN 'c' THEN ${listItems.resourceId} ELSE ${videos.containerId} END`;
 
 /**
  * The visible, matching items of a list, walked in position order from the list_items primary key with
- * one primary-key probe for the item (and one for a video's container) per row. Filters read the derived
+ * one primary-key probe for a video item and one for the item's container. Filters read the derived
  * documents already on those rows: genres and origin country are the container's (a video's container
  * for a video), completion the item's own.
  */
 function itemConditions(listId: number, f: ListItemFilter) {
   const where: SQL[] = [
     eq(listItems.listId, listId),
-    or(eq(containers.state, "normal"), and(eq(videos.state, "normal"), eq(vc.state, "normal")))!,
+    eq(ct.state, "normal"),
+    or(eq(listItems.resourceKind, "c"), eq(videos.state, "normal"))!,
   ];
   if (f.type) {
     const type = f.type;
-    if (isContainerType(type)) where.push(and(eq(listItems.resourceKind, "c"), eq(containers.type, type))!);
+    if (isContainerType(type)) where.push(and(eq(listItems.resourceKind, "c"), eq(ct.type, type))!);
     else where.push(and(eq(listItems.resourceKind, "v"), eq(videos.type, type))!);
   }
-  if (f.originCountry) where.push(sql`coalesce(${containers.originCountry}, ${vc.originCountry}) = ${f.originCountry}`);
+  if (f.originCountry) where.push(eq(ct.originCountry, f.originCountry));
   if (f.genreId !== undefined) {
-    where.push(sql`EXISTS (SELECT 1 FROM json_each(coalesce(${containers.doc}, ${vc.doc}), '$.genres') WHERE value = ${f.genreId})`);
+    where.push(sql`EXISTS (SELECT 1 FROM json_each(${ct.doc}, '$.genres') WHERE value = ${f.genreId})`);
   }
   if (f.subtitleLanguage) {
     // The language is validated as [a-z]{2,3}(-[a-z0-9]{2,8})? before it reaches here; quoted for the hyphen.
     const path = `$.subtitle_completions."${f.subtitleLanguage}"`;
     where.push(
-      sql`(CASE ${listItems.resourceKind} WHEN 'c' THEN json_extract(${containers.doc}, ${path}) ELSE json_extract(${videos.doc}, ${path}) END) >= ${f.threshold}`,
+      sql`(CASE ${listItems.resourceKind} WHEN 'c' THEN json_extract(${ct.doc}, ${path}) ELSE json_extract(${videos.doc}, ${path}) END) >= ${f.threshold}`,
     );
   }
   return and(...where)!;
 }
 
-/** One page (`limit` = per_page + 1) of the visible, matching items, in list order. */
+/** One page (`limit` = per_page + 1) of the visible, matching items, in list order: refs only. Batchable. */
 export function listItemPageQuery(db: DB, listId: number, f: ListItemFilter, offset: number, limit: number) {
   return db
     .select({ kind: listItems.resourceKind, id: listItems.resourceId })
     .from(listItems)
-    .leftJoin(containers, and(eq(listItems.resourceKind, "c"), eq(containers.id, listItems.resourceId)))
     .leftJoin(videos, and(eq(listItems.resourceKind, "v"), eq(videos.id, listItems.resourceId)))
-    .leftJoin(vc, eq(vc.id, videos.containerId))
+    .innerJoin(ct, eq(ct.id, itemContainerId))
     .where(itemConditions(listId, f))
     .orderBy(asc(listItems.position))
     .limit(limit)
     .offset(offset);
 }
 
-/** Total of visible, matching items, for `with_paging=true` (walks the whole list: at most the list maximum). */
-export async function countListItems(db: DB, listId: number, f: ListItemFilter) {
-  const row = await db
+const videoFields = prefixed(videos, "v_");
+
+/**
+ * The same page with each item's rows (the container; for a video, the video and its container) in one statement:
+ * the walk already reads those rows for its filters, so loading them costs nothing more. Batchable.
+ */
+export function listItemRowsQuery(db: DB, listId: number, f: ListItemFilter, offset: number, limit: number) {
+  return db
+    .select({ kind: listItems.resourceKind, id: listItems.resourceId, container: ct, video: videoFields })
+    .from(listItems)
+    .leftJoin(videos, and(eq(listItems.resourceKind, "v"), eq(videos.id, listItems.resourceId)))
+    .innerJoin(ct, eq(ct.id, itemContainerId))
+    .where(itemConditions(listId, f))
+    .orderBy(asc(listItems.position))
+    .limit(limit)
+    .offset(offset);
+}
+
+export type ListItemRow = Awaited<ReturnType<ReturnType<typeof listItemRowsQuery>["all"]>>[number];
+
+/** Total of visible, matching items, for `with_paging=true` (walks the whole list: at most the list maximum). Batchable. */
+export const countListItemsQuery = (db: DB, listId: number, f: ListItemFilter) =>
+  db
     .select({ n: count() })
     .from(listItems)
-    .leftJoin(containers, and(eq(listItems.resourceKind, "c"), eq(containers.id, listItems.resourceId)))
     .leftJoin(videos, and(eq(listItems.resourceKind, "v"), eq(videos.id, listItems.resourceId)))
-    .leftJoin(vc, eq(vc.id, videos.containerId))
-    .where(itemConditions(listId, f))
-    .get();
-  return row?.n ?? 0;
-}
+    .innerJoin(ct, eq(ct.id, itemContainerId))
+    .where(itemConditions(listId, f));

@@ -8,11 +8,11 @@ export type ExpiryCut = { now: number; idleSince: number };
 const expired = (cut: ExpiryCut) => or(lte(sessions.expiresAt, cut.now), lte(sessions.lastUsedAt, cut.idleSince));
 
 /**
- * The session of a token hash and its user, in one indexed read (the primary key of sessions, users by id).
+ * The session of a token hash and its user, in one indexed read (batchable: `sessionQuery`) (the primary key of sessions, users by id).
  * Expiry is decided in the same query (`live`), so an expired row is still returned and can be deleted when met.
  */
-export async function findSession(db: DB, tokenHash: string, cut: ExpiryCut) {
-  return db
+export const sessionQuery = (db: DB, tokenHash: string, cut: ExpiryCut) =>
+  db
     .select({
       user: users,
       lastUsedAt: sessions.lastUsedAt,
@@ -21,9 +21,11 @@ export async function findSession(db: DB, tokenHash: string, cut: ExpiryCut) {
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.tokenHash, tokenHash))
-    .get();
-}
+    .where(eq(sessions.tokenHash, tokenHash));
+
+export type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>["get"]>>;
+
+export const findSession = (db: DB, tokenHash: string, cut: ExpiryCut) => sessionQuery(db, tokenHash, cut).get();
 
 export const insertSession = (db: DB, row: { tokenHash: string; userId: number; now: number; expiresAt: number }) =>
   db.insert(sessions).values({ tokenHash: row.tokenHash, userId: row.userId, lastUsedAt: row.now, expiresAt: row.expiresAt });

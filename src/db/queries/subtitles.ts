@@ -31,16 +31,16 @@ export const listSubtitleCues = (db: DB, videoId: number, language: string) =>
     .orderBy(asc(segments.startMs), asc(segments.id))
     .all();
 
-/** History rows a job already wrote (source keys `<prefix>…`), so a replay counts them instead of rewriting. */
+/** History rows a job already wrote (source keys `<prefix>…`) with their counts, so a replay counts them instead of rewriting. */
 export async function historiesWithPrefix(db: DB, prefix: string) {
   // Every key with the prefix sorts between the prefix and the prefix with its last character bumped.
   const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
   const rows = await db
-    .select({ key: subtitleHistories.sourceKey, version: subtitleHistories.version })
+    .select({ key: subtitleHistories.sourceKey, count: subtitleHistories.count })
     .from(subtitleHistories)
     .where(and(gte(subtitleHistories.sourceKey, prefix), lt(subtitleHistories.sourceKey, upper)))
     .all();
-  return new Map(rows.map((r) => [r.key!, r.version]));
+  return new Map(rows.map((r) => [r.key!, r.count]));
 }
 
 /** Merges keys into a job's params (e.g. a decision later deliveries must repeat). */
@@ -57,52 +57,65 @@ export interface ImportScope {
   language: string;
 }
 
-/** A row of an import chunk: the segment start it belongs to, its text, end and history key. */
+/** A row of an import chunk: the segment start it belongs to, its end and its text. */
 export interface ImportRow {
   s: number;
   e: number;
   t: string;
-  k: string;
+}
+
+/**
+ * One chunk of an import: the segments to create, the texts to write (`created` of them new, the rest
+ * replacing a stored text), and the history key prefix naming the chunk's cues (`import:<job>:<first>-<last>`).
+ */
+export interface ImportChunk {
+  key: string;
+  segments: ImportRow[];
+  texts: ImportRow[];
+  created: number;
 }
 
 /**
  * The statements of one import chunk, for one `db.batch` (one transaction). Rows travel as one JSON
- * parameter read with json_each, so a statement binds at most five parameters whatever the chunk size
+ * parameter read with json_each, so a statement binds a handful of parameters whatever the chunk size
  * (D1 allows 100); CROSS JOIN keeps json_each the outer loop, so each row is one index lookup (the planner
- * would otherwise scan the JSON once per segment of the video). Everything is keyed so a replay writes nothing twice: segments by (video, start),
- * subtitles by (segment, language) and updated only when the text differs, histories by source_key.
+ * would otherwise scan the JSON once per segment of the video). Segments are keyed by (video, start) and
+ * subtitles by (segment, language), updated only when the text differs. The chunk's history is one row per
+ * kind standing for `count` changes (D1 bills every index entry: two rows per cue cost 20 rows written),
+ * keyed by source_key, so a replay writes nothing twice. `is_translation` is set here, so the flag's trigger
+ * (migration 0019) has nothing to fix.
  */
-export function importChunkStatements(scope: ImportScope, newSegments: ImportRow[], texts: ImportRow[]) {
+export function importChunkStatements(scope: ImportScope, chunk: ImportChunk) {
   const { videoId, containerId, userId, language } = scope;
   const statements: SQL[] = [];
-  if (newSegments.length) {
-    const json = JSON.stringify(newSegments);
-    statements.push(
-      sql`INSERT INTO segments (video_id, start_ms, end_ms, author_id)
-        SELECT ${videoId}, json_extract(j.value, '$.s'), json_extract(j.value, '$.e'), ${userId} FROM json_each(${json}) j WHERE true
-        ON CONFLICT (video_id, start_ms) DO NOTHING`,
-      sql`INSERT INTO subtitle_histories (kind, user_id, video_id, container_id, segment_id, version, source_key)
-        SELECT 'segment', ${userId}, ${videoId}, ${containerId}, seg.id, 1, json_extract(j.value, '$.k')
-        FROM json_each(${json}) j CROSS JOIN segments seg ON seg.video_id = ${videoId} AND seg.start_ms = json_extract(j.value, '$.s')
-        WHERE true ON CONFLICT (source_key) DO NOTHING`,
-    );
+  if (chunk.segments.length) {
+    statements.push(sql`INSERT INTO segments (video_id, start_ms, end_ms, author_id)
+      SELECT ${videoId}, json_extract(j.value, '$.s'), json_extract(j.value, '$.e'), ${userId} FROM json_each(${JSON.stringify(chunk.segments)}) j WHERE true
+      ON CONFLICT (video_id, start_ms) DO NOTHING`);
   }
-  if (texts.length) {
-    const json = JSON.stringify(texts);
-    statements.push(
-      sql`INSERT INTO subtitles (segment_id, video_id, language, text, author_id)
-        SELECT seg.id, ${videoId}, ${language}, json_extract(j.value, '$.t'), ${userId}
-        FROM json_each(${json}) j CROSS JOIN segments seg ON seg.video_id = ${videoId} AND seg.start_ms = json_extract(j.value, '$.s')
-        WHERE true
-        ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, author_id = excluded.author_id,
-          version = subtitles.version + 1, updated_at = unixepoch()
-        WHERE subtitles.text <> excluded.text`,
-      sql`INSERT INTO subtitle_histories (kind, user_id, video_id, container_id, segment_id, subtitle_id, language, text, version, source_key)
-        SELECT 'subtitle', ${userId}, ${videoId}, ${containerId}, t.segment_id, t.id, t.language, t.text, t.version, json_extract(j.value, '$.k')
-        FROM json_each(${json}) j CROSS JOIN segments seg ON seg.video_id = ${videoId} AND seg.start_ms = json_extract(j.value, '$.s')
-        JOIN subtitles t ON t.segment_id = seg.id AND t.language = ${language}
-        WHERE true ON CONFLICT (source_key) DO NOTHING`,
-    );
+  if (chunk.texts.length) {
+    statements.push(sql`INSERT INTO subtitles (segment_id, video_id, language, text, author_id, is_translation)
+      SELECT seg.id, ${videoId}, ${language}, json_extract(j.value, '$.t'), ${userId},
+        coalesce(${language} <> (SELECT coalesce(nullif(v.origin_language, ''), c.origin_language)
+          FROM videos v JOIN containers c ON c.id = v.container_id WHERE v.id = ${videoId}), 0)
+      FROM json_each(${JSON.stringify(chunk.texts)}) j CROSS JOIN segments seg ON seg.video_id = ${videoId} AND seg.start_ms = json_extract(j.value, '$.s')
+      WHERE true
+      ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, author_id = excluded.author_id,
+        version = subtitles.version + 1, updated_at = unixepoch()
+      WHERE subtitles.text <> excluded.text`);
+  }
+  // version 1: texts (or segments) created; 2: texts that replaced a stored one.
+  const histories = [
+    { kind: "segment", language: null, version: 1, count: chunk.segments.length, what: "segment" },
+    { kind: "subtitle", language, version: 1, count: chunk.created, what: "created" },
+    { kind: "subtitle", language, version: 2, count: chunk.texts.length - chunk.created, what: "updated" },
+  ].filter((h) => h.count > 0);
+  if (histories.length) {
+    const rows = histories.map((h) => [h.kind, h.language, h.version, h.count, `${chunk.key}:${h.what}`]);
+    statements.push(sql`INSERT INTO subtitle_histories (kind, user_id, video_id, container_id, language, version, count, source_key)
+      SELECT json_extract(j.value, '$[0]'), ${userId}, ${videoId}, ${containerId}, json_extract(j.value, '$[1]'),
+        json_extract(j.value, '$[2]'), json_extract(j.value, '$[3]'), json_extract(j.value, '$[4]')
+      FROM json_each(${JSON.stringify(rows)}) j WHERE true ON CONFLICT (source_key) DO NOTHING`);
   }
   return statements;
 }

@@ -5,8 +5,8 @@ import { timedComments, users } from "../schema";
 /** The most comments one GET returns: the first ones by time. */
 export const MAX_TIMED_COMMENTS = 5000;
 
-/** A video's comments in one language by time (timed_comments_video_language_time), with their authors. */
-export const listTimedComments = (db: DB, videoId: number, language: string) =>
+/** A video's comments in one language by time (timed_comments_video_language_time), with their authors. Batchable. */
+export const timedCommentsQuery = (db: DB, videoId: number, language: string) =>
   db
     .select({
       id: timedComments.id,
@@ -21,10 +21,9 @@ export const listTimedComments = (db: DB, videoId: number, language: string) =>
     .innerJoin(users, eq(users.id, timedComments.userId))
     .where(and(eq(timedComments.videoId, videoId), eq(timedComments.language, language)))
     .orderBy(asc(timedComments.timeMs), asc(timedComments.id))
-    .limit(MAX_TIMED_COMMENTS)
-    .all();
+    .limit(MAX_TIMED_COMMENTS);
 
-export type TimedCommentRow = Awaited<ReturnType<typeof listTimedComments>>[number];
+export type TimedCommentRow = Awaited<ReturnType<ReturnType<typeof timedCommentsQuery>["all"]>>[number];
 
 export const insertTimedComment = async (
   db: DB,

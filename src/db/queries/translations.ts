@@ -198,16 +198,8 @@ export interface LanguageTotals {
 }
 
 /**
- * Subtitles per language, split into originals (the video's origin language) and translations, over
- * visible videos. One pass over the covering index subtitles_language grouped by (language, video), then
- * two primary-key reads per (language, video) group: about one row read per subtitle. Cached by callers.
+ * Subtitles per language over visible videos, split into originals (the video's origin language) and
+ * translations: the trigger-kept `language_counts` (migration 0019), one row per language ever used.
  */
 export const languageTotals = (db: DB) =>
-  db.all<LanguageTotals>(sql`SELECT g.language AS language,
-      SUM(CASE WHEN g.language = ${ORIGIN} THEN g.n ELSE 0 END) AS originals,
-      SUM(CASE WHEN g.language = ${ORIGIN} THEN 0 ELSE g.n END) AS translations
-    FROM (SELECT language, video_id, COUNT(*) AS n FROM subtitles GROUP BY language, video_id) g
-    CROSS JOIN videos v ON v.id = g.video_id
-    CROSS JOIN containers c ON c.id = v.container_id
-    WHERE v.state = 'normal' AND c.state = 'normal'
-    GROUP BY g.language`);
+  db.all<LanguageTotals>(sql`SELECT language, originals, translations FROM language_counts WHERE originals > 0 OR translations > 0`);

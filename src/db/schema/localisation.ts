@@ -74,6 +74,9 @@ export const subtitleHistories = sqliteTable(
     language: text("language"),
     text: text("text"),
     version: integer("version").notNull().default(1),
+    // How many changes of `kind` the row stands for (migration 0019): an SRT import writes one row per kind and
+    // chunk of cues, not one per cue; every other row is one change.
+    count: integer("count").notNull().default(1),
     // Idempotency key of the job or request that wrote it, so a replay writes nothing twice.
     sourceKey: text("source_key"),
     createdAt: createdAt(),
@@ -114,6 +117,28 @@ export const contributions = sqliteTable(
     index("contributions_container_total").on(t.containerId, t.total, t.userId),
     index("contributions_user_total").on(t.userId, t.total, t.containerId),
   ],
+);
+
+/**
+ * Subtitles per language over visible videos, split into originals and translations: kept by the triggers of
+ * migration 0019 (subtitle, video and container writes), read whole by the two language lists. Never written by hand.
+ */
+export const languageCounts = sqliteTable("language_counts", {
+  language: text("language").primaryKey(),
+  originals: integer("originals").notNull().default(0),
+  translations: integer("translations").notNull().default(0),
+});
+
+/** The same per container over its normal videos, whatever the container's state (migration 0019). */
+export const containerLanguageCounts = sqliteTable(
+  "container_language_counts",
+  {
+    containerId: integer("container_id").notNull(),
+    language: text("language").notNull(),
+    originals: integer("originals").notNull().default(0),
+    translations: integer("translations").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.containerId, t.language] })],
 );
 
 /** Materialised completion percentages, kept by the completion consumer. Kind: v(ideo) or c(ontainer). */

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { V3_SUBTITLE_THRESHOLD } from "../../domain/facets";
 import { createRouter } from "../../lib/router";
+import { publicCache } from "../../middleware/cache";
 import { v3Auth } from "../../middleware/v3";
 import { depsOf } from "../../services/deps";
 import { findV3Movie, findV3Series, listComingSoon, listEpisodes, listMovieVideos, v3Genres } from "../../services/v3";
@@ -40,7 +41,7 @@ const genresRoute = (kind: keyof typeof GENRE_KINDS) =>
       "Filters keep genres that have resources " +
       `matching them: origin_country, subtitle_language (at least ${V3_SUBTITLE_THRESHOLD}% complete), ` +
       "watchable_in and platform (only with watchable_in).",
-    middleware: [v3Auth] as const,
+    middleware: [v3Auth, publicCache] as const,
     request: {
       query: z.object({
         ...licenceQuery,
@@ -62,7 +63,7 @@ const comingSoonRoute = (suffix: keyof typeof COMING_SOON) =>
     description:
       "Upcoming titles, soonest release first. `language` picks titles and descriptions in that language, " +
       "falling back to English (`title_language` / `description_language` say which was used).",
-    middleware: [v3Auth] as const,
+    middleware: [v3Auth, publicCache] as const,
     request: {
       query: z.object({
         ...licenceQuery,
@@ -82,7 +83,7 @@ const moviesRoute = (path: string) =>
     method: "get",
     path,
     summary: "v3 movie list",
-    middleware: [v3Auth] as const,
+    middleware: [v3Auth, publicCache] as const,
     request: { query: z.object({ ...v3PagingQuery, access_token: z.string().optional() }) },
     responses: { 200: jsonOrXml(v3Envelope(Item), "movies"), ...v3Errors },
   });
@@ -92,7 +93,7 @@ const oneRoute = (kind: "movies" | "series") =>
     method: "get",
     path: `/api/v3/${kind}/{id}`,
     summary: `one v3 ${kind === "movies" ? "movie" : "series"} (the \`uri\` of search results)`,
-    middleware: [v3Auth] as const,
+    middleware: [v3Auth, publicCache] as const,
     request: { params: z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/) }), query: z.object({ access_token: z.string().optional() }) },
     responses: { 200: jsonOrXml(Item, "the resource"), ...v3Errors },
   });
@@ -148,7 +149,7 @@ const episodesRoute = createRoute({
   method: "get",
   path: "/api/v3/series/{id}/episodes",
   summary: "episodes of a v3 series (the `episodes.uri` of series resources)",
-  middleware: [v3Auth] as const,
+  middleware: [v3Auth, publicCache] as const,
   request: {
     params: z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/) }),
     query: z.object({ ...v3PagingQuery, access_token: z.string().optional() }),

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../lib/router";
+import { publicCache } from "../../middleware/cache";
 import { v3Auth } from "../../middleware/v3";
 import { depsOf } from "../../services/deps";
 import { V3_SEARCH_CANDIDATES, V3_SEARCH_LIMIT, searchV3 } from "../../services/v3";
@@ -17,7 +18,7 @@ const search = createRoute({
     `views) and at most ${V3_SEARCH_LIMIT} returned. Item types: series, movie, coming_soon, other (artists, news). ` +
     "`watchable_in` keeps containers licensed in that region, on `platform` when given (only with watchable_in), " +
     "as coming soon does.",
-  middleware: [v3Auth] as const,
+  middleware: [v3Auth, publicCache] as const,
   request: {
     query: z.object({ query: z.string().trim().min(1).max(200), ...licenceQuery, access_token: z.string().optional() }),
   },

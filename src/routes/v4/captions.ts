@@ -9,8 +9,7 @@ import { depsOf } from "../../services/deps";
 import {
   CAPTION_ATTEMPTS,
   CAPTION_WINDOW,
-  LANGUAGE_COUNTS_TTL_SECONDS,
-  cachedLanguageTotals,
+  currentLanguageTotals,
   languageCounts,
   randomCaption,
   suggestCaption,
@@ -59,8 +58,8 @@ const languages = createRoute({
   summary: "Languages with captions to work on",
   description:
     `${APP} Origin languages with the number of original subtitles in each, most first: ` +
-    `\`[{"language": "ko", "count": 123}]\`. Aggregated over the whole catalogue and cached for ` +
-    `${LANGUAGE_COUNTS_TTL_SECONDS} s.`,
+    `\`[{"language": "ko", "count": 123}]\`. Counted over the whole catalogue's visible videos ` +
+    "and kept current as subtitles change.",
   middleware: [requireApp] as const,
   request: {},
   responses: { 200: jsonResponse(LanguageCountsSchema, "languages and counts"), ...errorResponses(400) },
@@ -74,7 +73,7 @@ export const captionsRouter = createRouter()
     return c.json(captionView(caption), 200);
   })
   .openapi(languages, async (c) => {
-    const totals = await cachedLanguageTotals(depsOf(c));
+    const totals = await currentLanguageTotals(depsOf(c));
     return c.json(languageCounts(totals, "originals"), 200);
   })
   .openapi(create, async (c) => {

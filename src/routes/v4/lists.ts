@@ -63,7 +63,7 @@ const edit = createRoute({
 
 export const listsRouter = createRouter()
   .openapi(read, async (c) => {
-    const db = c.get("db");
+    const deps = depsOf(c);
     const listId = parseId(c.req.valid("param").list_id, "l");
     const q = c.req.valid("query");
     const p = paging(q);
@@ -74,7 +74,7 @@ export const listsRouter = createRouter()
       subtitleLanguage: q.subtitle_completion,
       threshold: SUBTITLE_COMPLETION_THRESHOLD,
     };
-    const page = await readList(db, listId, filter, p);
+    const page = await readList(deps.db, listId, filter, p, deps.session);
     if (!page) throw ApiError.notFound();
     const ctx = viewContext(c);
     const body = await listEnvelope(
@@ -88,7 +88,6 @@ export const listsRouter = createRouter()
       itemWireId,
       page.count,
     );
-    // An item deleted between the two reads has no entry: listEnvelope drops its null.
     const details = listDetailsView(page.list, page.titles, page.source, new URL(c.req.url).origin);
     return c.json({ ...body, details }, 200);
   })

@@ -6,7 +6,7 @@ import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { requireApp } from "../../middleware/application";
 import { requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
-import { LANGUAGE_COUNTS_TTL_SECONDS, cachedLanguageTotals, languageCounts } from "../../services/localisation";
+import { currentLanguageTotals, languageCounts } from "../../services/localisation";
 import { reportOriginal, translationPage, voteOnTranslation } from "../../services/translations";
 import { translationView, voteView } from "../../views/localisation";
 import { OkSchema } from "./contracts/catalogue-writes";
@@ -94,8 +94,8 @@ const languagesRoute = (prefix: Prefix) =>
     summary: `Translation languages with counts${spelling(prefix)}`,
     description:
       `${APP} Target languages with the number of translations into each, most first: ` +
-      '`[{"language": "es", "count": 123}]`. Aggregated over the whole catalogue and cached for ' +
-      `${LANGUAGE_COUNTS_TTL_SECONDS} s, so new translations show up within that time.`,
+      '`[{"language": "es", "count": 123}]`. Counted over the whole catalogue\'s visible videos ' +
+      "and kept current as translations change.",
     middleware: [requireApp] as const,
     request: {},
     responses: { 200: jsonResponse(LanguageCountsSchema, "languages and counts"), ...errorResponses(400) },
@@ -105,7 +105,7 @@ export const translationsRouter = createRouter();
 
 for (const prefix of PREFIXES) {
   translationsRouter.openapi(languagesRoute(prefix), async (c) => {
-    const totals = await cachedLanguageTotals(depsOf(c));
+    const totals = await currentLanguageTotals(depsOf(c));
     return c.json(languageCounts(totals, "translations"), 200);
   });
 

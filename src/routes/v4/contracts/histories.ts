@@ -23,6 +23,10 @@ export const HistorySchema = z
     language: z.string().nullable(),
     text: z.string().nullable(),
     version: z.number().int(),
+    count: z.number().int().openapi({
+      description:
+        "changes the entry stands for: 1, or for an SRT import one entry per kind and chunk of cues (segments created; texts created, version 1, or replaced, version 2)",
+    }),
     created_at: z.string().nullable(),
   })
   .openapi("SubtitleHistory");

@@ -1,0 +1,87 @@
+import { CREDENTIAL_PARAMS } from "../lib/paging";
+import { tryParseId } from "../lib/ids";
+
+/**
+ * The edge cache of public reads (docs/decisions.md, "Edge cache"): keys, generations and their bumps. The
+ * middleware that serves from `caches.default` is `edgeCache` in src/middleware/cache.ts.
+ *
+ * A key is the request's URL with its query sorted and its credentials removed, under a path prefix that carries
+ * what the answer varies on besides the URL (the viewer's region) and the generations of the data it shows. A
+ * write bumps a generation in KV, so the next read computes a key nothing is stored under: fresh at once in the
+ * location that wrote (KV reads its own writes there), and within KV's propagation (about 60 s) everywhere else.
+ */
+
+/** How long a stored answer is served as fresh, then stale while one request refreshes it (Cache-Control). */
+export const EDGE_MAX_AGE_SECONDS = 60;
+export const EDGE_STALE_SECONDS = 300;
+
+/** `catalogue`: every public catalogue read. `video:<id>`: a video's timed comments, which any user writes. */
+export type Scope = "catalogue" | `video:${number}`;
+
+const genKey = (scope: Scope) => `gen:${scope}`;
+
+/** Never the same twice, also across a KV that was emptied (tests, a new namespace): a stale entry is never reached. */
+const newGeneration = () => `${Date.now().toString(36)}${crypto.getRandomValues(new Uint32Array(1))[0].toString(36)}`;
+
+const TIMED_COMMENTS = /^\/v4\/(?:videos|episodes)\/([^/]+)\/timed_comments\/[^/]+$/;
+
+/** The generations a read at `routingPath` depends on: all of the catalogue, and a video's own for its comments. */
+export function scopesOf(routingPath: string): Scope[] {
+  const m = TIMED_COMMENTS.exec(routingPath);
+  const videoId = m ? tryParseId(decodeURIComponent(m[1]), "v") : null;
+  return videoId === null ? ["catalogue"] : ["catalogue", `video:${videoId}`];
+}
+
+/**
+ * One KV read per scope, in parallel. A missing catalogue generation is created, so that entries stored under an
+ * earlier namespace's are never read; a missing video generation is "0" (the catalogue one already tells them apart).
+ */
+export async function generations(kv: KVNamespace, scopes: Scope[]): Promise<string[]> {
+  return Promise.all(
+    scopes.map(async (scope) => {
+      const gen = await kv.get(genKey(scope));
+      if (gen !== null) return gen;
+      if (scope !== "catalogue") return "0";
+      const created = newGeneration();
+      await kv.put(genKey(scope), created);
+      return created;
+    }),
+  );
+}
+
+/**
+ * Called by the write services (and job handlers) after a write that changes what public reads show. KV takes one
+ * write a second per key: a refused bump is logged and the write still succeeds; the stored answers then age out
+ * within EDGE_MAX_AGE_SECONDS + EDGE_STALE_SECONDS.
+ */
+export async function bumpGenerations(env: Pick<Env, "CACHE">, ...scopes: Scope[]) {
+  await Promise.all(
+    scopes.map((scope) =>
+      env.CACHE.put(genKey(scope), newGeneration()).catch((err: unknown) =>
+        console.error(JSON.stringify({ level: "error", message: "edge cache generation not bumped", scope, error: String(err) })),
+      ),
+    ),
+  );
+}
+
+/** Signature and credential parameters never split (or reach) a key; `sig` requests are not looked up at all. */
+const NOT_IN_KEY = new Set(CREDENTIAL_PARAMS);
+
+/**
+ * The cache key of a shareable request: the same for any order of the query and with or without credentials,
+ * different for each region and each generation. The prefix is a path, which no client's path can reach.
+ */
+export function edgeKey(url: string, variant: { region?: string }, gens: string[]): string {
+  const u = new URL(url);
+  const params = [...u.searchParams].filter(([name]) => !NOT_IN_KEY.has(name));
+  params.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  const query = new URLSearchParams(params).toString();
+  return `${u.origin}/__edge/${gens.join(".")}/${variant.region ?? "-"}${u.pathname}${query ? `?${query}` : ""}`;
+}
+
+/** fresh: serve; stale: serve and refresh once in the background; expired: a miss (the Cache API also drops it). */
+export function freshness(storedAtMs: number, nowMs = Date.now()): "fresh" | "stale" | "expired" {
+  const age = (nowMs - storedAtMs) / 1000;
+  if (age <= EDGE_MAX_AGE_SECONDS) return "fresh";
+  return age <= EDGE_MAX_AGE_SECONDS + EDGE_STALE_SECONDS ? "stale" : "expired";
+}
