@@ -9,7 +9,7 @@ const layer = (name, message) => ({ group: [`**/${name}`, `**/${name}/**`, `./${
 const QUEUES = layer("queues", "Only the Worker entry (src/index.ts) imports queues/; job definitions live in src/jobs.");
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".wrangler/", ".e2e/", ".bench/", "worker-configuration.d.ts", "coverage/", "**/*.d.mts"] },
+  { ignores: ["node_modules/", ".wrangler/", ".e2e/", ".bench/", "worker-configuration.d.ts", "coverage/", "public/", "**/*.d.mts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { exportJWK, generateKeyPair } from "jose";
 import { defineConfig } from "vitest/config";
+import { copyDocsAssets } from "./scripts/docs-assets.mjs";
 
 /**
  * External identity of the test run (README, "External identity"): fresh key pairs per run, public halves
@@ -32,6 +33,8 @@ async function identityBindings() {
 }
 
 export default defineConfig(async () => {
+  // wrangler.toml's [assets] directory must exist before the plugin reads the config (a fresh clone has none).
+  copyDocsAssets({ quiet: true });
   // The real migrations, applied to the test D1 in test/setup.ts.
   const migrations = await readD1Migrations("./migrations");
   return {

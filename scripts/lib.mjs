@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { devIdentityProviders, devRetailerSecrets, devStoreKeys } from "./dev-identity.mjs";
+import { copyDocsAssets } from "./docs-assets.mjs";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
@@ -104,6 +105,8 @@ export function fireCrons(base, seconds = LOCAL_CRON_SECONDS) {
 
 /** Starts `wrangler dev` with its crons fired (fireCrons); resolves once the server answers. */
 export async function startDev({ port = 8787, persistTo, stdio = "inherit" } = {}) {
+  // wrangler dev refuses to start without wrangler.toml's [assets] directory (a fresh clone has none).
+  copyDocsAssets({ quiet: true });
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), ...persistArgs(persistTo)];
   const child = spawn(WRANGLER, args, { cwd: ROOT, env: wranglerEnv, stdio, detached: true });
   const base = `http://127.0.0.1:${port}`;

@@ -2,9 +2,11 @@
 // with the queue consumers live and the job sweeper's cron fired every LOCAL_CRON_SECONDS (wrangler dev fires no
 // crons itself). Works offline with no Cloudflare account.
 import { spawn } from "node:child_process";
+import { copyDocsAssets } from "./docs-assets.mjs";
 import { ROOT, WRANGLER, ensureDevVars, fireCrons, migrateLocal, seedLocal, wranglerEnv } from "./lib.mjs";
 
 ensureDevVars();
+copyDocsAssets();
 migrateLocal();
 await seedLocal();
 

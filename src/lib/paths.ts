@@ -25,6 +25,6 @@ export function requestFormat(url: string): "json" | "xml" {
 
 /** The documented path of a route: `.json` put back, except on routes that name their own file (`.srt`). */
 export function documentedPath(path: string): string {
-  // `/oauth/token` is called without an extension by every OAuth client (RFC 6749).
-  return /\/subtitles\/\{[^}]+\}$/.test(path) || path === "/oauth/token" ? path : `${path}.json`;
+  // `/oauth/token` is called without an extension by every OAuth client (RFC 6749); `/health` by load balancers.
+  return /\/subtitles\/\{[^}]+\}$/.test(path) || path === "/oauth/token" || path === "/health" ? path : `${path}.json`;
 }

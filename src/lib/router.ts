@@ -1,4 +1,4 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { ZodError, z } from "zod";
 import type { AppEnv } from "../types";
@@ -29,6 +29,18 @@ export function alsoAsGet<R extends object>(route: R): R {
   return route;
 }
 
+const DOCUMENTED_REQUEST = new WeakMap<object, RouteConfig["request"]>();
+
+/**
+ * Serves `route` as declared while the OpenAPI document shows `request` instead: for input the route reads more
+ * tolerantly than a client should write it (the v5 login's one-of bodies, the OAuth token form). The route itself is
+ * registered hidden, so its validators stay what they were.
+ */
+export function documentedAs<R extends object>(route: R, request: RouteConfig["request"]): R {
+  DOCUMENTED_REQUEST.set(route, request);
+  return route;
+}
+
 /** The GET twin's stand-in for the JSON validator: the query read as the body, checked by the same schema. */
 function queryAsBody(schema: z.ZodType): MiddlewareHandler {
   return async (c, next) => {
@@ -46,10 +58,16 @@ export function createRouter() {
     },
   });
   const openapi = router.openapi;
-  router.openapi = ((route, handler, hook) => {
+  router.openapi = ((declared, handler, hook) => {
+    let route = declared;
+    if (DOCUMENTED_REQUEST.has(declared)) {
+      const { middleware: _m, hide: _h, ...shown } = declared;
+      router.openAPIRegistry.registerPath({ ...shown, request: DOCUMENTED_REQUEST.get(declared) });
+      route = { ...declared, hide: true };
+    }
     const tolerant = tolerantMiddlewareFor(route.request as Parameters<typeof tolerantMiddlewareFor>[0]);
     const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
-    if (GET_TOO.has(route)) {
+    if (GET_TOO.has(declared)) {
       const { body, ...request } = route.request ?? {};
       const schema = (body?.content as Record<string, { schema: z.ZodType }>)["application/json"].schema;
       const twin = { ...route, method: "get", hide: true, request, middleware: [...own, queryAsBody(schema)] } as typeof route;

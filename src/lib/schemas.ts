@@ -36,3 +36,39 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
   description,
   content: { "application/json": { schema } },
 });
+
+/**
+ * The response headers clients may rely on, as OpenAPI header objects (`components.headers`; src/openapi.ts says which
+ * responses carry which). Names as sent: HTTP header names are case-insensitive.
+ */
+export const RESPONSE_HEADERS = {
+  "X-Request-Id": {
+    description: "The request's id (also `request_id` in error bodies): quote it when reporting a problem.",
+    schema: { type: "string" },
+  },
+  "Server-Timing": {
+    description: "What the request cost: `total` and `d1` durations (ms), D1 queries, round trips, rows read and rows written.",
+    schema: { type: "string", examples: ['total;dur=4.2, d1;dur=1.9;desc="D1", d1-queries;desc="2"'] },
+  },
+  "X-D1-Bookmark": {
+    description:
+      "The D1 session bookmark after this request, when it used D1. Send it back as `x-d1-bookmark` to read at least " +
+      "what this request wrote (read replicas).",
+    schema: { type: "string" },
+  },
+  ETag: {
+    description: "A strong validator of the body, on public reads to an anonymous caller: send it as `If-None-Match` for a 304.",
+    schema: { type: "string", examples: ['"3f2a9c0d1b7e4f5a6c8d9e0f1a2b3c4d"'] },
+  },
+  "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer", minimum: 0 } },
+  Deprecation: {
+    description: "RFC 9745: v3 is deprecated since this date (`@<unix seconds>`).",
+    schema: { type: "string", examples: ["@1356998400"] },
+  },
+  Link: {
+    description: 'The v4 successor of this v3 resource (`rel="successor-version"`) and this documentation (`rel="deprecation"`).',
+    schema: { type: "string" },
+  },
+} as const;
+
+export type ResponseHeader = keyof typeof RESPONSE_HEADERS;

@@ -141,8 +141,8 @@ describe("votes, reports and caption suggestions: any application and any user; 
   }
 });
 
-const COMMENT = { op: "POST /v4/videos/{video_id}/timed_comments/{language_code}.json" };
-const UNCOMMENT = { op: "DELETE /v4/videos/{video_id}/timed_comments/{timed_comment_id}.json" };
+const COMMENT = { op: "POST /v4/videos/{video_id}/timed_comments/{language_or_id}.json" };
+const UNCOMMENT = { op: "DELETE /v4/videos/{video_id}/timed_comments/{language_or_id}.json" };
 
 describe("timed comments: any user writes on a video they can see; the author, managers and staff delete", () => {
   const comment = (v: { video: string }) => ({

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError, OAuthError } from "../../lib/errors";
-import { createRouter } from "../../lib/router";
+import { createRouter, documentedAs } from "../../lib/router";
 import { IGNORED_FIELDS_HEADER, normalise, readBody } from "../../lib/tolerant-input";
 import { V3_TOKEN_TTL_SECONDS, issueV3Token } from "../../lib/v3-tokens";
 import { depsOf } from "../../services/deps";
@@ -20,6 +20,18 @@ const TokenRequest = z.object({
   social_access_token: z.string().max(8192).optional(),
 });
 type TokenRequest = z.infer<typeof TokenRequest>;
+
+/** The RFC 6749 §4.4/§4.3 form as clients should send it; the route reads TokenRequest from the query too. */
+const TokenForm = TokenRequest.extend({
+  grant_type: z.enum(["client_credentials", "password"]),
+  client_id: z.string().max(50).openapi({ example: "100001a" }),
+  client_secret: z.string().max(200),
+  username: TokenRequest.shape.username.openapi({ description: "password grant" }),
+  password: TokenRequest.shape.password.openapi({ description: "password grant, with `username`" }),
+  social_access_token: TokenRequest.shape.social_access_token.openapi({
+    description: "password grant instead of `username` + `password`: an OpenID Connect ID token of a configured social network",
+  }),
+}).openapi("V3TokenRequest");
 
 const TokenResponse = z
   .object({
@@ -40,9 +52,8 @@ const token = createRoute({
   description:
     "`grant_type` = `client_credentials` or `password` (with `username` + `password`, or `social_access_token`: " +
     "an OpenID Connect ID token of a configured social network, which creates or links the account as v5 does), " +
-    "with `client_id` and " +
-    "`client_secret`, in the query, a form body or a JSON body. Tokens are valid for 24 hours; the password " +
-    "grant's response includes `user_id`.",
+    "with `client_id` and `client_secret`, in a form body, a JSON body or the query (as the v4 gem sends them). " +
+    "Tokens are valid for 24 hours; the password grant's response includes `user_id`.",
   // Parameters are read by tokenParams (query, form or JSON) so every failure keeps the OAuth error body.
   request: { query: TokenRequest },
   responses: {
@@ -60,6 +71,12 @@ const token = createRoute({
       description: "temporarily_unavailable: the social login is misconfigured or its keys unreachable",
       content: { "application/json": { schema: OAuthErrorBody } },
     },
+  },
+});
+documentedAs(token, {
+  body: {
+    required: false,
+    content: { "application/x-www-form-urlencoded": { schema: TokenForm }, "application/json": { schema: TokenForm } },
   },
 });
 

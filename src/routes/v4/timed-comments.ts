@@ -15,16 +15,19 @@ import { normaliseLanguageCode } from "./contracts/catalogue-writes";
 import { TimedCommentBody, TimedCommentSchema } from "./contracts/timed-comments";
 
 /**
- * Timed comments (interface: "Timed comments (v4)"). GET takes a language code and DELETE a comment id in
- * the same position (`/timed_comments/{x}`); the methods tell them apart.
+ * Timed comments (interface: "Timed comments (v4)"). GET and POST take a language code and DELETE a comment id in
+ * the same position (`/timed_comments/{x}`); the methods tell them apart. One parameter name for that position keeps
+ * them one path in the OpenAPI document, which calls two templates of the same shape ambiguous.
  */
-const param = (name: string, example: string) => z.string().openapi({ param: { name, in: "path" }, example });
-const languageParams = z.object({ video_id: param("video_id", "1v"), language_code: param("language_code", "fr") });
+const param = (name: string, example: string, description?: string) =>
+  z.string().openapi({ param: { name, in: "path", description }, example });
+const videoId = param("video_id", "1v");
+const languageParams = z.object({ video_id: videoId, language_or_id: param("language_or_id", "fr", "a language code (`fr`, `pt-br`)") });
 
 const listRoute = (owner: "videos" | "episodes") =>
   createRoute({
     method: "get",
-    path: `/v4/${owner}/{video_id}/timed_comments/{language_code}`,
+    path: `/v4/${owner}/{video_id}/timed_comments/{language_or_id}`,
     summary: owner === "videos" ? "All timed comments of a video in one language" : "Timed comments (alias of /v4/videos/...)",
     description:
       `A bare array sorted by \`time\` (milliseconds into the video), not paged: at most the first ` +
@@ -37,7 +40,7 @@ const listRoute = (owner: "videos" | "episodes") =>
 
 const create = createRoute({
   method: "post",
-  path: "/v4/videos/{video_id}/timed_comments/{language_code}",
+  path: "/v4/videos/{video_id}/timed_comments/{language_or_id}",
   summary: "Comment at a time of a video",
   description:
     "A user token is required. `time` is milliseconds from the start, at most the video's duration when it " +
@@ -49,21 +52,21 @@ const create = createRoute({
 
 const remove = createRoute({
   method: "delete",
-  path: "/v4/videos/{video_id}/timed_comments/{timed_comment_id}",
+  path: "/v4/videos/{video_id}/timed_comments/{language_or_id}",
   summary: "Delete a timed comment",
   description:
     "A user token is required: the author, the container's managers or staff (anyone else 403). A comment " + "of another video is 404.",
   middleware: [requireUser] as const,
-  request: { params: z.object({ video_id: param("video_id", "1v"), timed_comment_id: param("timed_comment_id", "12tc") }) },
+  request: { params: z.object({ video_id: videoId, language_or_id: param("language_or_id", "12tc", "the timed comment's id") }) },
   responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
 });
 
-async function list(c: Context<AppEnv>, params: { video_id: string; language_code: string }) {
-  const deps = depsOf(c);
-  const { video } = await visibleVideo(deps, c.get("user"), parseId(params.video_id, "v"));
-  const language = normaliseLanguageCode(params.language_code);
+async function list(c: Context<AppEnv>, params: { video_id: string; language_or_id: string }) {
+  const videoId = parseId(params.video_id, "v");
+  // A malformed code names nothing: the same 404 as a missing or hidden video, so it is answered before any read.
+  const language = normaliseLanguageCode(params.language_or_id);
   if (!language) throw ApiError.notFound();
-  const rows = await videoTimedComments(deps, video.id, language);
+  const rows = await videoTimedComments(depsOf(c), c.get("user"), videoId, language);
   return rows.map((r) => timedCommentView(r, { id: r.userId, username: r.username }));
 }
 
@@ -75,13 +78,13 @@ export const timedCommentsRouter = createRouter()
     const user = c.get("user")!;
     const params = c.req.valid("param");
     const { video } = await visibleVideo(deps, user, parseId(params.video_id, "v"));
-    const language = normaliseLanguageCode(params.language_code);
+    const language = normaliseLanguageCode(params.language_or_id);
     if (!language) throw ApiError.field("language_code", "a language code: two letters, optionally -<two letters> (ko, pt-br)");
     const row = await addTimedComment(deps, user, video, language, c.req.valid("json"));
     return c.json(timedCommentView(row, user), 201);
   })
   .openapi(remove, async (c) => {
     const params = c.req.valid("param");
-    await removeTimedComment(depsOf(c), c.get("user")!, parseId(params.video_id, "v"), parseId(params.timed_comment_id, "tc"));
+    await removeTimedComment(depsOf(c), c.get("user")!, parseId(params.video_id, "v"), parseId(params.language_or_id, "tc"));
     return c.body(null, 204);
   });

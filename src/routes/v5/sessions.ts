@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
 import { depsOf } from "../../services/deps";
-import { createRouter } from "../../lib/router";
+import { createRouter, documentedAs } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import {
   assertSecureTransport,
@@ -56,38 +56,50 @@ const EXTERNAL_CREDENTIALS = {
 } as const satisfies Record<string, ExternalKind>;
 type ExternalField = keyof typeof EXTERNAL_CREDENTIALS;
 
-const Credentials = z
-  .object({
-    username: z.string().min(1).max(100).optional(),
-    password: z.string().min(1).max(1000).optional(),
-    social_token: z
-      .string()
-      .min(1)
-      .max(8192)
-      .optional()
-      .openapi({ description: "an OpenID Connect ID token of a configured social network" }),
-    idp_token: z
-      .string()
-      .min(1)
-      .max(8192)
-      .optional()
-      .openapi({ description: "an OpenID Connect ID token of a configured identity provider" }),
-    retailer_params: z.string().min(1).max(2048).optional().openapi({
-      description: "`retailer=<name>&user_ref=<ref>[&email=][&name=]&expires=<unix s>&sig=<hex HMAC-SHA256>`, single-use",
-    }),
-    store_token: z
-      .string()
-      .min(1)
-      .max(16384)
-      .optional()
-      .openapi({ description: "a signed app store transaction (compact JWS, ES256), single-use" }),
-  })
+/** Each credential field with its limits, shared by the body the route reads and the bodies the document shows. */
+const FIELD = {
+  username: z.string().min(1).max(100),
+  password: z.string().min(1).max(1000),
+  social_token: z.string().min(1).max(8192).openapi({ description: "an OpenID Connect ID token of a configured social network" }),
+  idp_token: z.string().min(1).max(8192).openapi({ description: "an OpenID Connect ID token of a configured identity provider" }),
+  retailer_params: z.string().min(1).max(2048).openapi({
+    description: "`retailer=<name>&user_ref=<ref>[&email=][&name=]&expires=<unix s>&sig=<hex HMAC-SHA256>`, single-use",
+  }),
+  store_token: z.string().min(1).max(16384).openapi({ description: "a signed app store transaction (compact JWS, ES256), single-use" }),
+};
 
-  .openapi("Credentials", {
-    description:
-      "Exactly one credential body: `username` + `password`, or one of `social_token`, `idp_token`, `retailer_params`, " +
-      "`store_token`. `social_token`/`idp_token` with the `token=` (or Bearer) of a logged-in user link that user.",
-  });
+/**
+ * What the route reads: every field optional, so `credentialOf` can name a missing or a second credential in its own
+ * 400 (and the tolerant reader can ignore unknown fields) rather than zod refusing the body as a whole.
+ */
+const Credentials = z.object({
+  username: FIELD.username.optional(),
+  password: FIELD.password.optional(),
+  social_token: FIELD.social_token.optional(),
+  idp_token: FIELD.idp_token.optional(),
+  retailer_params: FIELD.retailer_params.optional(),
+  store_token: FIELD.store_token.optional(),
+});
+
+/** What clients should send, as the document shows it: exactly one of the credential bodies. */
+const LoginBody = z
+  .union([
+    z.object({ username: FIELD.username, password: FIELD.password }).openapi("PasswordLogin"),
+    z.object({ social_token: FIELD.social_token }).openapi("SocialLogin"),
+    z.object({ idp_token: FIELD.idp_token }).openapi("IdpLogin"),
+    z.object({ retailer_params: FIELD.retailer_params }).openapi("RetailerLogin"),
+    z.object({ store_token: FIELD.store_token }).openapi("StoreLogin"),
+  ])
+  .openapi(
+    "Credentials",
+    {
+      description:
+        "Exactly one credential body: `username` + `password`, or one of `social_token`, `idp_token`, `retailer_params`, " +
+        "`store_token` (a second one is a 400 naming it). `social_token`/`idp_token` with the `token=` (or Bearer) of a " +
+        "logged-in user link that user.",
+    },
+    { unionPreferredType: "oneOf" },
+  );
 type Credentials = z.infer<typeof Credentials>;
 
 type Credential = { kind: "password"; username: string; password: string } | { kind: ExternalKind; value: string };
@@ -126,6 +138,7 @@ const create = createRoute({
   request: { body: jsonBody(Credentials) },
   responses: { 201: jsonResponse(Session, "logged in"), ...errorResponses(400, 401, 403, 409, 413, 429, 503) },
 });
+documentedAs(create, { body: jsonBody(LoginBody) });
 
 const read = createRoute({
   method: "get",

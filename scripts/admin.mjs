@@ -1,0 +1,129 @@
+// npm run admin -- <command> [arguments] [--remote] [--env <name>] [--persist-to <dir>] [--json]
+// Operator commands on the D1 database through `wrangler d1 execute` (scripts/admin/): applications, staff users,
+// container managers. Local D1 by default; `--remote` is the deployed database of `--env`.
+import { readFileSync } from "node:fs";
+import { appCreate, appList, appRotateSecret, managerAdd, userCreateStaff, Conflict, NotFound } from "./admin/commands.mjs";
+import { D1Error, UsageError, checkEnvironment, describeTarget } from "./admin/d1.mjs";
+
+const COMMANDS = {
+  "app:create": { args: ["name"], flags: ["official", "unhosted"], run: appCreate, print: printSecret },
+  "app:list": { args: [], flags: [], run: appList, print: printApplications },
+  "app:rotate-secret": { args: ["id"], flags: [], run: appRotateSecret, print: printSecret },
+  "user:create-staff": { args: ["username", "email"], flags: ["password-stdin", "name"], run: userCreateStaff, print: printUser },
+  "manager:add": { args: ["user", "container"], flags: [], run: managerAdd, print: printManager },
+};
+const VALUE_OPTIONS = new Set(["env", "persist-to", "name"]);
+const TARGET_FLAGS = ["remote", "env", "persist-to", "json"];
+
+const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <name>] [--persist-to <dir>] [--json]
+
+  app:create <name> [--official] [--unhosted]    a new application; its secret is printed once
+  app:list                                       every application (never the secrets)
+  app:rotate-secret <id>                         a new secret for 12a (or 12); the old one stops working at once
+  user:create-staff <username> <email> [--name <name>] [--password-stdin]
+                                                 a staff user; without --password-stdin a password is generated
+                                                 and printed once
+  manager:add <user> <container>                 <user> manages <container> (12u, 12 or a username; 50c or 50)
+
+  --remote            the deployed D1 (default: the local one that npm start and npm run dev use)
+  --env <name>        the wrangler environment whose D1 binding to use
+  --persist-to <dir>  another local state directory (as wrangler dev --persist-to)
+  --json              print the result as JSON`;
+
+function parse(argv) {
+  const positional = [];
+  const options = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith("--")) {
+      positional.push(a);
+      continue;
+    }
+    const [key, inline] = a.slice(2).split(/=(.*)/s, 2);
+    if (VALUE_OPTIONS.has(key)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined || value === "") throw new UsageError(`--${key} needs a value`);
+      options[key] = value;
+    } else if (inline !== undefined) {
+      throw new UsageError(`--${key} takes no value`);
+    } else {
+      options[key] = true;
+    }
+  }
+  return { positional, options };
+}
+
+function readPassword() {
+  // One trailing newline is what `echo` and here-strings add; anything else is part of the password.
+  return readFileSync(0, "utf8").replace(/\r?\n$/, "");
+}
+
+async function main(argv) {
+  if (!argv.length || argv.includes("--help") || argv.includes("-h")) {
+    console.log(USAGE);
+    return 0;
+  }
+  const { positional, options } = parse(argv);
+  const [name, ...args] = positional;
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`unknown command ${JSON.stringify(name ?? "")}`);
+  const unknown = Object.keys(options).filter((k) => !command.flags.includes(k) && !TARGET_FLAGS.includes(k));
+  if (unknown.length) throw new UsageError(`${name} does not take --${unknown.join(", --")}`);
+  if (args.length !== command.args.length)
+    throw new UsageError(`${name} takes ${command.args.map((a) => `<${a}>`).join(" ") || "no arguments"}`);
+
+  const target = { remote: Boolean(options.remote), env: options.env, persistTo: options["persist-to"] };
+  const flags = {
+    official: Boolean(options.official),
+    unhosted: Boolean(options.unhosted),
+    name: options.name,
+    password: options["password-stdin"] ? readPassword() : undefined,
+  };
+  await checkEnvironment(target.env);
+  // stderr, so that --json output stays parseable and a remote write is never a surprise.
+  console.error(`admin: ${name} on the ${describeTarget(target)}`);
+  const result = await command.run(target, args, flags);
+  if (options.json) console.log(JSON.stringify(result, null, 2));
+  else command.print(result);
+  return 0;
+}
+
+function printSecret({ application: a, secret }) {
+  console.log(`application ${a.id} "${a.name}"${a.official ? ", official" : ""}${a.unhosted_access ? ", unhosted access" : ""}`);
+  console.log(`secret: ${secret}`);
+  console.log("The secret is shown only this once: store it now. A lost secret can only be replaced (app:rotate-secret).");
+}
+
+function printApplications({ applications }) {
+  if (!applications.length) return console.log("no applications");
+  const rows = applications.map((a) => [a.id, a.official ? "yes" : "no", a.unhosted_access ? "yes" : "no", a.created_at, a.name]);
+  const table = [["id", "official", "unhosted", "created", "name"], ...rows];
+  const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
+  for (const r of table) console.log(r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join("  "));
+}
+
+function printUser({ user, password }) {
+  console.log(`staff user ${user.id} ${user.username} <${user.email}>`);
+  if (password !== undefined) {
+    console.log(`password: ${password}`);
+    console.log("The password is shown only this once: hand it over now.");
+  }
+}
+
+function printManager({ manager: m, added }) {
+  console.log(`${m.username} (${m.user}) ${added ? "now manages" : "already managed"} container ${m.container}`);
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof UsageError) {
+    console.error(`admin: ${err.message} (npm run admin -- --help)`);
+    process.exitCode = 2;
+  } else if (err instanceof NotFound || err instanceof Conflict || err instanceof D1Error) {
+    console.error(`admin: ${err.message}`);
+    process.exitCode = 1;
+  } else {
+    throw err;
+  }
+}

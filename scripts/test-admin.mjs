@@ -1,0 +1,247 @@
+// npm run test:admin: the admin CLI (scripts/admin.mjs) against a fresh local D1 (.admin-test/state, demo data
+// seeded), each result checked in the rows, then over HTTP against a `wrangler dev` on that state: the staff user
+// logs in with the password the CLI hashed, the new application's rotated secret signs an official-only request
+// and the old one no longer does, and a container shows its new manager.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, ensureDevVars, migrateLocal, seedLocal, signedHeaders, startDev, wrangler } from "./lib.mjs";
+
+const persistTo = join(ROOT, ".admin-test", "state");
+const PORT = Number(process.env.ADMIN_TEST_PORT ?? 8794);
+rmSync(persistTo, { recursive: true, force: true });
+ensureDevVars();
+migrateLocal(persistTo);
+await seedLocal(persistTo);
+
+/** The CLI as an operator runs it, with --json so its answer can be read. */
+function admin(args, input) {
+  const res = spawnSync(process.execPath, [join(ROOT, "scripts", "admin.mjs"), ...args, "--persist-to", persistTo, "--json"], {
+    cwd: ROOT,
+    input: input ?? "",
+    encoding: "utf8",
+  });
+  let json;
+  try {
+    json = JSON.parse(res.stdout);
+  } catch {
+    // a refusal prints nothing on stdout
+  }
+  return { status: res.status, json, stdout: res.stdout, stderr: res.stderr };
+}
+
+function rows(sql) {
+  const out = wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--json", "--command", sql], { quiet: true });
+  return JSON.parse(out)[0].results;
+}
+
+let passed = 0;
+let failed = 0;
+async function step(name, fn) {
+  try {
+    await fn();
+    passed++;
+    console.log(`ok - ${name}`);
+  } catch (err) {
+    failed++;
+    console.log(`not ok - ${name}\n  ${err.stack ?? err}`);
+  }
+}
+const ok = (res) => assert.equal(res.status, 0, `exit ${res.status}: ${res.stderr}`);
+const n = (wireId) => Number.parseInt(wireId, 10);
+
+const HOSTILE_NAME = 'O\'Brien "Ops"; DROP TABLE users; --';
+const STDIN_PASSWORD = "correct horse battery staple";
+const state = {};
+
+await step("app:create --official --unhosted: the row, with the secret printed once", () => {
+  const res = admin(["app:create", HOSTILE_NAME, "--official", "--unhosted"]);
+  ok(res);
+  const { application, secret } = res.json;
+  assert.match(application.id, /^[1-9]\d*a$/);
+  assert.match(secret, /^[0-9a-f]{64}$/);
+  const [row] = rows(`SELECT name, official, unhosted_access, secret FROM applications WHERE id = ${n(application.id)}`);
+  assert.deepEqual(row, { name: HOSTILE_NAME, official: 1, unhosted_access: 1, secret });
+  assert.ok(rows("SELECT count(*) AS c FROM users")[0].c > 0, "the users table is still there");
+  state.official = { id: application.id, secret };
+});
+
+await step("app:create: a non-official application by default", () => {
+  const res = admin(["app:create", "Partner Two"]);
+  ok(res);
+  const [row] = rows(`SELECT official, unhosted_access FROM applications WHERE id = ${n(res.json.application.id)}`);
+  assert.deepEqual(row, { official: 0, unhosted_access: 0 });
+  state.partner = { id: res.json.application.id, secret: res.json.secret };
+});
+
+await step("app:list: every application, never a secret", () => {
+  const res = admin(["app:list"]);
+  ok(res);
+  const ids = res.json.applications.map((a) => a.id);
+  assert.ok(ids.includes("100000a") && ids.includes(state.official.id) && ids.includes(state.partner.id));
+  assert.equal(res.json.applications.find((a) => a.id === state.official.id).name, HOSTILE_NAME);
+  assert.ok(!res.stdout.includes(state.official.secret) && !res.stdout.includes("official-dev-secret"));
+  assert.ok(!/secret/.test(res.stdout));
+});
+
+await step("app:rotate-secret (bare integer id): a new secret in the row", () => {
+  const res = admin(["app:rotate-secret", String(n(state.official.id))]);
+  ok(res);
+  assert.equal(res.json.application.id, state.official.id);
+  assert.notEqual(res.json.secret, state.official.secret);
+  assert.equal(rows(`SELECT secret FROM applications WHERE id = ${n(state.official.id)}`)[0].secret, res.json.secret);
+  state.oldSecret = state.official.secret;
+  state.official.secret = res.json.secret;
+});
+
+await step("app:rotate-secret refuses an unknown (1) or malformed (2) id", () => {
+  assert.equal(admin(["app:rotate-secret", "999999a"]).status, 1);
+  assert.equal(admin(["app:rotate-secret", "12x"]).status, 2);
+  assert.equal(admin(["app:rotate-secret", "1 OR 1=1"]).status, 2);
+});
+
+await step("user:create-staff: a generated password, printed once, hashed as the app hashes", () => {
+  const res = admin(["user:create-staff", "ops_staff", "Ops.Staff@Example.com", "--name", "Ops Staff"]);
+  ok(res);
+  assert.match(res.json.user.id, /^[1-9]\d*u$/);
+  assert.equal(typeof res.json.password, "string");
+  const [row] = rows(`SELECT username, email, name, staff, password_hash FROM users WHERE id = ${n(res.json.user.id)}`);
+  assert.equal(row.username, "ops_staff");
+  assert.equal(row.email, "ops.staff@example.com");
+  assert.equal(row.name, "Ops Staff");
+  assert.equal(row.staff, 1);
+  assert.match(row.password_hash, /^pbkdf2-sha256\$100000\$[\w-]{22}\$[\w-]{43}$/);
+  assert.ok(!row.password_hash.includes(res.json.password));
+  state.staff = { ...res.json.user, password: res.json.password };
+});
+
+await step("user:create-staff --password-stdin: the password read from stdin, not printed", () => {
+  const res = admin(["user:create-staff", "ops_stdin", "ops.stdin@example.com", "--password-stdin"], `${STDIN_PASSWORD}\n`);
+  ok(res);
+  assert.equal(res.json.password, undefined);
+  assert.ok(!res.stdout.includes(STDIN_PASSWORD));
+  assert.equal(rows("SELECT staff FROM users WHERE username = 'ops_stdin'")[0].staff, 1);
+});
+
+await step("user:create-staff refuses bad usernames and emails, taken names, short passwords", () => {
+  for (const [username, email] of [
+    ["Ops Staff", "x1@example.com"],
+    ["ab", "x2@example.com"],
+    ["o'neil", "x3@example.com"],
+    ["ops_fine", "not-an-email"],
+    ["ops_fine", "x4@example.com' OR '1'='1"],
+  ]) {
+    assert.equal(admin(["user:create-staff", username, email]).status, 2, `${username} ${email}`);
+  }
+  assert.equal(admin(["user:create-staff", "ops_staff", "other@example.com"]).status, 1, "username taken");
+  assert.equal(admin(["user:create-staff", "ops_other", "OPS.STAFF@example.com"]).status, 1, "email taken");
+  assert.equal(admin(["user:create-staff", "ops_short", "short@example.com", "--password-stdin"], "short\n").status, 2);
+  assert.equal(rows("SELECT count(*) AS c FROM users WHERE username IN ('ops_fine', 'ops_other', 'ops_short')")[0].c, 0);
+});
+
+const [{ id: demoContainer }] = rows(
+  `SELECT id FROM containers WHERE state = 'normal'
+   AND id NOT IN (SELECT container_id FROM container_managers) ORDER BY id LIMIT 1`,
+);
+const [{ id: alice }] = rows("SELECT id FROM users WHERE username = 'alice'");
+
+/**
+ * fetch, tried again while nothing listens: wrangler dev restarts its Worker when a source file changes, which in
+ * a shared working tree can happen mid-run. HTTP answers, errors included, are returned as they are.
+ */
+async function fetch(url, init) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await globalThis.fetch(url, init);
+    } catch (err) {
+      if (attempt >= 20) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+const server = await startDev({ port: PORT, persistTo, stdio: "ignore" });
+try {
+  const base = server.base;
+  const login = (username, password) =>
+    fetch(`${base}/v5/sessions.json`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, password }),
+    });
+  /** Alice's subscriptions: official applications only (signed), and only her or staff. */
+  const aliceSubscriptions = (app, secret, token) => {
+    const url = `${base}/v4/users/${alice}u/subscriptions.json?app=${app}&token=${token}`;
+    return fetch(url, { headers: signedHeaders(url, null, secret) });
+  };
+
+  await step("HTTP: the staff user logs in with the generated password", async () => {
+    const res = await login("ops_staff", state.staff.password);
+    assert.equal(res.status, 201);
+    const body = await res.json();
+    assert.equal(body.user.id, state.staff.id);
+    state.token = body.token;
+    assert.equal((await login("ops_staff", `${state.staff.password}x`)).status, 401);
+  });
+
+  await step("HTTP: the --password-stdin user logs in with that password", async () => {
+    assert.equal((await login("ops_stdin", STDIN_PASSWORD)).status, 201);
+  });
+
+  await step("HTTP: the rotated secret signs for the new official app, and staff may read alice's data", async () => {
+    const res = await aliceSubscriptions(state.official.id, state.official.secret, state.token);
+    assert.equal(res.status, 200, await res.clone().text());
+    assert.ok(Array.isArray((await res.json()).response));
+  });
+
+  await step("HTTP: the secret before the rotation no longer signs", async () => {
+    const res = await aliceSubscriptions(state.official.id, state.oldSecret, state.token);
+    assert.equal(res.status, 401);
+  });
+
+  await step("HTTP: the non-official application is refused on official-only routes", async () => {
+    const res = await aliceSubscriptions(state.partner.id, state.partner.secret, state.token);
+    assert.equal(res.status, 403);
+  });
+
+  await step("manager:add <username> <n>c: the row, and the container lists its new manager", async () => {
+    const res = admin(["manager:add", "ops_staff", `${demoContainer}c`]);
+    ok(res);
+    assert.deepEqual(res.json, {
+      manager: { user: state.staff.id, username: "ops_staff", container: `${demoContainer}c` },
+      added: true,
+    });
+    const where = `container_id = ${demoContainer} AND user_id = ${n(state.staff.id)}`;
+    assert.equal(rows(`SELECT count(*) AS c FROM container_managers WHERE ${where}`)[0].c, 1);
+    const page = await fetch(`${base}/v4/containers/${demoContainer}c.json`);
+    assert.equal(page.status, 200);
+    assert.deepEqual(
+      (await page.json()).managers.map((m) => m.id),
+      [state.staff.id],
+    );
+  });
+
+  await step("manager:add again (<n>u <n>): nothing changes; unknown user or container is refused", () => {
+    const again = admin(["manager:add", state.staff.id, String(demoContainer)]);
+    ok(again);
+    assert.equal(again.json.added, false);
+    assert.equal(rows(`SELECT count(*) AS c FROM container_managers WHERE container_id = ${demoContainer}`)[0].c, 1);
+    assert.equal(admin(["manager:add", "nobody_here", `${demoContainer}c`]).status, 1);
+    assert.equal(admin(["manager:add", "x' OR '1'='1", `${demoContainer}c`]).status, 1);
+    assert.equal(admin(["manager:add", "ops_staff", "999999999c"]).status, 1);
+    assert.equal(admin(["manager:add", "ops_staff", "1v"]).status, 2);
+  });
+} finally {
+  server.stop();
+}
+
+await step("usage errors: unknown command or flag, --persist-to with --remote, an environment not in the config", () => {
+  assert.equal(admin(["app:delete", "1a"]).status, 2);
+  assert.equal(admin(["app:list", "--env", "no_such_environment"]).status, 2);
+  assert.equal(admin(["app:list", "--official"]).status, 2);
+  assert.equal(admin(["app:list", "--remote"]).status, 2);
+});
+
+console.log(`admin: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

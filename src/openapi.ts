@@ -1,0 +1,217 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { RouterRoute } from "hono/types";
+import { documentedPath } from "./lib/paths";
+import { RESPONSE_HEADERS, type ResponseHeader } from "./lib/schemas";
+import { requireApp, requireOfficialApp } from "./middleware/application";
+import { publicCache } from "./middleware/cache";
+import { requireStaff, requireUser } from "./middleware/session";
+import { ownerOnly } from "./middleware/user-scope";
+import { v3Auth } from "./middleware/v3";
+import type { AppEnv } from "./types";
+
+/**
+ * The published OpenAPI document (/openapi.json). Routes declare their contracts (src/routes); what follows from the
+ * route's place and its middleware is filled in here, once for every operation: an operationId and a tag, the
+ * security it needs, the response headers it sends. A route that says one of these itself keeps its own.
+ */
+
+type Requirement = Record<string, string[]>;
+type Response = { $ref?: string; description?: string; headers?: Record<string, unknown> };
+type Operation = {
+  operationId?: string;
+  tags?: string[];
+  security?: Requirement[];
+  responses: Record<string, Response>;
+};
+type PathItem = Partial<Record<(typeof METHODS)[number], Operation>>;
+
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+
+const SECURITY_SCHEMES = {
+  app: {
+    type: "apiKey",
+    in: "query",
+    name: "app",
+    description: "The calling application's id (`100001a`). Public, as it is in every client's URLs: official applications also sign.",
+  },
+  token: { type: "apiKey", in: "query", name: "token", description: "A user's session token (`POST /v5/sessions.json`)." },
+  bearer: { type: "http", scheme: "bearer", description: "The same session token as `Authorization: Bearer <token>`." },
+  signature: {
+    type: "apiKey",
+    in: "header",
+    name: "signature",
+    description: 'HMAC-SHA256 of the request with the application\'s secret, hex (README, "Signed requests"); with `timestamp`.',
+  },
+  timestamp: { type: "apiKey", in: "header", name: "timestamp", description: "Unix seconds of a header-signed request." },
+  sig: { type: "apiKey", in: "query", name: "sig", description: "The signature in the query instead of the header; with `t`." },
+  t: { type: "apiKey", in: "query", name: "t", description: "Unix seconds of a query-signed request." },
+  v3AccessToken: {
+    type: "apiKey",
+    in: "query",
+    name: "access_token",
+    description: "A v3 access token (`POST /oauth/token`).",
+  },
+  v3Bearer: { type: "http", scheme: "bearer", description: "The v3 access token as `Authorization: Bearer <token>`." },
+};
+
+/** Alternatives (any one will do) within a requirement; each middleware adds its own, all of which must be met. */
+const USER: Requirement[] = [{ token: [] }, { bearer: [] }];
+const SECURITY_OF = new Map<unknown, Requirement[]>([
+  [requireUser, USER],
+  [requireStaff, USER],
+  [ownerOnly, USER],
+  [requireApp, [{ app: [] }]],
+  [
+    requireOfficialApp,
+    [
+      { app: [], signature: [], timestamp: [] },
+      { app: [], sig: [], t: [] },
+    ],
+  ],
+  [v3Auth, [{ v3AccessToken: [] }, { v3Bearer: [] }]],
+]);
+
+/** v4 reads and the v5 login take a user token when there is one (it widens what is seen, or links an identity). */
+const OPTIONAL_USER = (method: string, path: string) => path.startsWith("/v4/") || (method === "post" && path === "/v5/sessions");
+
+function securityOf(method: string, path: string, middleware: unknown[]): Requirement[] {
+  const needs = middleware.flatMap((m) => (SECURITY_OF.has(m) ? [SECURITY_OF.get(m)!] : []));
+  if (!needs.length) return OPTIONAL_USER(method, path) ? [{}, ...USER] : [];
+  // Every middleware's requirement at once: one alternative of each, merged.
+  return needs.reduce((all, alternatives) => all.flatMap((a) => alternatives.map((b) => ({ ...a, ...b }))), [{}] as Requirement[]);
+}
+
+/** Aliases and sub-resources grouped with the resource a client looks for. */
+const TAG_OF: Record<string, string> = {
+  container: "containers",
+  films: "containers",
+  series: "containers",
+  news: "containers",
+  artists: "containers",
+  episodes: "videos",
+  movies: "videos",
+  news_clips: "videos",
+  music_videos: "videos",
+  clips: "videos",
+  trailers: "videos",
+  tranlslations: "translations",
+  messages: "threads",
+  alerts: "threads",
+  descriptions: "titles",
+  subtitle_completions: "subtitles",
+};
+
+/** Verbs on the resource named before them (`/translations/{id}/like`), not resources of their own. */
+const ACTIONS = new Set(["like", "dislike", "report"]);
+
+const TAGS: Record<string, string> = {
+  oauth: "v3 access tokens (RFC 6749).",
+  v3: "The deprecated, read-only v3 API: every response carries `Deprecation` and a `Link` to its v4 successor.",
+  sessions: "v5 logins: a session token for a password or an external credential.",
+  users: "Public user profiles.",
+  containers: "Films, series, news and artists: reads, listings and (managers, staff) writes.",
+  videos: "Videos and the video listings of a container.",
+  titles: "Localised titles and descriptions of containers and videos.",
+  subtitles: "Subtitle files (SRT) and completion by language.",
+  translations: "Subtitle translations: languages, listings and votes.",
+  captions: "Captions (subtitle segments) to translate.",
+  timed_comments: "Comments at a time of a video.",
+  lists: "Curated lists of containers.",
+  contributions: "Who contributed subtitles, per user and per container.",
+  subtitle_histories: "A user's subtitle history.",
+  subscriptions: "A user's followed containers.",
+  markers: "A user's watch markers.",
+  notifications: "Notifications to users (managers and staff send them).",
+  threads: "A user's private message threads and unread count.",
+  jobs: "Background jobs (SRT imports, list edits): their progress.",
+  health: "The state of the Worker's bindings, for operators and load balancers.",
+};
+
+/**
+ * The resource an operation acts on: the collection named last, before its id (`/users/{user_id}/markers/{id}` is
+ * a marker) or after it (`/containers/{id}/videos` lists videos), the version left out; v3 is one group.
+ */
+function tagOf(path: string): string {
+  if (path === "/oauth/token") return "oauth";
+  if (path.startsWith("/api/v3/") || path.startsWith("/v3/")) return "v3";
+  const segments = path.split("/").filter(Boolean);
+  if (/^v\d+$/.test(segments[0])) segments.shift();
+  const last = segments.findLastIndex((s) => s.startsWith("{"));
+  const after = segments[last + 1];
+  const name = last < 0 ? segments[0] : after && !ACTIONS.has(after) ? after : segments[last - 1];
+  return TAG_OF[name] ?? name;
+}
+
+/** `getV4UsersByUserIdMarkers`: unique because method + path is, and stable for as long as the path is. */
+function operationIdOf(method: string, path: string): string {
+  const pascal = (s: string) => s.replace(/(?:^|[_.-])([a-z0-9])/gi, (_, c: string) => c.toUpperCase());
+  const words = path
+    .split("/")
+    .filter(Boolean)
+    .map((s) => (s.startsWith("{") ? `By${pascal(s.slice(1, -1))}` : pascal(s)));
+  return method + words.join("");
+}
+
+const ref = (name: ResponseHeader) => ({ $ref: `#/components/headers/${name}` });
+
+function describeResponses(op: Operation, path: string, cached: boolean) {
+  const v3 = path.startsWith("/api/v3/") || path.startsWith("/v3/");
+  if (cached && !op.responses["304"]) op.responses["304"] = { description: "not modified: `If-None-Match` matched the ETag" };
+  for (const [status, response] of Object.entries(op.responses)) {
+    if (response.$ref) continue;
+    const names: ResponseHeader[] = ["X-Request-Id", "Server-Timing", "X-D1-Bookmark"];
+    if (cached && (status === "200" || status === "304")) names.push("ETag");
+    if (status === "429") names.push("Retry-After");
+    if (v3) names.push("Deprecation", "Link");
+    response.headers = { ...Object.fromEntries(names.map((n) => [n, ref(n)])), ...response.headers };
+  }
+}
+
+type Handler = { __COMPOSED_HANDLER?: Handler };
+const original = (h: Handler): Handler => (h.__COMPOSED_HANDLER ? original(h.__COMPOSED_HANDLER) : h);
+
+/** Each route's own middleware, as Hono registered it: one entry per handler under the route's method and path. */
+function middlewareByRoute(routes: RouterRoute[]) {
+  const byRoute = new Map<string, unknown[]>();
+  for (const r of routes) {
+    const key = `${r.method.toLowerCase()} ${r.path}`;
+    byRoute.set(key, [...(byRoute.get(key) ?? []), original(r.handler as Handler)]);
+  }
+  return (method: string, path: string) => byRoute.get(`${method} ${path.replace(/\{([^}]+)\}/g, ":$1")}`) ?? [];
+}
+
+export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string) {
+  const doc = app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: "Media Catalogue Service",
+      version: "1.0.0",
+      description:
+        "Catalogue, users and localisation for a video platform with crowd-sourced subtitles. " +
+        "Paths end in `.json` (v3 also `.xml`). Errors: `{error, vcode, details?, request_id}`.",
+    },
+    servers: [{ url: origin }],
+  });
+  const middlewareOf = middlewareByRoute(app.routes);
+  const paths: Record<string, PathItem> = {};
+  const tags = new Set<string>();
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, PathItem>)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const middleware = middlewareOf(method, path);
+      op.operationId ??= operationIdOf(method, path);
+      op.tags ??= [tagOf(path)];
+      op.security ??= securityOf(method, path, middleware);
+      describeResponses(op, path, middleware.includes(publicCache) || "304" in op.responses);
+      op.tags.forEach((t) => tags.add(t));
+    }
+    paths[documentedPath(path)] = item;
+  }
+  return {
+    ...doc,
+    tags: [...tags].sort().map((name) => ({ name, description: TAGS[name] ?? name })),
+    paths,
+    components: { ...doc.components, securitySchemes: SECURITY_SCHEMES, headers: RESPONSE_HEADERS },
+  };
+}

@@ -1,0 +1,66 @@
+import { pingDatabase } from "../db/queries/health";
+import type { Deps } from "./deps";
+
+export const HEALTH_CHECKS = ["d1", "kv", "r2", "queue"] as const;
+export type HealthCheck = (typeof HEALTH_CHECKS)[number];
+/** `missing`: the binding is absent or not what it should be (a configuration error, not an outage). */
+export type CheckState = "ok" | "error" | "timeout" | "missing";
+export interface Health {
+  status: "ok" | "unavailable";
+  checks: Record<HealthCheck, CheckState>;
+}
+
+/** Each check's limit: a load balancer polling /health must get an answer well before its own timeout. */
+export const CHECK_TIMEOUT_MS = 2_000;
+
+/** Keys nothing writes: a read that finds nothing proves the store answers, without data or cost to speak of. */
+const PROBE_KEY = "health/probe";
+
+class Timeout extends Error {}
+class Missing extends Error {}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Timeout()), ms);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+const need = <T>(binding: T | undefined, method: string): T => {
+  if (!binding || typeof (binding as Record<string, unknown>)[method] !== "function") throw new Missing();
+  return binding;
+};
+
+/**
+ * The queue is only checked for presence: sending a probe would run a consumer and bill a message, and a producer
+ * binding has no read operation.
+ */
+const PROBES: Record<HealthCheck, (deps: Deps) => Promise<unknown>> = {
+  d1: (deps) => pingDatabase(deps.db),
+  kv: (deps) => need(deps.env.CACHE, "get").get(PROBE_KEY),
+  r2: (deps) => need(deps.env.SUBTITLES, "head").head(PROBE_KEY),
+  queue: async (deps) => need(deps.env.JOBS, "send"),
+};
+
+async function run(check: HealthCheck, deps: Deps, timeoutMs: number): Promise<CheckState> {
+  try {
+    await withTimeout(
+      Promise.resolve().then(() => PROBES[check](deps)),
+      timeoutMs,
+    );
+    return "ok";
+  } catch (err) {
+    const state: CheckState = err instanceof Timeout ? "timeout" : err instanceof Missing ? "missing" : "error";
+    // The reason goes to the log only: the answer is public and names states, never messages.
+    console.error(JSON.stringify({ level: "error", event: "health", check, state, error: String(err) }));
+    return state;
+  }
+}
+
+/** Every check at once, so the answer takes at most one timeout. */
+export async function checkHealth(deps: Deps, timeoutMs = CHECK_TIMEOUT_MS): Promise<Health> {
+  const states = await Promise.all(HEALTH_CHECKS.map((check) => run(check, deps, timeoutMs)));
+  const checks = Object.fromEntries(HEALTH_CHECKS.map((check, i) => [check, states[i]])) as Health["checks"];
+  return { status: states.every((s) => s === "ok") ? "ok" : "unavailable", checks };
+}
