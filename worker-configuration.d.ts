@@ -17,7 +17,9 @@ interface __BaseEnv_Env {
 	WRITE_IMPORTS: RateLimit;
 	WRITE_CATALOGUE: RateLimit;
 	WEB_ORIGIN: string;
+	CORS_ORIGINS: string;
 	ENVIRONMENT: string;
+	JOBS_DEAD_LETTER_QUEUE: string;
 	V3_TOKEN_SECRET: string;
 	IDENTITY_PROVIDERS: string;
 	RETAILER_SECRETS: string;
@@ -34,7 +36,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "WEB_ORIGIN" | "ENVIRONMENT" | "V3_TOKEN_SECRET" | "IDENTITY_PROVIDERS" | "RETAILER_SECRETS" | "STORE_KEYS">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "WEB_ORIGIN" | "CORS_ORIGINS" | "ENVIRONMENT" | "JOBS_DEAD_LETTER_QUEUE" | "V3_TOKEN_SECRET" | "IDENTITY_PROVIDERS" | "RETAILER_SECRETS" | "STORE_KEYS">> {}
 }
 declare module "*.txt" {
 	const value: string;

@@ -1,12 +1,10 @@
 import { createDb, emptyStats, instrument } from "../src/db/client";
 import { failJob, findJob } from "../src/db/queries/jobs";
 import { JobMessage, jobHandlers } from "../src/jobs";
-import { runJob } from "./runner";
+import { logJobTransition, runJob } from "./runner";
 
 /** Consumers by job type, from the definitions in src/jobs (mutable so tests can swap one in). */
 export const handlers = jobHandlers();
-
-export const DEAD_LETTER_QUEUE = "media-catalogue-jobs-dlq";
 
 function consumerDb(env: Env) {
   return createDb(instrument(env.DB.withSession("first-primary"), emptyStats()));
@@ -14,7 +12,8 @@ function consumerDb(env: Env) {
 
 export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = consumerDb(env);
-  const deadLetters = batch.queue === DEAD_LETTER_QUEUE;
+  // The name comes from config because each environment has its own queues (wrangler.toml, JOBS_DEAD_LETTER_QUEUE).
+  const deadLetters = batch.queue === env.JOBS_DEAD_LETTER_QUEUE;
   for (const message of batch.messages) {
     const parsed = JobMessage.safeParse(message.body);
     if (!parsed.success) {
@@ -26,8 +25,10 @@ export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<voi
     const { jobId, type } = parsed.data;
     if (deadLetters) {
       const job = await findJob(db, jobId);
-      await failJob(db, jobId, `failed after ${job?.attempts ?? 0} attempts: ${job?.error ?? "unknown error"}`);
+      const reason = `failed after ${job?.attempts ?? 0} attempts: ${job?.error ?? "unknown error"}`;
+      await failJob(db, jobId, reason);
       message.ack();
+      logJobTransition("failed", { job: jobId, type, error: reason, deadLetter: true });
       continue;
     }
     await runJob(db, env, jobId, handlers[type], message);

@@ -16,20 +16,42 @@ export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandle
     message.ack();
     return;
   }
+  const started = performance.now();
+  const log = (transition: JobTransition, extra: Record<string, unknown> = {}) =>
+    logJobTransition(transition, {
+      job: jobId,
+      type: job.type,
+      attempt: message.attempts,
+      ...extra,
+      ...(transition === "running" ? {} : { durationMs: Math.round(performance.now() - started) }),
+    });
+  log("running");
   try {
     const result = await handler({ db, env, job, progress: (p) => setJobProgress(db, jobId, p, LEASE_SECONDS).then(() => undefined) });
     await finishJob(db, jobId, result);
     message.ack();
+    log("succeeded");
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     if (err instanceof PermanentJobError) {
       await failJob(db, jobId, reason);
       message.ack();
+      log("failed", { error: reason });
       return;
     }
-    console.error(JSON.stringify({ level: "warn", job: jobId, attempt: message.attempts, error: reason }));
     const delaySeconds = backoffSeconds(message.attempts);
     await noteJobError(db, jobId, reason, delaySeconds + LEASE_SECONDS);
     message.retry({ delaySeconds });
+    log("retry", { error: reason, delaySeconds });
   }
+}
+
+export type JobTransition = "running" | "succeeded" | "failed" | "retry";
+
+/** One JSON line per job state change (`wrangler tail`, Workers Logs); failures and retries at a level that alerts. */
+export function logJobTransition(transition: JobTransition, fields: Record<string, unknown>) {
+  const level = transition === "failed" ? "error" : transition === "retry" ? "warn" : "info";
+  const line = JSON.stringify({ level, event: "job", transition, ...fields });
+  if (level === "info") console.log(line);
+  else console.error(line);
 }

@@ -9,6 +9,7 @@ import { createRouter } from "./lib/router";
 import { limitBody } from "./middleware/body-limit";
 import { edgeCache } from "./middleware/cache";
 import { requestContext } from "./middleware/context";
+import { cors } from "./middleware/cors";
 import { openApiDocument } from "./openapi";
 import { docsRouter } from "./routes/docs";
 import { healthRouter } from "./routes/health";
@@ -77,6 +78,9 @@ export function createApp() {
   (app as unknown as { getPath: (r: Request) => string }).getPath = routingPath;
 
   app.use("*", requestContext);
+  // Before routing (a preflight is answered here, not by the 405 below) and outside the edge cache (its stored
+  // answers carry no one's origin).
+  app.use("*", cors);
   app.use("*", limitBody);
   // Before the v3/v4 routers resolve the application and the user (D1 reads): a hit answers without D1.
   app.use("*", edgeCache(app));

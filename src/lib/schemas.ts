@@ -43,7 +43,9 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
  */
 export const RESPONSE_HEADERS = {
   "X-Request-Id": {
-    description: "The request's id (also `request_id` in error bodies): quote it when reporting a problem.",
+    description:
+      "The request's id (also `request_id` in error bodies and the log line): the client's own `x-request-id` when it " +
+      "matches `^[A-Za-z0-9._:-]{1,128}$`, otherwise generated. Quote it when reporting a problem.",
     schema: { type: "string" },
   },
   "Server-Timing": {
@@ -57,7 +59,9 @@ export const RESPONSE_HEADERS = {
     schema: { type: "string" },
   },
   ETag: {
-    description: "A strong validator of the body, on public reads to an anonymous caller: send it as `If-None-Match` for a 304.",
+    description:
+      "A strong validator of the body, on public reads (GET and HEAD) to an anonymous caller: send it as " +
+      "`If-None-Match` for a 304 (compared weakly, so `W/` as a compressing proxy sends it matches; `*` matches too).",
     schema: { type: "string", examples: ['"3f2a9c0d1b7e4f5a6c8d9e0f1a2b3c4d"'] },
   },
   "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer", minimum: 0 } },

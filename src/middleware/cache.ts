@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { RouterRoute } from "hono/types";
 import { toHex } from "../lib/encoding";
+import { ifNoneMatchHits } from "../lib/etag";
 import { routingPath } from "../lib/paths";
 import { verifyV3Token } from "../lib/v3-tokens";
 import { viewerRegion } from "../lib/view-context";
@@ -11,17 +12,17 @@ import { deferOf } from "./session";
 
 export const PUBLIC_CACHE_CONTROL = `public, max-age=${EDGE_MAX_AGE_SECONDS}, stale-while-revalidate=${EDGE_STALE_SECONDS}`;
 
-const etagMatches = (inm: string | undefined, etag: string | null) => Boolean(inm && etag && inm.split(",").some((t) => t.trim() === etag));
-
 /**
- * Public catalogue GETs: `Cache-Control: public`, a strong ETag over the body, and 304 for a matching
- * `If-None-Match`. Only a request the edge cache found shareable (no user token, no signature, no Authorization;
- * a v3 token without a user) is marked public; anything else keeps the `private, no-store` default. Marking a
- * route with it is also what makes the route edge-cached (`edgeCache` below).
+ * Public catalogue GETs (and HEADs): `Cache-Control: public`, a strong ETag over the body, and 304 for an
+ * `If-None-Match` that matches it under weak comparison, or is `*` (src/lib/etag.ts). Only a request the edge cache
+ * found shareable (no user token, no signature, no Authorization; a v3 token without a user) is marked public;
+ * anything else keeps the `private, no-store` default. Marking a route with it is also what makes the route
+ * edge-cached (`edgeCache` below).
  */
 export const publicCache = createMiddleware<AppEnv>(async (c, next) => {
   await next();
-  if (c.req.method !== "GET" || c.res.status !== 200) return;
+  // HEAD runs the GET handler (Hono drops the body afterwards), so it gets the same ETag and the same 304.
+  if ((c.req.method !== "GET" && c.req.method !== "HEAD") || c.res.status !== 200) return;
   if (!c.get("edgeShared") || c.get("user")) return;
   const body = await c.res.clone().arrayBuffer();
   const etag = `"${toHex(await crypto.subtle.digest("SHA-1", body)).slice(0, 32)}"`;
@@ -29,7 +30,7 @@ export const publicCache = createMiddleware<AppEnv>(async (c, next) => {
   headers.set("etag", etag);
   headers.set("cache-control", PUBLIC_CACHE_CONTROL);
   headers.append("vary", "Accept-Encoding");
-  if (etagMatches(c.req.header("if-none-match"), etag)) {
+  if (ifNoneMatchHits(c.req.header("if-none-match"), etag)) {
     c.res = new Response(null, { status: 304, headers });
     return;
   }
@@ -84,7 +85,7 @@ function fromCache(c: Context<AppEnv>, hit: Response, storedAt: number) {
   headers.delete(STORED_AT);
   headers.set("cache-control", PUBLIC_CACHE_CONTROL);
   headers.set("age", String(Math.max(0, Math.floor((Date.now() - storedAt) / 1000))));
-  if (etagMatches(c.req.header("if-none-match"), headers.get("etag"))) return new Response(null, { status: 304, headers });
+  if (ifNoneMatchHits(c.req.header("if-none-match"), headers.get("etag"))) return new Response(null, { status: 304, headers });
   return new Response(c.req.method === "HEAD" ? null : hit.body, { status: 200, headers });
 }
 

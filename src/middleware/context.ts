@@ -1,8 +1,19 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { createDb, emptyStats, instrument } from "../db/client";
+import { createDb, emptyStats, instrument, type D1Stats } from "../db/client";
+import { redactUrl } from "../lib/redact";
 import type { AppEnv } from "../types";
 
 const BOOKMARK_HEADER = "x-d1-bookmark";
+
+/** A client's own id is kept, so its logs and ours share one key; anything else could forge or flood log lines. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestIdOf(headers: Headers): string {
+  const own = headers.get("x-request-id");
+  if (own && SANE_REQUEST_ID.test(own)) return own;
+  return headers.get("cf-ray") ?? crypto.randomUUID();
+}
 
 /** On every response (issue 12, "Safe output"); HSTS is added on HTTPS ones, a Content-Security-Policy on /docs. */
 const SECURITY_HEADERS = {
@@ -16,7 +27,7 @@ const SECURITY_HEADERS = {
  * `cache` (hit, stale or miss) when the edge cache was consulted.
  */
 export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
-  const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
+  const requestId = requestIdOf(c.req.raw.headers);
   c.set("requestId", requestId);
 
   const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
@@ -42,10 +53,11 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   // An edge-cache answer (fresh or stale) ran no D1 query: it names the cache and carries no D1 entries.
   const edge = c.get("edgeCache");
   const servedFromEdge = edge === "hit" || edge === "stale";
+  const durationMs = performance.now() - started;
   res.headers.set(
     "server-timing",
     [
-      `total;dur=${(performance.now() - started).toFixed(1)}`,
+      `total;dur=${durationMs.toFixed(1)}`,
       ...(edge ? [`cache;desc="${edge}"`] : []),
       ...(servedFromEdge
         ? []
@@ -58,4 +70,34 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
           ]),
     ].join(", "),
   );
+  const line = requestLogLine(c, durationMs, stats, edge);
+  // Workers Logs takes the level from the console method: a 5xx shows up among the errors.
+  if (line.level === "error") console.error(JSON.stringify(line));
+  else console.log(JSON.stringify(line));
 });
+
+/**
+ * The one log line of a request (`wrangler tail`, Workers Logs). The path is redacted (session tokens live in
+ * /v5/sessions paths) and the query left out (it may carry credentials or a username); no bodies.
+ */
+function requestLogLine(c: Context<AppEnv>, durationMs: number, stats: D1Stats, edge: AppEnv["Variables"]["edgeCache"]) {
+  return {
+    level: c.res.status >= 500 ? "error" : "info",
+    event: "request",
+    requestId: c.get("requestId"),
+    method: c.req.method,
+    path: redactUrl(new URL(c.req.url).pathname),
+    status: c.res.status,
+    durationMs: Math.round(durationMs * 10) / 10,
+    d1: {
+      queries: stats.queries,
+      trips: stats.trips,
+      rowsRead: stats.rowsRead,
+      rowsWritten: stats.rowsWritten,
+      ms: Math.round(stats.durationMs * 10) / 10,
+    },
+    ...(edge ? { cache: edge } : {}),
+    ...(c.get("application") ? { app: c.get("application")?.id } : {}),
+    ...(c.get("user") ? { user: c.get("user")?.id } : {}),
+  };
+}

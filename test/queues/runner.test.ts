@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEAD_LETTER_QUEUE, handlers, queue } from "../../queues";
+import { handlers, queue } from "../../queues";
 import { backoffSeconds } from "../../queues/runner";
 import { eq } from "drizzle-orm";
 import { findJob, insertJob } from "../../src/db/queries/jobs";
@@ -53,7 +53,7 @@ describe("job runner", () => {
   it("the dead-letter consumer marks the job failed with the reason", async () => {
     const job = await insertJob(db(), { type: "list-edit" });
     await db().update(jobs).set({ status: "running", error: "boom", attempts: 6 }).where(eq(jobs.id, job.id));
-    const result = await deliver(DEAD_LETTER_QUEUE, { type: "list-edit", jobId: job.id });
+    const result = await deliver(env.JOBS_DEAD_LETTER_QUEUE, { type: "list-edit", jobId: job.id });
     expect(result.explicitAcks).toHaveLength(1);
     const failed = await findJob(db(), job.id);
     expect(failed?.status).toBe("failed");

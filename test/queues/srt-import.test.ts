@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { and, asc, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEAD_LETTER_QUEUE } from "../../queues";
 import { findJob } from "../../src/db/queries/jobs";
 import { jobs, segments, subtitleHistories, subtitles } from "../../src/db/schema";
 import { parseSrt } from "../../src/services/srt";
@@ -251,7 +250,7 @@ describe("srt-import consumer", () => {
     }
     expect(await findJob(db(), job.id)).toMatchObject({ status: "running", attempts: 3, error: "R2 unavailable" });
 
-    const dead = await deliver({ type: "srt-import", jobId: job.id }, { queueName: DEAD_LETTER_QUEUE });
+    const dead = await deliver({ type: "srt-import", jobId: job.id }, { queueName: env.JOBS_DEAD_LETTER_QUEUE });
     expect(dead.explicitAcks).toHaveLength(1);
     expect(await findJob(db(), job.id)).toMatchObject({ status: "failed", error: "failed after 3 attempts: R2 unavailable" });
     // A late redelivery of the failed job does nothing.

@@ -1,5 +1,7 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../../src/index";
 import { issueV3Token } from "../../src/lib/v3-tokens";
 import { api, createApplication, createUser } from "../helpers";
 
@@ -135,5 +137,21 @@ describe("/oauth/token answers every error with an RFC 6749 body", () => {
       expect(Object.keys(body).sort()).toEqual(["error", "error_description", "request_id"]);
       expect(["invalid_request", "invalid_client"]).toContain(body.error);
     }
+  });
+
+  it("answers 503 temporarily_unavailable, not 500, when the server has no V3_TOKEN_SECRET", async () => {
+    const request = new Request("https://api.test/oauth/token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": "192.0.2.14" },
+      body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.wireId, client_secret: "v3-client-secret" }),
+    });
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(request, { ...env, V3_TOKEN_SECRET: "" } as Env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({
+      error: "temporarily_unavailable",
+      error_description: expect.stringContaining("V3_TOKEN_SECRET"),
+    });
   });
 });

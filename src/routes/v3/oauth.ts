@@ -68,7 +68,8 @@ const token = createRoute({
       content: { "application/json": { schema: OAuthErrorBody } },
     },
     503: {
-      description: "temporarily_unavailable: the social login is misconfigured or its keys unreachable",
+      description:
+        "temporarily_unavailable: the social login is misconfigured or its keys unreachable, or the server has no token signing key",
       content: { "application/json": { schema: OAuthErrorBody } },
     },
   },
@@ -151,6 +152,11 @@ async function passwordGrantUser(c: Context<AppEnv>, p: TokenRequest) {
 export const oauthRouter = createRouter().openapi(
   token,
   async (c) => {
+    // Deployed environments refuse a deploy without this secret (wrangler.toml secrets.required); a Worker whose
+    // secret was deleted afterwards still answers in the OAuth shape rather than failing inside the signer.
+    if (!c.env.V3_TOKEN_SECRET) {
+      throw new OAuthError(503, "temporarily_unavailable", "this server has no token signing key (V3_TOKEN_SECRET)");
+    }
     const p = await tokenParams(c);
     if (p.grant_type !== "client_credentials" && p.grant_type !== "password") {
       throw new OAuthError(400, "unsupported_grant_type", "grant_type must be client_credentials or password");
