@@ -1,6 +1,6 @@
 // npm run test:recovery [-- --imports N] [--cues N] [--port P]
 //
-// Nothing accepted is lost (README, "Durable jobs"): a real `wrangler dev` on its own state (.recovery/state, rebuilt
+// Nothing accepted is lost (docs/operations.md, "Durable jobs"): a real `wrangler dev` on its own state (.recovery/state, rebuilt
 // each run) accepts a batch of large SRT imports (default 25 × 2,000 cues, signed as the official app, from the
 // staff user `admin` and the container's manager so that no one passes the per-user import limit), is killed
 // with SIGKILL (its whole process group, workerd included) while the queue is still working through them, and is

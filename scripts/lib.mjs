@@ -35,7 +35,7 @@ export function wrangler(args, { quiet = false } = {}) {
 const DEV_VARS = {
   ENVIRONMENT: () => "development",
   V3_TOKEN_SECRET: () => randomBytes(32).toString("hex"),
-  // External identity (README, "External identity"): local providers with inline keys, so logins work offline.
+  // External identity (docs/api.md, "External identity"): local providers with inline keys, so logins work offline.
   // Their private keys are public in scripts/dev-identity.mjs, which also mints credentials for them.
   IDENTITY_PROVIDERS: devIdentityProviders,
   RETAILER_SECRETS: devRetailerSecrets,
@@ -147,7 +147,7 @@ export function stopProcessGroup(child) {
 export const DEMO_OFFICIAL_APP = { id: "100000a", secret: "official-dev-secret" };
 
 /**
- * The `timestamp`/`signature` headers an application client sends (README, "Signed requests"): hex HMAC-SHA1 with
+ * The `timestamp`/`signature` headers an application client sends (docs/api.md, "Signed requests"): hex HMAC-SHA1 with
  * its secret over path + query + `&t=<timestamp>` + the body's bytes.
  */
 export function signedHeaders(url, body, secret = DEMO_OFFICIAL_APP.secret) {

@@ -40,7 +40,7 @@ const SECURITY_SCHEMES = {
     type: "apiKey",
     in: "header",
     name: "signature",
-    description: 'HMAC-SHA256 of the request with the application\'s secret, hex (README, "Signed requests"); with `timestamp`.',
+    description: 'HMAC-SHA1 of the request with the application\'s secret, hex (docs/api.md, "Signed requests"); with `timestamp`.',
   },
   timestamp: { type: "apiKey", in: "header", name: "timestamp", description: "Unix seconds of a header-signed request." },
   sig: { type: "apiKey", in: "query", name: "sig", description: "The signature in the query instead of the header; with `t`." },

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { loadAppCode } from "./app-code.mjs";
 import { D1Error, UsageError, execute, sqlInt, sqlString } from "./d1.mjs";
 
-/** An application secret: the HMAC-SHA1 key of its request signatures (README, "Signed requests"). */
+/** An application secret: the HMAC-SHA1 key of its request signatures (docs/api.md, "Signed requests"). */
 const newSecret = () => randomBytes(32).toString("hex");
 
 /** `12a` or `12`: the wire form or the bare integer, checked by the app's own id parser. */

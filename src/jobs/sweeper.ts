@@ -3,7 +3,7 @@ import type { JobDeps } from "./enqueue";
 import type { JobMessageBody } from "./types";
 
 /**
- * Durable jobs (README, "Durable jobs"): every accepted job ends `succeeded` or `failed`, whatever crashes. A queue message
+ * Durable jobs (docs/operations.md, "Durable jobs"): every accepted job ends `succeeded` or `failed`, whatever crashes. A queue message
  * can be lost (a crash between the jobs row and `JOBS.send`, a failed send, local queues dying with `wrangler dev`)
  * and a delivery can die without a word (an evicted isolate), so each unfinished job carries a deadline,
  * `jobs.lease_until`, and the sweeper takes over the jobs past it. The bounds follow from these constants and

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { ApiError } from "./errors";
 
 /**
- * Tolerant reading of JSON request bodies (README, "What the API tolerates"). Real clients are loose: the v4 gem sends
+ * Tolerant reading of JSON request bodies (docs/api.md, "What the API tolerates"). Real clients are loose: the v4 gem sends
  * fields the server does not know (`persist`), yt-dlp posts JSON under urllib's form content type, the v4 gem's
  * caption creation puts its fields in the query string, form posts carry every value as a string. This middleware
  * runs before a route's validator and hands it one JSON object built from whatever the client sent; the route's zod

@@ -78,7 +78,7 @@ export const requireOfficialApp = createMiddleware<AppEnv>(async (c, next) => {
   // signature does.
   if (!c.get("appSigned")) {
     throw new ApiError(VCODE.invalidSignature, "official applications must sign this request", {
-      details: [{ field: "sig", message: 'sign with sig and t, or the signature and timestamp headers (README, "Signed requests")' }],
+      details: [{ field: "sig", message: 'sign with sig and t, or the signature and timestamp headers (docs/api.md, "Signed requests")' }],
     });
   }
   return next();

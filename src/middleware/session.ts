@@ -14,7 +14,7 @@ export function requestToken(c: TokenSource) {
   return m?.[1];
 }
 
-/** Says on a public read that the user token sent was not used (README, "What the API tolerates"). */
+/** Says on a public read that the user token sent was not used (docs/api.md, "What the API tolerates"). */
 export const TOKEN_IGNORED_HEADER = "x-token-ignored";
 
 /** `waitUntil` of the request when the runtime gives one (Hono's getter throws otherwise): work after the response. */

@@ -3,7 +3,7 @@ import { ApiError } from "../lib/errors";
 import type { AppEnv } from "../types";
 
 /**
- * Per-user write limits (issue 12; README, "Write limits"): Workers Rate Limiting bindings, one per kind of write,
+ * Per-user write limits (issue 12; docs/api.md, "Write limits"): Workers Rate Limiting bindings, one per kind of write,
  * keyed by the user, counted per Cloudflare location like the login limits. One table, matched on the routing path
  * (`.json` stripped), so no route can forget its limit. Reads, and writes without a user (answered 401 by the
  * route), are not counted. The binding does not say when its window ends, so Retry-After is the window.

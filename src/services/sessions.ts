@@ -30,7 +30,7 @@ export async function authenticate(db: DB, username: string, password: string): 
 const DAY = 24 * 60 * 60;
 
 /**
- * Session limits (README, "API conventions"). Days, not hours: the mobile apps keep their user logged in, so only
+ * Session limits (docs/api.md, "API conventions"). Days, not hours: the mobile apps keep their user logged in, so only
  * a device left unused for a month, or a token a year old, has to log in again.
  */
 export const SESSION_IDLE_SECONDS = 30 * DAY;

@@ -110,7 +110,7 @@ const report = (prefix: string) => (v: { original: string }) => ({
   path: `/v4/${prefix}/${v.original}/report.json`,
   json: { reason: "typo" },
 });
-// Both spellings of every translation route (README, "Translations"), each op written out for part 1's coverage check.
+// Both spellings of every translation route (docs/api.md, "Translations"), each op written out for part 1's coverage check.
 const COMMUNITY: CommunityWrite[] = [
   { op: "POST /v4/tranlslations/{subtitle_id}/like.json", ok: 200, target: vote("tranlslations", "like") },
   { op: "POST /v4/tranlslations/{subtitle_id}/dislike.json", ok: 200, target: vote("tranlslations", "dislike") },

@@ -153,7 +153,7 @@ const ROUTES: WriteRoute[] = [
   },
 ];
 
-describe('catalogue writes and lists (README, "Catalogue writes" and "Lists")', () => {
+describe('catalogue writes and lists (docs/api.md, "Catalogue writes" and "Lists")', () => {
   for (const route of ROUTES) {
     const rule = route.staffOnly ? "staff only" : "staff and the container's managers";
     test(`${route.op}: ${rule}`, async ({ user: manager, otherUser: other, staff }) => {
@@ -258,7 +258,7 @@ const RENEW = { op: "PUT /v5/sessions/{token}.json" };
 const LOGOUT = { op: "DELETE /v5/sessions/{token}.json" };
 const OAUTH = { op: "POST /oauth/token" };
 
-// The session token in the path is the credential: a token= of someone else grants nothing (README, "Sessions").
+// The session token in the path is the credential: a token= of someone else grants nothing (docs/api.md, "Sessions").
 describe("sessions and /oauth/token: the credential sent is the only authority", () => {
   const session = (token: string) => ({ path: `/v5/sessions/${token}.json` });
   const userOf = async (token: string) => (await send("GET", session(token))).status;

@@ -240,7 +240,7 @@ describe("threads: bad input", () => {
   });
 
   it("holds content to 1..5,000 characters and ignores unknown fields, naming them in x-ignored-fields", async () => {
-    // A fresh sender: these starts would pass the 10-a-minute thread limit (README, "Write limits") with alice's.
+    // A fresh sender: these starts would pass the 10-a-minute thread limit (docs/api.md, "Write limits") with alice's.
     const sender = await signedInUser();
     await expectField(await as(sender).start({ to: bob.id, content: "" }), 400, "content");
     await expectField(await as(sender).start({ to: bob.id, content: "   " }), 400, "content");

@@ -3,7 +3,7 @@ import { api, createApplication, createUser, errorBody, signedInUser } from "../
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { v3Token } from "../helpers/v3";
 
-/** README, "What the API tolerates": what real clients send loosely is read; what cannot be read is a 400 naming the field. */
+/** docs/api.md, "What the API tolerates": what real clients send loosely is read; what cannot be read is a 400 naming the field. */
 
 async function loginWith(body: BodyInit, contentType?: string, query = "") {
   const headers: Record<string, string> = contentType ? { "content-type": contentType } : {};

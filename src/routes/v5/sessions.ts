@@ -134,7 +134,7 @@ const create = createRoute({
   summary: "Log in (POST /v5/sessions.json)",
   description:
     "Over HTTPS only (plain HTTP is allowed in local development). Answers 201 with a token. External credentials " +
-    'create or link accounts (README, "External identity"). Rate limited per address and per account (429).',
+    'create or link accounts (docs/api.md, "External identity"). Rate limited per address and per account (429).',
   request: { body: jsonBody(Credentials) },
   responses: { 201: jsonResponse(Session, "logged in"), ...errorResponses(400, 401, 403, 409, 413, 429, 503) },
 });
