@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, ensureDevVars, migrateLocal, seedLocal, startDev } from "./lib.mjs";
+import { checklist, ensureDevVars, migrateLocal, ROOT, seedLocal, startDev } from "./lib.mjs";
 
 const persistTo = join(ROOT, ".e2e", "state");
 rmSync(persistTo, { recursive: true, force: true });
@@ -11,18 +11,7 @@ migrateLocal(persistTo);
 await seedLocal(persistTo);
 
 const server = await startDev({ port: Number(process.env.E2E_PORT ?? 8799), persistTo, stdio: "ignore" });
-let passed = 0;
-let failed = 0;
-async function step(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok - ${name}`);
-  } catch (err) {
-    failed++;
-    console.log(`not ok - ${name}\n  ${err.stack ?? err}`);
-  }
-}
+const { step, finish } = checklist();
 
 try {
   const base = server.base;
@@ -59,5 +48,4 @@ try {
 } finally {
   server.stop();
 }
-console.log(`e2e: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("e2e");

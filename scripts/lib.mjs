@@ -157,3 +157,28 @@ export function signedHeaders(url, body, secret = DEMO_OFFICIAL_APP.secret) {
   if (body) hmac.update(typeof body === "string" ? Buffer.from(body) : body);
   return { timestamp: t, signature: hmac.digest("hex") };
 }
+
+/**
+ * The pass/fail bookkeeping of the end-to-end scripts: `step` runs one named check and reports it, `finish` prints the
+ * plain closing line CI reads ("<label>: N passed, N failed") and exits non-zero on any failure.
+ */
+export function checklist() {
+  let passed = 0;
+  let failed = 0;
+  return {
+    async step(name, fn) {
+      try {
+        await fn();
+        passed++;
+        console.log(`ok - ${name}`);
+      } catch (err) {
+        failed++;
+        console.log(`not ok - ${name}\n  ${err.stack ?? err}`);
+      }
+    },
+    finish(label) {
+      console.log(`${label}: ${passed} passed, ${failed} failed`);
+      process.exit(failed ? 1 : 0);
+    },
+  };
+}

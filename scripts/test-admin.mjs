@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, ensureDevVars, migrateLocal, seedLocal, signedHeaders, startDev, wrangler } from "./lib.mjs";
+import { checklist, ensureDevVars, migrateLocal, ROOT, seedLocal, signedHeaders, startDev, wrangler } from "./lib.mjs";
 
 const persistTo = join(ROOT, ".admin-test", "state");
 const PORT = Number(process.env.ADMIN_TEST_PORT ?? 8794);
@@ -36,18 +36,7 @@ function rows(sql) {
   return JSON.parse(out)[0].results;
 }
 
-let passed = 0;
-let failed = 0;
-async function step(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok - ${name}`);
-  } catch (err) {
-    failed++;
-    console.log(`not ok - ${name}\n  ${err.stack ?? err}`);
-  }
-}
+const { step, finish } = checklist();
 const ok = (res) => assert.equal(res.status, 0, `exit ${res.status}: ${res.stderr}`);
 const n = (wireId) => Number.parseInt(wireId, 10);
 
@@ -243,5 +232,4 @@ await step("usage errors: unknown command or flag, --persist-to with --remote, a
   assert.equal(admin(["app:list", "--remote"]).status, 2);
 });
 
-console.log(`admin: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("admin");

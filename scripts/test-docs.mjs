@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { ROOT, ensureDevVars, startDev } from "./lib.mjs";
+import { checklist, ensureDevVars, ROOT, startDev } from "./lib.mjs";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const PORT = Number(process.env.DOCS_PORT ?? 8793);
@@ -34,18 +34,7 @@ const persistTo = join(ROOT, ".wrangler", "test-docs");
 rmSync(persistTo, { recursive: true, force: true });
 ensureDevVars();
 
-let passed = 0;
-let failed = 0;
-async function step(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok - ${name}`);
-  } catch (err) {
-    failed++;
-    console.log(`not ok - ${name}\n  ${err.stack ?? err}`);
-  }
-}
+const { step, finish } = checklist();
 
 /** Every operation the document declares, as Swagger UI labels them: "METHOD path". */
 function operationsOf(doc) {
@@ -176,5 +165,4 @@ try {
   rmSync(profile, { recursive: true, force: true });
 }
 
-console.log(`docs: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish("docs");

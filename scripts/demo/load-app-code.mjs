@@ -17,18 +17,26 @@ export function loadAppCode() {
   return loaded;
 }
 
-async function build() {
-  // Resolved from wrangler's own directory, so it is the esbuild wrangler ships whether or not npm hoisted it.
+function build() {
+  return bundleAndImport({ entryPoints: [join(HERE, "app-code.mjs")] });
+}
+
+/**
+ * Bundles app TypeScript with the esbuild wrangler ships (resolved from wrangler's own directory, whether or not npm
+ * hoisted it) and imports the result from memory: no file that two scripts running at once could both write. `entry`
+ * is esbuild's `entryPoints` or `stdin`; the other options are the same for every script (the demo seed, the admin CLI).
+ */
+export async function bundleAndImport(entry) {
   const esbuild = createRequire(join(ROOT, "node_modules", "wrangler", "package.json"))("esbuild");
   const { outputFiles } = await esbuild.build({
-    entryPoints: [join(HERE, "app-code.mjs")],
+    ...entry,
     bundle: true,
     write: false,
     format: "esm",
     platform: "neutral",
+    mainFields: ["module", "main"],
     target: "es2022",
     logLevel: "error",
   });
-  // Imported from memory: no file that two seeds running at once (e2e beside test:clients) could both write.
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].contents).toString("base64")}`);
 }

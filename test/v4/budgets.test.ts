@@ -4,6 +4,7 @@
 // cost of the hot catalogue reads; the figures are copied into docs/performance.md.
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTAINER_SORTS } from "../../src/domain/container-sorts";
 import { api, rowsRead } from "../helpers";
 import { seedLargeCatalogue, someListedContainers, type LargeCatalogueCounts } from "../helpers/large-catalogue";
 import { v3Token } from "../helpers/v3";
@@ -22,18 +23,8 @@ const FILTERS: Record<string, string> = {
   subtitle_completion: "subtitle_completion=en",
   family_friendly: "family_friendly=1",
 };
-const SORTS = [
-  "views",
-  "views_recent",
-  "trending",
-  "newest_video",
-  "average_rating",
-  "release_date",
-  "viki_air_time",
-  "title",
-  "number",
-  "number&direction=asc",
-];
+// Every sort the listing offers, plus number in its other direction.
+const SORTS = [...CONTAINER_SORTS, "number&direction=asc"];
 const PAGES = [1, 4, 6];
 
 let counts: LargeCatalogueCounts;
