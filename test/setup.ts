@@ -1,5 +1,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { forgetIsolateTier } from "../src/middleware/cache";
+import { forgetGenerations } from "../src/services/edge-cache";
 
 /**
  * Runs before each test file. All files share one runner (vitest.config.ts, `isolate: false`), so the
@@ -91,3 +93,5 @@ await dropSchema(env.DB);
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 await keepIdsGrowing(env.DB, sequences);
 await Promise.all([emptyKv(env.CACHE), emptyR2(env.SUBTITLES)]);
+forgetGenerations();
+forgetIsolateTier();

@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { RouterRoute } from "hono/types";
 import { toHex } from "../lib/encoding";
 import { ifNoneMatchHits } from "../lib/etag";
+import { IsolateTier, type TierEntry } from "../lib/isolate-tier";
 import { routingPath } from "../lib/paths";
 import { verifyV3Token } from "../lib/v3-tokens";
 import { viewerRegion } from "../lib/view-context";
@@ -43,8 +44,14 @@ export const STORED_AT = "x-edge-stored-at";
 /** The Cache API drops an entry at its max-age, so the stored copy lives through the stale window too. */
 const STORED_CACHE_CONTROL = `public, max-age=${EDGE_MAX_AGE_SECONDS + EDGE_STALE_SECONDS}`;
 
-/** Background refreshes of a stale entry: they skip the lookup and store what they compute. */
-const REFRESHING = new WeakSet<Request>();
+/** Background refreshes of a stale entry, with its key: they skip the lookup and store what they compute there. */
+const REFRESHING = new WeakMap<Request, string>();
+
+/**
+ * The keys this isolate is refreshing: every stale hit until the new copy is stored would otherwise start its own
+ * refresh, and a busy stale entry would send a burst of identical reads to D1.
+ */
+const refreshingKeys = new Set<string>();
 
 type App = {
   routes: RouterRoute[];
@@ -80,19 +87,19 @@ async function shareable(c: Context<AppEnv>, path: string): Promise<boolean> {
 }
 
 /** The stored answer as the client gets it: the public Cache-Control, its age, 304 or no body when asked. */
-function fromCache(c: Context<AppEnv>, hit: Response, storedAt: number) {
+function fromCache(c: Context<AppEnv>, hit: TierEntry) {
   const headers = new Headers(hit.headers);
-  headers.delete(STORED_AT);
   headers.set("cache-control", PUBLIC_CACHE_CONTROL);
-  headers.set("age", String(Math.max(0, Math.floor((Date.now() - storedAt) / 1000))));
+  headers.set("age", String(Math.max(0, Math.floor((Date.now() - hit.storedAt) / 1000))));
   if (ifNoneMatchHits(c.req.header("if-none-match"), headers.get("etag"))) return new Response(null, { status: 304, headers });
   return new Response(c.req.method === "HEAD" ? null : hit.body, { status: 200, headers });
 }
 
 /**
  * The edge cache of public reads (src/services/edge-cache.ts has the keys and generations). It runs before the
- * application and the user are resolved, so a hit costs no D1 query: the KV read of the generations and one
- * `caches.default` lookup. Only GET/HEAD requests whose path is a `publicCache` route and that are shareable are
+ * application and the user are resolved, so a hit costs no D1 query and, in an isolate that has served it recently,
+ * no I/O at all: two tiers, the isolate's own copies, then `caches.default` (the location's); the generations come
+ * from the isolate's memo, or one KV read a second. Only GET/HEAD requests whose path is a `publicCache` route and that are shareable are
  * looked up; only 200 answers that `publicCache` marked public are stored. A stale entry (past max-age, within
  * stale-while-revalidate) is served while the request is made again in the background (`waitUntil`).
  */
@@ -106,36 +113,59 @@ export function edgeCache(app: App): MiddlewareHandler<AppEnv> {
     if (!patterns.some((p) => p.test(path)) || !(await shareable(c, path))) return next();
     c.set("edgeShared", true);
 
-    const key = edgeKey(req.url, { region: viewerRegion(req) }, await generations(c.env.CACHE, scopesOf(path)));
-    const cache = caches.default;
-    if (!REFRESHING.has(req)) {
-      const hit = await cache.match(key);
-      const storedAt = Number(hit?.headers.get(STORED_AT));
-      const state = hit ? freshness(storedAt) : "expired";
+    const refreshing = REFRESHING.get(req);
+    const key = refreshing ?? edgeKey(req.url, { region: viewerRegion(req) }, await generations(c.env.CACHE, scopesOf(path)));
+    if (!refreshing) {
+      const hit = await lookup(key);
+      const state = hit ? freshness(hit.storedAt) : "expired";
       if (hit && state !== "expired") {
-        if (state === "stale") refreshLater(c, app);
+        if (state === "stale") refreshLater(c, app, key);
         c.set("edgeCache", state === "fresh" ? "hit" : "stale");
-        return fromCache(c, hit, storedAt);
+        return fromCache(c, hit);
       }
     }
     c.set("edgeCache", "miss");
     await next();
     if (req.method !== "GET" || c.res.status !== 200 || c.res.headers.get("cache-control") !== PUBLIC_CACHE_CONTROL) return;
-    const headers = new Headers(c.res.headers);
+    const entry: TierEntry = { body: await c.res.clone().arrayBuffer(), headers: [...c.res.headers], storedAt: Date.now() };
+    isolateTier.set(key, entry);
+    const headers = new Headers(entry.headers);
     headers.set("cache-control", STORED_CACHE_CONTROL);
-    headers.set(STORED_AT, String(Date.now()));
-    // Awaited: the stored copy is complete (and the next read a hit) when the client has its answer.
-    await cache.put(key, new Response(await c.res.clone().arrayBuffer(), { status: 200, headers }));
+    headers.set(STORED_AT, String(entry.storedAt));
+    // Awaited: the stored copy is complete (and the next read a hit in every isolate) when the client has its answer.
+    await caches.default.put(key, new Response(entry.body, { status: 200, headers }));
   };
 }
 
+/** The first tier of the edge cache: this isolate's recent answers (src/lib/isolate-tier.ts). */
+const isolateTier = new IsolateTier();
+
+/** Test setup starts each file with empty storage: the isolate's copies go with it. */
+export function forgetIsolateTier() {
+  isolateTier.clear();
+}
+
+/** The isolate's copy, else the location's (`caches.default`), which the isolate then keeps. */
+async function lookup(key: string): Promise<TierEntry | undefined> {
+  const mine = isolateTier.get(key);
+  if (mine) return mine;
+  const shared = await caches.default.match(key);
+  if (!shared) return undefined;
+  const headers = [...shared.headers].filter(([name]) => name !== STORED_AT && name !== "cache-control");
+  const entry = { body: await shared.arrayBuffer(), headers, storedAt: Number(shared.headers.get(STORED_AT)) };
+  isolateTier.set(key, entry);
+  return entry;
+}
+
 /** Makes the request again through the whole application, after the response, so the next reader gets it fresh. */
-function refreshLater(c: Context<AppEnv>, app: App) {
+function refreshLater(c: Context<AppEnv>, app: App, key: string) {
   const defer = deferOf(c);
-  if (!defer) return;
+  if (!defer || refreshingKeys.has(key)) return;
+  refreshingKeys.add(key);
   const headers = new Headers(c.req.raw.headers);
   headers.delete("if-none-match");
-  const again = new Request(c.req.url, { method: "GET", headers });
-  REFRESHING.add(again);
-  defer(Promise.resolve(app.fetch(again, c.env, c.executionCtx as ExecutionContext)));
+  // `cf` carries the viewer's country, which the answer (and so the key) depends on.
+  const again = new Request(c.req.url, { method: "GET", headers, cf: c.req.raw.cf } as RequestInit);
+  REFRESHING.set(again, key);
+  defer(Promise.resolve(app.fetch(again, c.env, c.executionCtx as ExecutionContext)).finally(() => refreshingKeys.delete(key)));
 }

@@ -226,9 +226,9 @@ describe("stale-while-revalidate", () => {
   });
 
   /** Puts an answer under the request's key as if it had been stored `ageSeconds` ago. */
-  async function storeAged(path: string, body: string, ageSeconds: number) {
+  async function storeAged(path: string, body: string, ageSeconds: number, region?: string) {
     const url = `${ORIGIN}${path}`;
-    const key = edgeKey(url, {}, await generations(env.CACHE, scopesOf(new URL(url).pathname.replace(/\.json$/, ""))));
+    const key = edgeKey(url, { region }, await generations(env.CACHE, scopesOf(new URL(url).pathname.replace(/\.json$/, ""))));
     const headers = {
       "content-type": "application/json",
       "cache-control": "public, max-age=360",
@@ -249,6 +249,20 @@ describe("stale-while-revalidate", () => {
     for (let i = 0; i < 50 && cacheOf((refreshed = await SELF.fetch(`${ORIGIN}${path}`))) !== "hit"; i++) {
       await new Promise((r) => setTimeout(r, 50));
     }
+    expect(cacheOf(refreshed!)).toBe("hit");
+    expect(((await refreshed!.json()) as { id: string }).id).toBe(c);
+  });
+
+  it("refreshes a stale answer under the viewer's region (the refresh keeps the request's cf)", async () => {
+    const path = `/v4/containers/${c}.json?swr=3`;
+    await storeAged(path, '{"stale":true}', EDGE_MAX_AGE_SECONDS + 30, "kr");
+    const inKorea = () => SELF.fetch(`${ORIGIN}${path}`, { cf: { country: "KR" } } as RequestInit);
+    const burst = await Promise.all(Array.from({ length: 5 }, inKorea));
+    // Concurrent readers get the stale copy (one refresh runs) or, once it is stored, the fresh one.
+    expect(burst.map(cacheOf)).toContain("stale");
+    for (const res of burst) expect(["stale", "hit"]).toContain(cacheOf(res));
+    let refreshed: Response | undefined;
+    for (let i = 0; i < 50 && cacheOf((refreshed = await inKorea())) !== "hit"; i++) await new Promise((r) => setTimeout(r, 50));
     expect(cacheOf(refreshed!)).toBe("hit");
     expect(((await refreshed!.json()) as { id: string }).id).toBe(c);
   });
