@@ -6,6 +6,7 @@ interface __BaseEnv_Env {
 	SUBTITLES: R2Bucket;
 	DB: D1Database;
 	JOBS: Queue;
+	WEBHOOKS: Queue;
 	LOGIN_BY_IP: RateLimit;
 	LOGIN_BY_ACCOUNT: RateLimit;
 	WRITE_THREADS: RateLimit;
@@ -20,6 +21,9 @@ interface __BaseEnv_Env {
 	CORS_ORIGINS: string;
 	ENVIRONMENT: string;
 	JOBS_DEAD_LETTER_QUEUE: string;
+	WEBHOOKS_QUEUE: string;
+	API_ORIGIN: string;
+	WEBHOOKS_ALLOW_LOOPBACK: string;
 	V3_TOKEN_SECRET: string;
 	IDENTITY_PROVIDERS: string;
 	RETAILER_SECRETS: string;

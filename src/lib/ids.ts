@@ -14,6 +14,9 @@ export const SUFFIX = {
   timedComment: "tc",
   subtitle: "s",
   job: "j",
+  webhook: "w",
+  webhookEvent: "e",
+  webhookDelivery: "d",
 } as const;
 export type Suffix = (typeof SUFFIX)[keyof typeof SUFFIX];
 

@@ -3,3 +3,4 @@ export * from "./users";
 export * from "./community";
 export * from "./localisation";
 export * from "./jobs";
+export * from "./webhooks";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns";
-import { users } from "./users";
+import { applications, users } from "./users";
 
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -23,6 +23,8 @@ export const jobs = sqliteTable(
     error: text("error"),
     attempts: integer("attempts").notNull().default(0),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    // The application that started it with a signed request: its webhook endpoints hear job.succeeded/job.failed.
+    applicationId: integer("application_id").references(() => applications.id, { onDelete: "set null" }),
     startedAt: integer("started_at", { mode: "timestamp" }),
     finishedAt: integer("finished_at", { mode: "timestamp" }),
     // While queued or running: when the sweeper takes over if the job shows no life (src/jobs/sweeper.ts).
@@ -33,6 +35,7 @@ export const jobs = sqliteTable(
   (t) => [
     index("jobs_status").on(t.status, t.id),
     index("jobs_created_by").on(t.createdBy),
+    index("jobs_application").on(t.applicationId),
     // The sweeper's range scan over unfinished jobs only (migrations/0018_job_lease.sql).
     index("jobs_lease")
       .on(t.status, t.leaseUntil)

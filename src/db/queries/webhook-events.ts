@@ -1,0 +1,28 @@
+import type { DB } from "../client";
+import { webhookEvents } from "../schema";
+import type { StoredEventData, WebhookEventType } from "../../domain/webhook-events";
+
+/**
+ * An event to record in the same batch as the change that causes it (issue 15): put the returned statement in that
+ * change's `db.batch`. The trigger webhook_events_fan_out (migrations/0020_webhooks.sql) creates its deliveries in
+ * the same transaction; after the batch, `sendDeliveries(env)` (src/webhooks/pump.ts) asks the consumer to send
+ * them, and the sweeper sends them anyway if that message is lost. One row written per event.
+ *
+ * `applicationId` set: only that application's endpoints hear it; left out: every official application's.
+ * `endpointId`: that endpoint only (ping).
+ */
+export type EventInput = { type: WebhookEventType; data: StoredEventData; applicationId?: number; endpointId?: number };
+
+export const recordEvent = (db: DB, event: EventInput) =>
+  db.insert(webhookEvents).values({
+    type: event.type,
+    data: event.data,
+    applicationId: event.applicationId ?? null,
+    endpointId: event.endpointId ?? null,
+  });
+
+/** The same, as a statement of the D1 binding, for batches built on it (the SRT import's chunks). */
+export const recordEventStatement = (d1: D1Database, event: EventInput) =>
+  d1
+    .prepare("INSERT INTO webhook_events (type, data, application_id, endpoint_id) VALUES (?, ?, ?, ?)")
+    .bind(event.type, JSON.stringify(event.data), event.applicationId ?? null, event.endpointId ?? null);
