@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { ApiError } from "../lib/errors";
 import { type Defer, pendingSession, sessionUser } from "../services/sessions";
 import type { AppEnv } from "../types";
+import { CHILD_KEY, TYPE_OF_PSEUDO } from "../views/catalogue";
 
 type TokenSource = { req: { query(k: string): string | undefined; header(k: string): string | undefined } };
 
@@ -30,12 +31,25 @@ export function deferOf(c: { executionCtx: { waitUntil(p: Promise<unknown>): voi
 /** Session tokens are 32 random bytes in base64url (43 characters); `None` or `undefined` cannot match a session, so no D1 read. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,200}$/;
 
+const CONTAINER_BASES = ["containers", ...Object.keys(TYPE_OF_PSEUDO)].join("|");
+const CHILD_PATHS = ["videos", ...Object.values(CHILD_KEY)].join("|");
+const routes = (...sources: string[]) => sources.map((src) => new RegExp(`^/v4/${src}(?:\\.json)?$`));
+
 /**
- * The reads whose handlers carry the session check in their data batch (issue 13): one container, the listings and
- * a list. They are public reads, so the user only widens what they may see, and nothing before the handler needs it.
- * Everywhere else the session is read first, as before.
+ * The reads whose handlers carry the session check in their data batch (issue 13): one container, the listings, a
+ * list, one video, a container's videos, timed comments and contributions. They are public reads, so the user only
+ * widens what they may see (or nothing), and nothing before the handler needs it. Everywhere else the session is
+ * read first, as before.
  */
-const CARRIES_SESSION = [/^\/v4\/(?:containers|films|series|news|artists)(?:\/\d+c)?(?:\.json)?$/, /^\/v4\/lists\/[^/.]+(?:\.json)?$/];
+const CARRIES_SESSION = routes(
+  `(?:${CONTAINER_BASES})(?:/\\d+c)?`,
+  "lists/[^/.]+",
+  "videos/\\d+v",
+  `(?:${CONTAINER_BASES})/\\d+c/(?:${CHILD_PATHS})`,
+  "(?:videos|episodes)/\\d+v/timed_comments/[^/.]+",
+  "containers?/\\d+c/contributions",
+  "users/\\d+u/contributions(?:/count)?",
+);
 const carriesSession = (method: string, path: string) =>
   (method === "GET" || method === "HEAD") && CARRIES_SESSION.some((re) => re.test(path));
 

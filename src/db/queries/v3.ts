@@ -1,6 +1,6 @@
 import { type SQL, and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { DB } from "../client";
-import { findContainersByIds } from "./catalogue";
+import { prefixed } from "./prefixed";
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { FACET_KINDS, facet } from "../../domain/facets";
 import { containers, genres, titles, videos, type CONTAINER_TYPES } from "../schema";
@@ -19,11 +19,11 @@ function licensedSql(containerIdColumn: SQL, f: LicenceFilter) {
 
 type GenreSet = (typeof genres.$inferSelect)["set"];
 
-/** One genre set in listing order (index genres_set_position). */
-export const genresOfSet = (db: DB, set: GenreSet) =>
-  db.select({ id: genres.id, name: genres.nameEn }).from(genres).where(eq(genres.set, set)).orderBy(genres.position).all();
+/** One genre set in listing order (index genres_set_position). Batchable. */
+export const genresOfSetQuery = (db: DB, set: GenreSet) =>
+  db.select({ id: genres.id, name: genres.nameEn }).from(genres).where(eq(genres.set, set)).orderBy(genres.position);
 
-export const generalGenres = (db: DB) => genresOfSet(db, "general");
+export const genresOfSet = (db: DB, set: GenreSet) => genresOfSetQuery(db, set).all();
 
 /**
  * The genres of `set` that have at least one listable container of `type` matching the filters. Each genre
@@ -59,22 +59,8 @@ export async function genresWithResources(
     ORDER BY g.position`);
 }
 
-/**
- * The first `limit` of `ids` (in their order) that the licence filter keeps, by the same probe as the listings;
- * without `watchable_in`, the first `limit` ids. The ids go in as one JSON parameter, so only licence rows are
- * read, and the walk stops at `limit` hits. Search uses it on its ranked candidates: filtering inside the
- * full-text walk would read on past them to fill the candidates.
- */
-export async function firstLicensed(db: DB, ids: number[], f: LicenceFilter, limit: number): Promise<number[]> {
-  if (!f.watchableIn || !ids.length) return ids.slice(0, limit);
-  const rows = await db.all<{ id: number }>(
-    sql`SELECT value AS id FROM json_each(${JSON.stringify(ids)}) WHERE ${licensedSql(sql`value`, f)} ORDER BY key LIMIT ${limit}`,
-  );
-  return rows.map((r) => r.id);
-}
-
-/** Upcoming films and/or series, soonest release first, one page (+1 row to tell whether more exist). */
-export function comingSoon(db: DB, f: LicenceFilter & { types: Array<"film" | "series">; offset: number; limit: number }) {
+/** Upcoming films and/or series, soonest release first, one page (+1 row to tell whether more exist). Batchable. */
+export function comingSoonQuery(db: DB, f: LicenceFilter & { types: Array<"film" | "series">; offset: number; limit: number }) {
   return db
     .select()
     .from(containers)
@@ -88,17 +74,18 @@ export function comingSoon(db: DB, f: LicenceFilter & { types: Array<"film" | "s
     )
     .orderBy(containers.releaseDate, containers.id)
     .limit(f.limit)
-    .offset(f.offset)
-    .all();
+    .offset(f.offset);
 }
 
+const containerFields = prefixed(containers, "c_");
+
 /**
- * v3 movies: normal-state `movie` videos, newest first, of normal, public films. Two queries (page of
- * videos, then their containers) since one select may not repeat column names (docs/decisions.md).
+ * v3 movies: normal-state `movie` videos, newest first, of normal, public films, each with its film: one statement
+ * (the film is prefixed, since one select may not repeat column names: docs/decisions.md). Batchable.
  */
-export async function movieVideos(db: DB, offset: number, limit: number) {
-  const page = await db
-    .select({ video: videos })
+export const movieVideosQuery = (db: DB, offset: number, limit: number) =>
+  db
+    .select({ video: videos, container: containerFields })
     .from(videos)
     .innerJoin(containers, eq(containers.id, videos.containerId))
     .where(
@@ -112,43 +99,34 @@ export async function movieVideos(db: DB, offset: number, limit: number) {
     )
     .orderBy(desc(videos.id))
     .limit(limit)
-    .offset(offset)
-    .all();
-  const byId = new Map((await findContainersByIds(db, [...new Set(page.map((r) => r.video.containerId))])).map((c) => [c.id, c]));
-  return page.map(({ video }) => ({ video, container: byId.get(video.containerId)! }));
-}
+    .offset(offset);
 
-/** The main `movie` video of each film container (lowest number), for v3 movie resources. */
-export async function mainMovies(db: DB, containerIds: number[]) {
-  if (!containerIds.length) return new Map<number, typeof videos.$inferSelect>();
-  const rows = await db
-    .select()
-    .from(videos)
-    .where(and(inArray(videos.containerId, containerIds), eq(videos.state, "normal"), eq(videos.type, "movie")))
-    .orderBy(videos.containerId, videos.number)
-    .all();
-  const byContainer = new Map<number, typeof videos.$inferSelect>();
-  for (const v of rows) if (!byContainer.has(v.containerId)) byContainer.set(v.containerId, v);
-  return byContainer;
-}
+const movieFields = prefixed(videos, "m_");
 
 /** The FTS5 index of migration 0011, declared here only to join it (drizzle-kit does not manage it). */
 const titlesFts = sqliteTable("titles_fts", { text: text("text") });
 
 /**
- * Containers whose titles (any language) match the FTS5 query, in index order, joined in one statement
- * (one row per match from `titles`, one from `containers`). No `ORDER BY rank`: bm25 reads a size row for
- * every match, so a common word would read thousands of rows; the caller ranks the few candidates itself.
+ * Containers whose titles (any language) match the FTS5 query, in index order (one row per matching title), with
+ * what search needs of each beyond the row, in the same statement so that search is one round trip: with
+ * `watchable_in`, whether a listed container (normal, hosted, licensed) is licensed there (a primary-key probe,
+ * which D1 counts only when it hits), and for a listed film that is not upcoming (and licensed there) its main
+ * `movie` video (lowest number: one index entry and one row). No `ORDER BY rank`: bm25 reads a size row for every
+ * match, so a common word would read thousands of rows; the caller ranks the few candidates itself. Batchable.
  */
-export async function searchContainers(db: DB, match: string, candidates: number) {
-  const rows = await db
-    .select({ container: containers })
+export function searchQuery(db: DB, match: string, candidates: number, f: LicenceFilter) {
+  const listed = sql`${containers.state} = 'normal' AND ${containers.hosted} = 1 AND ${containers.licensed} = 1`;
+  const licensed = licensedSql(sql`${containers.id}`, f);
+  const mainMovie = sql`CASE WHEN ${listed} AND ${containers.type} = 'film' AND ${containers.upcoming} = 0 AND ${licensed} THEN (
+    SELECT mv.id FROM videos mv WHERE mv.container_id = ${containers.id} AND mv.state = 'normal' AND mv.type = 'movie'
+    ORDER BY mv.number, mv.id LIMIT 1) END`;
+  const licensedHere = sql<number>`CASE WHEN ${listed} THEN ${licensed} ELSE 0 END`.as("licensed_here");
+  return db
+    .select({ container: containers, movie: movieFields, licensedHere })
     .from(titlesFts)
     .innerJoin(titles, sql`${titles}.rowid = ${titlesFts}.rowid`)
     .innerJoin(containers, eq(containers.id, titles.resourceId))
+    .leftJoin(videos, sql`${videos.id} = ${mainMovie}`)
     .where(sql`${titlesFts} MATCH ${match}`)
-    .limit(candidates)
-    .all();
-  const unique = new Map(rows.map((r) => [r.container.id, r.container]));
-  return [...unique.values()];
+    .limit(candidates);
 }

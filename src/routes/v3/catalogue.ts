@@ -117,13 +117,13 @@ for (const suffix of Object.keys(COMING_SOON) as Array<keyof typeof COMING_SOON>
     const q = c.req.valid("query");
     const page = q.page ?? 1;
     const perPage = q.per_page;
-    const rows = await listComingSoon(depsOf(c), {
+    const { rows, genreNames } = await listComingSoon(depsOf(c), {
       ...licenceFilter(q),
       types: [...COMING_SOON[suffix]],
       offset: (page - 1) * perPage,
       limit: perPage + 1,
     });
-    const ctx = await v3Context(c, q.language?.toLowerCase());
+    const ctx = v3Context(c, genreNames, q.language?.toLowerCase());
     const { items, pagination } = v3Page(c.req.url, page, perPage, rows);
     return v3Respond(c, { count: items.length, pagination, response: items.map((r) => v3ComingSoon(r, ctx)) });
   });
@@ -133,8 +133,8 @@ for (const path of ["/v3/movies", "/api/v3/movies"]) {
   v3CatalogueRouter.openapi(moviesRoute(path), async (c) => {
     const q = c.req.valid("query");
     const page = q.page ?? 1;
-    const rows = await listMovieVideos(depsOf(c), (page - 1) * q.per_page, q.per_page + 1);
-    const ctx = await v3Context(c);
+    const { rows, genreNames } = await listMovieVideos(depsOf(c), (page - 1) * q.per_page, q.per_page + 1);
+    const ctx = v3Context(c, genreNames);
     const { items, pagination } = v3Page(c.req.url, page, q.per_page, rows);
     return v3Respond(c, { count: items.length, pagination, response: items.map((r) => v3Movie(r.video, r.container, ctx)) });
   });
@@ -142,7 +142,7 @@ for (const path of ["/v3/movies", "/api/v3/movies"]) {
 
 v3CatalogueRouter.openapi(oneRoute("movies"), async (c) => {
   const found = await findV3Movie(depsOf(c), Number(c.req.valid("param").id));
-  return v3Respond(c, v3Movie(found.video, found.container, await v3Context(c)));
+  return v3Respond(c, v3Movie(found.video, found.container, v3Context(c, found.genreNames)));
 });
 
 const episodesRoute = createRoute({
@@ -158,17 +158,16 @@ const episodesRoute = createRoute({
 });
 
 v3CatalogueRouter.openapi(episodesRoute, async (c) => {
-  const deps = depsOf(c);
   const q = c.req.valid("query");
-  const series = await findV3Series(deps, Number(c.req.valid("param").id));
   const page = q.page ?? 1;
-  const rows = await listEpisodes(deps, series.id, (page - 1) * q.per_page, q.per_page + 1);
-  const ctx = await v3Context(c);
+  const offset = (page - 1) * q.per_page;
+  const { series, rows, genreNames } = await listEpisodes(depsOf(c), Number(c.req.valid("param").id), offset, q.per_page + 1);
+  const ctx = v3Context(c, genreNames);
   const { items, pagination } = v3Page(c.req.url, page, q.per_page, rows);
   return v3Respond(c, { count: items.length, pagination, response: items.map((v) => v3Episode(v, series, ctx)) });
 });
 
 v3CatalogueRouter.openapi(oneRoute("series"), async (c) => {
-  const series = await findV3Series(depsOf(c), Number(c.req.valid("param").id));
-  return v3Respond(c, v3Series(series, await v3Context(c)));
+  const { series, genreNames } = await findV3Series(depsOf(c), Number(c.req.valid("param").id));
+  return v3Respond(c, v3Series(series, v3Context(c, genreNames)));
 });

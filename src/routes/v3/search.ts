@@ -32,8 +32,8 @@ const search = createRoute({
 
 export const v3SearchRouter = createRouter().openapi(search, async (c) => {
   const q = c.req.valid("query");
-  const { rows, movies } = await searchV3(depsOf(c), q.query, licenceFilter(q));
-  const ctx = await v3Context(c);
+  const { rows, movies, genreNames } = await searchV3(depsOf(c), q.query, licenceFilter(q));
+  const ctx = v3Context(c, genreNames);
   const response = rows.map((row) => v3SearchItem(row, movies.get(row.id), ctx));
   return v3Respond(c, { count: response.length, pagination: { previous: "", next: "" }, response });
 });
