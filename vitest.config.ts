@@ -62,7 +62,7 @@ export default defineConfig(async () => {
       testTimeout: 30_000,
       // The Worker's info log lines (one per request and per job step, src/middleware/context.ts) would bury the
       // figures tests print; test/http.test.ts checks their shape with a spy. Warnings and errors still show.
-      onConsoleLog: (log: string) => !/^\{"level":"info","event":"(request|job)"/.test(log),
+      onConsoleLog: (log: string) => !/^\{"level":"info","event":"(request|job|webhook)"/.test(log),
     },
   };
 });

@@ -1,6 +1,7 @@
 import { createDb, emptyStats, instrument } from "../src/db/client";
 import { failJob, findJob } from "../src/db/queries/jobs";
 import { JobMessage, jobHandlers } from "../src/jobs";
+import { webhookQueue } from "../src/webhooks/delivery";
 import { logJobTransition, runJob } from "./runner";
 
 /** Consumers by job type, from the definitions in src/jobs (mutable so tests can swap one in). */
@@ -12,6 +13,8 @@ function consumerDb(env: Env) {
 
 export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = consumerDb(env);
+  // Webhook deliveries share this entry point (one Worker), not the job message format.
+  if (batch.queue === env.WEBHOOKS_QUEUE) return webhookQueue(batch, { db, env });
   // The name comes from config because each environment has its own queues (wrangler.toml, JOBS_DEAD_LETTER_QUEUE).
   const deadLetters = batch.queue === env.JOBS_DEAD_LETTER_QUEUE;
   for (const message of batch.messages) {

@@ -1,4 +1,5 @@
 import { sweepDueJobs } from "../db/queries/jobs";
+import { sweepWebhooks, type WebhookSweepResult } from "../webhooks/sweep";
 import type { JobDeps } from "./enqueue";
 import type { JobMessageBody } from "./types";
 
@@ -39,6 +40,8 @@ export const SWEEP_PERIOD_SECONDS = 60;
 export interface SweepResult {
   resent: number[];
   failed: number[];
+  /** The webhook sweep (src/webhooks/sweep.ts); left out when it had nothing to do. */
+  webhooks?: WebhookSweepResult;
 }
 
 /**
@@ -54,7 +57,7 @@ export async function sweepJobs({ db, env }: JobDeps, now: Date = new Date()): P
     maxAttempts: MAX_ATTEMPTS,
     startWithinSeconds: QUEUED_TIMEOUT_SECONDS,
   });
-  const result = { resent: requeued.map((j) => j.id), failed: failed.map((j) => j.id) };
+  const result: SweepResult = { resent: requeued.map((j) => j.id), failed: failed.map((j) => j.id) };
   if (requeued.length) {
     await env.JOBS.sendBatch(requeued.map((j) => ({ body: { type: j.type, jobId: j.id } satisfies JobMessageBody })));
   }
@@ -62,5 +65,8 @@ export async function sweepJobs({ db, env }: JobDeps, now: Date = new Date()): P
     const reasons = failed.length ? { reasons: Object.fromEntries(failed.map((j) => [j.id, j.error])) } : {};
     console.log(JSON.stringify({ level: "warn", sweep: result, ...reasons }));
   }
+  const webhooks = await sweepWebhooks({ db, env }, now);
+  if (webhooks.reclaimed || webhooks.pumped || webhooks.pruned) result.webhooks = webhooks;
+  if (webhooks.reclaimed) console.log(JSON.stringify({ level: "warn", sweep: { webhooks } }));
   return result;
 }
