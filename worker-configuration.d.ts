@@ -17,6 +17,7 @@ interface __BaseEnv_Env {
 	WRITE_SUGGESTIONS: RateLimit;
 	WRITE_IMPORTS: RateLimit;
 	WRITE_CATALOGUE: RateLimit;
+	WRITE_WEBHOOKS: RateLimit;
 	WEB_ORIGIN: string;
 	CORS_ORIGINS: string;
 	ENVIRONMENT: string;

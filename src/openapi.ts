@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { RouterRoute } from "hono/types";
 import { documentedPath } from "./lib/paths";
 import { RESPONSE_HEADERS, type ResponseHeader } from "./lib/schemas";
-import { requireApp, requireOfficialApp } from "./middleware/application";
+import { requireApp, requireOfficialApp, requireSignedApp } from "./middleware/application";
 import { publicCache } from "./middleware/cache";
 import { requireStaff, requireUser } from "./middleware/session";
 import { ownerOnly } from "./middleware/user-scope";
@@ -56,18 +56,17 @@ const SECURITY_SCHEMES = {
 
 /** Alternatives (any one will do) within a requirement; each middleware adds its own, all of which must be met. */
 const USER: Requirement[] = [{ token: [] }, { bearer: [] }];
+const SIGNED_APP: Requirement[] = [
+  { app: [], signature: [], timestamp: [] },
+  { app: [], sig: [], t: [] },
+];
 const SECURITY_OF = new Map<unknown, Requirement[]>([
   [requireUser, USER],
   [requireStaff, USER],
   [ownerOnly, USER],
   [requireApp, [{ app: [] }]],
-  [
-    requireOfficialApp,
-    [
-      { app: [], signature: [], timestamp: [] },
-      { app: [], sig: [], t: [] },
-    ],
-  ],
+  [requireOfficialApp, SIGNED_APP],
+  [requireSignedApp, SIGNED_APP],
   [v3Auth, [{ v3AccessToken: [] }, { v3Bearer: [] }]],
 ]);
 
@@ -124,6 +123,9 @@ const TAGS: Record<string, string> = {
   notifications: "Notifications to users (managers and staff send them).",
   threads: "A user's private message threads and unread count.",
   jobs: "Background jobs (SRT imports, list edits): their progress.",
+  webhooks:
+    "Signed webhooks: an application's endpoints, their deliveries, redelivery and ping; the events themselves are in " +
+    "the `webhooks` section.",
   health: "The state of the Worker's bindings, for operators and load balancers.",
 };
 
@@ -208,8 +210,12 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string) {
     }
     paths[documentedPath(path)] = item;
   }
+  // Webhooks are keyed by event type; the router mounts them like paths, with a leading slash.
+  const webhooks = Object.fromEntries(Object.entries(doc.webhooks ?? {}).map(([name, item]) => [name.replace(/^\//, ""), item]));
+  if (Object.keys(webhooks).length) tags.add("webhooks");
   return {
     ...doc,
+    webhooks,
     tags: [...tags].sort().map((name) => ({ name, description: TAGS[name] ?? name })),
     paths,
     components: { ...doc.components, securitySchemes: SECURITY_SCHEMES, headers: RESPONSE_HEADERS },

@@ -83,3 +83,19 @@ export const requireOfficialApp = createMiddleware<AppEnv>(async (c, next) => {
   }
   return next();
 });
+
+/**
+ * An application acting as itself (its webhook endpoints): any application, official or not, proven by its
+ * signature, since `app=` alone is public. No user token is involved.
+ */
+export const requireSignedApp = createMiddleware<AppEnv>(async (c, next) => {
+  const ignored = c.get("ignoredApp");
+  if (ignored !== undefined) throw unknownApplication(ignored);
+  if (!c.get("application")) throw ApiError.field("app", "this route needs app=<application id> and a signature");
+  if (!c.get("appSigned")) {
+    throw new ApiError(VCODE.invalidSignature, "an application must sign this request", {
+      details: [{ field: "sig", message: 'sign with sig and t, or the signature and timestamp headers (docs/api.md, "Signed requests")' }],
+    });
+  }
+  return next();
+});

@@ -4,9 +4,10 @@ import type { AppEnv } from "../types";
 
 /**
  * Per-user write limits (issue 12; docs/api.md, "Write limits"): Workers Rate Limiting bindings, one per kind of write,
- * keyed by the user, counted per Cloudflare location like the login limits. One table, matched on the routing path
- * (`.json` stripped), so no route can forget its limit. Reads, and writes without a user (answered 401 by the
- * route), are not counted. The binding does not say when its window ends, so Retry-After is the window.
+ * keyed by the user (webhook pings and redeliveries, which call receivers: by the signed application), counted per
+ * Cloudflare location like the login limits. One table, matched on the routing path (`.json` stripped), so no route
+ * can forget its limit. Reads, and writes without their user or signed application (answered 401 by the route), are
+ * not counted. The binding does not say when its window ends, so Retry-After is the window.
  */
 export const WRITE_RETRY_AFTER_SECONDS = 60;
 
@@ -21,6 +22,7 @@ const BINDING = {
   suggestions: "WRITE_SUGGESTIONS",
   imports: "WRITE_IMPORTS",
   catalogue: "WRITE_CATALOGUE",
+  webhooks: "WRITE_WEBHOOKS",
 } as const satisfies Record<string, keyof Env>;
 
 const TRANSLATION = "/v4/(?:translations|tranlslations)/[^/]+";
@@ -39,17 +41,23 @@ const LIMITED: Array<[string[], RegExp, WriteKind]> = [
   [["PUT", "DELETE"], new RegExp(`^${CONTAINER_OR_VIDEO}$|^/v4/lists/[^/]+$`), "catalogue"],
   [["POST", "DELETE"], new RegExp(`^${CONTAINER_OR_VIDEO}/(?:titles|descriptions)(?:/[^/]+)?$`), "catalogue"],
   [["POST"], /^\/v4\/(?:users\/[^/]+\/)?notifications$/, "catalogue"],
+  [["POST"], /^\/v4\/webhooks\/[^/]+\/(?:ping|deliveries\/[^/]+\/redeliver)$/, "webhooks"],
 ];
+
+/** Kinds counted per signed application rather than per user: webhook requests an application sends as itself. */
+const BY_APPLICATION = new Set<WriteKind>(["webhooks"]);
 
 export function writeKindOf(method: string, routingPath: string): WriteKind | undefined {
   return LIMITED.find(([methods, re]) => methods.includes(method) && re.test(routingPath))?.[2];
 }
 
 export const limitWrites = createMiddleware<AppEnv>(async (c, next) => {
+  const kind = writeKindOf(c.req.method, c.req.path);
   const user = c.get("user");
-  const kind = user && writeKindOf(c.req.method, c.req.path);
-  if (kind) {
-    const { success } = await c.env[BINDING[kind]].limit({ key: `user:${user.id}` });
+  const application = c.get("appSigned") ? c.get("application") : undefined;
+  const key = !kind ? undefined : BY_APPLICATION.has(kind) ? application && `app:${application.id}` : user && `user:${user.id}`;
+  if (kind && key) {
+    const { success } = await c.env[BINDING[kind]].limit({ key });
     if (!success) throw ApiError.rateLimited(WRITE_RETRY_AFTER_SECONDS);
   }
   return next();

@@ -22,6 +22,7 @@ import { threadsRouter } from "./threads";
 import { subtitlesRouter } from "./subtitles";
 import { usersRouter } from "./users";
 import { videosRouter } from "./videos";
+import { webhooksRouter } from "./webhooks";
 
 /**
  * Every /v4 route: the calling application and the user (when a token is sent) are resolved first.
@@ -49,3 +50,4 @@ v4Router.route("/", translationsRouter);
 v4Router.route("/", captionsRouter);
 v4Router.route("/", timedCommentsRouter);
 v4Router.route("/", usersRouter);
+v4Router.route("/", webhooksRouter); // /v4/webhooks/events before {webhook_id}, inside the router
