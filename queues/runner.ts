@@ -2,6 +2,7 @@ import type { DB } from "../src/db/client";
 import { failJob, finishJob, markJobRunning, noteJobError, setJobProgress } from "../src/db/queries/jobs";
 import { PermanentJobError, type JobHandler } from "../src/jobs";
 import { LEASE_SECONDS } from "../src/jobs/sweeper";
+import { sendDeliveries } from "../src/webhooks/pump";
 
 /** Seconds before the next delivery: 2, 4, 8, ... capped at five minutes. */
 export const backoffSeconds = (attempts: number) => Math.min(300, 2 ** Math.max(1, attempts));
@@ -31,12 +32,14 @@ export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandle
     await finishJob(db, jobId, result);
     message.ack();
     log("succeeded");
+    await announceEnd(env, job);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     if (err instanceof PermanentJobError) {
       await failJob(db, jobId, reason);
       message.ack();
       log("failed", { error: reason });
+      await announceEnd(env, job);
       return;
     }
     const delaySeconds = backoffSeconds(message.attempts);
@@ -44,6 +47,14 @@ export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandle
     message.retry({ delaySeconds });
     log("retry", { error: reason, delaySeconds });
   }
+}
+
+/**
+ * The trigger jobs_webhook_event recorded job.succeeded/failed with the final status (when the job's application has
+ * an endpoint); this asks the webhook consumer to send it now rather than at the next sweep. Never throws.
+ */
+async function announceEnd(env: Env, job: { applicationId: number | null }) {
+  if (job.applicationId !== null) await sendDeliveries(env);
 }
 
 export type JobTransition = "running" | "succeeded" | "failed" | "retry";

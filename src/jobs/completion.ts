@@ -1,11 +1,13 @@
 import { CompletionParams, recomputeCompletions } from "../services/completions";
 import { bumpGenerations } from "../services/edge-cache";
+import { sendDeliveries } from "../webhooks/pump";
 import { defineJob } from "./define";
 
 /**
  * `completion`: recomputes subtitle_completions for `{videoIds, containerIds}` (the jobs row's params) with
  * one aggregate statement per scope. Idempotent: unchanged percentages are not written. Result:
- * `{videos, containers, rows_written, duration_ms}`.
+ * `{videos, containers, rows_written, completion_events, duration_ms}` (completion_events: the completion.updated
+ * events recorded, one per video or container whose percentages changed).
  */
 export const completion = defineJob({
   type: "completion",
@@ -14,9 +16,10 @@ export const completion = defineJob({
   async handler({ db, env, params, progress }) {
     await progress(10);
     const started = Date.now();
-    const result = await recomputeCompletions(db, params);
+    const { events, ...result } = await recomputeCompletions(db, params);
     // Container and video documents carry the completions, and listings filter on them.
     await bumpGenerations(env, "catalogue");
-    return { ...result, duration_ms: Date.now() - started };
+    if (events) await sendDeliveries(env);
+    return { ...result, completion_events: events, duration_ms: Date.now() - started };
   },
 });

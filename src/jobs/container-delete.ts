@@ -2,6 +2,7 @@ import { z } from "zod";
 import { deleteContainer } from "../services/catalogue-writes";
 import { removeContainerInChunks } from "../services/container-delete";
 import type { User } from "../types";
+import { sendDeliveries } from "../webhooks/pump";
 import { defineJob } from "./define";
 import { enqueue, type JobDeps } from "./enqueue";
 
@@ -17,16 +18,19 @@ export const containerDelete = defineJob({
   type: "container-delete",
   params: ContainerDeleteParams,
   payload: null,
-  async handler({ db, params, progress }) {
-    return removeContainerInChunks(db, params.containerId, progress);
+  async handler({ db, env, params, progress }) {
+    const removal = await removeContainerInChunks(db, params.containerId, progress);
+    // container.deleted was recorded with the container row's delete (a replay that finds it gone records none).
+    if (removal.deleted.containers) await sendDeliveries(env);
+    return removal;
   },
 });
 
 /**
  * DELETE /v4/containers/<id>.json: a small container is deleted at once (null); a large one is hidden and its
- * removal queued (the job row).
+ * removal queued (the job row). `applicationId`: the application that signed the request, which hears how the job ends.
  */
-export async function startContainerDelete(deps: JobDeps, user: User, containerId: number) {
+export async function startContainerDelete(deps: JobDeps, user: User, containerId: number, applicationId?: number) {
   if ((await deleteContainer(deps, containerId)) === "deleted") return null;
-  return enqueue(deps, containerDelete, { containerId }, { createdBy: user.id });
+  return enqueue(deps, containerDelete, { containerId }, { createdBy: user.id, applicationId });
 }

@@ -1,7 +1,9 @@
+import type { Context } from "hono";
 import type { z } from "zod";
 import type { DB } from "../db/client";
 import { failJob, insertJob, setJobPayloadKey, type Job } from "../db/queries/jobs";
 import type { JobDefinition, PayloadSpec } from "./define";
+import type { AppEnv } from "../types";
 import { QUEUED_TIMEOUT_SECONDS } from "./sweeper";
 import type { JobMessageBody } from "./types";
 
@@ -12,10 +14,21 @@ export interface JobDeps {
 
 type PayloadBody = string | ArrayBuffer | ArrayBufferView;
 
-/** A payload may only be given for a job type whose definition keeps one in R2. */
-export type EnqueueOptions<D extends JobDefinition> = { createdBy?: number | null } & (D["payload"] extends PayloadSpec
-  ? { payload?: { body: PayloadBody; customMetadata?: Record<string, string> } }
-  : { payload?: never });
+/**
+ * The application a request starts jobs for: only one that signed it. `app=` alone is public (it is in every client's
+ * URLs, src/middleware/application.ts), so an unsigned request names no application here, and its jobs' outcomes
+ * (job.succeeded/failed webhooks) go to nobody.
+ */
+export const signingApplicationId = (c: Context<AppEnv>): number | undefined => (c.get("appSigned") ? c.get("application")?.id : undefined);
+
+/**
+ * A payload may only be given for a job type whose definition keeps one in R2. `applicationId`: the application that
+ * started the job with a signed request (`signingApplicationId`); its endpoints hear how the job ends.
+ */
+export type EnqueueOptions<D extends JobDefinition> = {
+  createdBy?: number | null;
+  applicationId?: number;
+} & (D["payload"] extends PayloadSpec ? { payload?: { body: PayloadBody; customMetadata?: Record<string, string> } } : { payload?: never });
 
 /**
  * Queues a job: the jobs row (for its id), the payload in R2 when given, the payload key, then the message.
@@ -32,6 +45,7 @@ export async function enqueue<D extends JobDefinition>(
     type: definition.type,
     params: params as Record<string, unknown>,
     createdBy: options.createdBy ?? undefined,
+    applicationId: options.applicationId,
     // Past this the sweeper re-sends the message (src/jobs/sweeper.ts), so a send lost after a 202 loses nothing.
     startWithinSeconds: QUEUED_TIMEOUT_SECONDS,
   });

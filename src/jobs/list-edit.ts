@@ -45,12 +45,16 @@ export const listEdit = defineJob({
   },
 });
 
-/** Queues a bulk list edit (never of a derived list: 409), the ids inline or, when large, in R2. */
-export async function startListEdit(deps: JobDeps, user: User, listId: number, ids: string[]) {
+/**
+ * Queues a bulk list edit (never of a derived list: 409), the ids inline or, when large, in R2. `applicationId`: the
+ * application that signed the request (`signingApplicationId`), which hears how the job ends.
+ */
+export async function startListEdit(deps: JobDeps, user: User, listId: number, ids: string[], applicationId?: number) {
   assertEditable(listId);
   const inline = JSON.stringify(ids).length <= INLINE_PAYLOAD_LIMIT;
   return enqueue(deps, listEdit, inline ? { listId, ids } : { listId }, {
     createdBy: user.id,
+    applicationId,
     payload: inline ? undefined : { body: JSON.stringify({ ids }) },
   });
 }

@@ -19,8 +19,12 @@ export const notificationFanout = defineJob({
   },
 });
 
-/** A manager's notification to the subscribers of a container (404 / 403 from `assertMayNotify`), queued. */
-export async function startNotificationFanout(deps: JobDeps, sender: User, containerId: number, content: string) {
+/**
+ * A manager's notification to the subscribers of a container (404 / 403 from `assertMayNotify`), queued.
+ * `applicationId`: the application that signed the request, which hears how the job ends.
+ */
+export async function startNotificationFanout(deps: JobDeps, sender: User, containerId: number, content: string, applicationId?: number) {
   const container = await assertMayNotify(deps.db, sender, containerId);
-  return enqueue(deps, notificationFanout, { containerId: container.id, senderId: sender.id, content }, { createdBy: sender.id });
+  const params = { containerId: container.id, senderId: sender.id, content };
+  return enqueue(deps, notificationFanout, params, { createdBy: sender.id, applicationId });
 }

@@ -4,6 +4,7 @@ import { listVideoSegments, mergeJobParams } from "../db/queries/subtitles";
 import { formatId } from "../lib/ids";
 import { bumpGenerations } from "../services/edge-cache";
 import { SrtError, decodeSubtitleBytes, parseSrt } from "../services/srt";
+import { sendDeliveries } from "../webhooks/pump";
 import { SUBTITLE_LANGUAGE_RE, invalidateSubtitleFile, planImport, writeImport, type ImportMode } from "../services/subtitles";
 import type { User } from "../types";
 import { completion } from "./completion";
@@ -69,20 +70,31 @@ export const srtImport = defineJob({
     await invalidateSubtitleFile(env.CACHE, videoId, language);
     // Contributions (public reads) count the new history rows at once; completions follow with their job.
     await bumpGenerations(env, "catalogue");
+    // subtitles.updated was recorded with the import's last chunk.
+    if (counts.created + counts.updated > 0) await sendDeliveries(env);
+    // The completion job is the import's own step, not one the application asked for: it gets no applicationId, so
+    // the application hears one job.succeeded (this job's) and learns of new percentages from completion.updated.
     const next = await enqueue({ db, env }, completion, { videoIds: [videoId], containerIds: [containerId] }, { createdBy: job.createdBy });
     return { ...counts, mode, completion_job: formatId(next.id, "j"), duration_ms: Date.now() - started };
   },
 });
 
-/** Queues an SRT import of an upload the route has read in full; the bytes go to R2, never to the row. */
-export async function startSrtImport(deps: JobDeps, input: { user: User; videoId: number; language: string; bytes: Uint8Array }) {
-  const { user, videoId, language, bytes } = input;
+/**
+ * Queues an SRT import of an upload the route has read in full; the bytes go to R2, never to the row. `applicationId`:
+ * the official application that signed the request, which hears job.succeeded/failed.
+ */
+export async function startSrtImport(
+  deps: JobDeps,
+  input: { user: User; videoId: number; language: string; bytes: Uint8Array; applicationId?: number },
+) {
+  const { user, videoId, language, bytes, applicationId } = input;
   return enqueue(
     deps,
     srtImport,
     { videoId, language },
     {
       createdBy: user.id,
+      applicationId,
       payload: { body: bytes, customMetadata: { language, video: formatId(videoId, "v"), user: formatId(user.id, "u") } },
     },
   );

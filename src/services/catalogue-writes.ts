@@ -29,12 +29,20 @@ import {
   type TextKind,
   type TextOwner,
 } from "../db/queries/catalogue-writes";
+import {
+  containerDeletedEvent,
+  containerTextRemovedEvent,
+  containerUpdatedEvent,
+  videoSubtitlesDeletedEvents,
+} from "../db/queries/catalogue-events";
 import { containerDeleteWeight } from "../db/queries/container-delete";
+import { recordEvent } from "../db/queries/webhook-events";
 import type { CONTAINER_TYPES, VIDEO_TYPES, containers, videos } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { tryParseId } from "../lib/ids";
 import type { ContainerCreate, ContainerUpdate, VideoCreate, VideoUpdate } from "../routes/v4/contracts/catalogue-writes";
 import type { User } from "../types";
+import { sendDeliveries } from "../webhooks/pump";
 import type { ContainerRow, VideoRow } from "../db/schema";
 import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
 import type { Deps } from "./deps";
@@ -194,11 +202,15 @@ export async function updateContainer({ db, env }: Deps, user: User, container: 
 
   const typeChanged = body.type !== undefined && body.type !== container.type;
   const listingsChanged = typeChanged || (body.state !== undefined && body.state !== container.state);
+  const event = recordEvent(db, containerUpdatedEvent(container.id));
   const updated = statements.length
-    ? (await runBatch<ContainerRow[]>(db, [...statements, selectContainer(db, container.id)]))[0]
+    ? (await runBatch<ContainerRow[]>(db, [...statements, event, selectContainer(db, container.id)]))[0]
     : container;
   if (listingsChanged) await invalidateCatalogueListings(env.CACHE);
-  if (statements.length) await bumpGenerations(env, "catalogue");
+  if (statements.length) {
+    await bumpGenerations(env, "catalogue");
+    await sendDeliveries(env);
+  }
   return updated;
 }
 
@@ -211,10 +223,12 @@ export async function updateContainer({ db, env }: Deps, user: User, container: 
 export async function deleteContainer({ db, env }: Deps, containerId: number): Promise<"deleted" | "hidden"> {
   if (!(await findContainer(db, containerId))) throw ApiError.notFound();
   const small = (await containerDeleteWeight(db, containerId, CONTAINER_DELETE_SYNC_ROWS + 1)) <= CONTAINER_DELETE_SYNC_ROWS;
-  if (small) await deleteContainerRow(db, containerId).run();
+  // Hidden is not deleted: container.deleted waits for the job's last step (src/services/container-delete.ts).
+  if (small) await db.batch([containerDeletedEvent(db, containerId), deleteContainerRow(db, containerId)]);
   else await updateContainerRow(db, containerId, { state: "blocked" }).run();
   await invalidateCatalogueListings(env.CACHE);
   await bumpGenerations(env, "catalogue");
+  if (small) await sendDeliveries(env);
   return small ? "deleted" : "hidden";
 }
 
@@ -256,22 +270,30 @@ export async function updateVideo({ db, env }: Deps, video: VideoRow, body: Vide
   return rows[0];
 }
 
+/** The video's subtitles go with it: subtitles.updated (`deletion`) for each language it had text in, same batch. */
 export async function deleteVideo({ db, env }: Deps, videoId: number) {
-  await deleteVideoRow(db, videoId).run();
+  const [events] = await db.batch([videoSubtitlesDeletedEvents(db, videoId), deleteVideoRow(db, videoId)]);
   await bumpGenerations(env, "catalogue");
+  if (events.meta.changes) await sendDeliveries(env);
 }
 
 // ---- titles and descriptions ----
 
-/** A container's titles feed the KV-cached listings (all.json); descriptions and video titles do not. Every text is on the edge. */
+/**
+ * A container's titles feed the KV-cached listings (all.json); descriptions and video titles do not. Every text is on
+ * the edge. A container's text write recorded container.updated: the webhook consumer is told.
+ */
 async function invalidateIfListed(env: Env, kind: TextKind, owner: TextOwner) {
   if (owner.kind === "c" && kind === "title") await invalidateCatalogueListings(env.CACHE);
   await bumpGenerations(env, "catalogue");
+  if (owner.kind === "c") await sendDeliveries(env);
 }
 
-/** Create or replace one title or description, and bump the owner's `updated_at`, in one batch. */
+/** Create or replace one title or description, and bump the owner's `updated_at` (a container's: container.updated), in one batch. */
 export async function putText({ db, env }: Deps, kind: TextKind, owner: TextOwner, language: string, text: string) {
-  await db.batch([upsertText(db, kind, owner, language, text), touchResource(db, owner)]);
+  const write = [upsertText(db, kind, owner, language, text), touchResource(db, owner)] as const;
+  if (owner.kind === "c") await db.batch([...write, recordEvent(db, containerUpdatedEvent(owner.id))]);
+  else await db.batch(write);
   await invalidateIfListed(env, kind, owner);
 }
 
@@ -280,7 +302,13 @@ export async function removeText({ db, env }: Deps, kind: TextKind, owner: TextO
   if (kind === "title" && language === "en") {
     throw ApiError.field("language_code", "the English title cannot be deleted (replace it with POST .../titles.json)");
   }
-  const [, deleted] = await db.batch([touchResource(db, owner, { kind, language }), deleteText(db, kind, owner, language)]);
+  const touch = touchResource(db, owner, { kind, language });
+  const remove = deleteText(db, kind, owner, language);
+  // A container's container.updated goes before the delete, which it needs to see the text (none if missing: a 404).
+  const deleted =
+    owner.kind === "c"
+      ? (await db.batch([touch, containerTextRemovedEvent(db, kind, owner.id, language), remove]))[2]
+      : (await db.batch([touch, remove]))[1];
   if (!deleted.length) throw ApiError.notFound();
   await invalidateIfListed(env, kind, owner);
 }

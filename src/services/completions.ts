@@ -2,13 +2,15 @@ import { z } from "zod";
 import type { DB } from "../db/client";
 import { findContainer } from "../db/queries/catalogue";
 import {
+  completionDocVersions,
+  completionEventStatements,
   containerCompletionStatements,
   normalVideoIds,
   readCompletions,
   videoCompletionStatements,
   videoVisibility,
 } from "../db/queries/completions";
-import { runBatch } from "../db/queries/subtitles";
+import { runBatchResults } from "../db/queries/subtitles";
 import { formatId } from "../lib/ids";
 import type { User } from "../types";
 import { caller, canSeeVideo, requireVisibleContainer } from "./access";
@@ -26,17 +28,23 @@ export type CompletionParams = z.infer<typeof CompletionParams>;
 /**
  * Recomputes the materialised completions of some videos and containers: one aggregate upsert and one
  * delete per scope, all in one transaction. The subtitle_completions triggers then rebuild the video and
- * container documents and the `sub:<lang>` facets, only for the rows whose percent changed.
+ * container documents and the `sub:<lang>` facets, only for the rows whose percent changed. The same
+ * transaction records completion.updated for each video and container whose percentages changed (issue 15);
+ * `events` says how many, so the caller knows whether to wake the webhook consumer.
  */
 export async function recomputeCompletions(db: DB, params: CompletionParams) {
   const videoIds = [...new Set(params.videoIds)];
   const containerIds = [...new Set(params.containerIds)];
+  const before = await completionDocVersions(db, videoIds, containerIds);
   const statements = [
     ...(videoIds.length ? videoCompletionStatements(videoIds) : []),
     ...(containerIds.length ? containerCompletionStatements(containerIds) : []),
   ];
-  const rowsWritten = await runBatch(db, statements);
-  return { videos: videoIds.length, containers: containerIds.length, rows_written: rowsWritten };
+  const events = completionEventStatements(before);
+  const results = await runBatchResults(db, [...statements, ...events]);
+  const rowsWritten = results.reduce((sum, r) => sum + (r.meta?.rows_written ?? 0), 0);
+  const recorded = results.slice(statements.length).reduce((sum, r) => sum + (r.results?.length ?? 0), 0);
+  return { videos: videoIds.length, containers: containerIds.length, rows_written: rowsWritten, events: recorded };
 }
 
 type PercentMap = Record<string, number>;

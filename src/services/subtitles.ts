@@ -1,4 +1,6 @@
+import type { SQL } from "drizzle-orm";
 import type { DB } from "../db/client";
+import { subtitlesUpdatedEvent } from "../db/queries/catalogue-events";
 import {
   historiesWithPrefix,
   importChunkStatements,
@@ -10,6 +12,7 @@ import {
   type ImportRow,
   type ImportScope,
 } from "../db/queries/subtitles";
+import { recordEventStatement } from "../db/queries/webhook-events";
 import { toHex } from "../lib/encoding";
 import type { Deps } from "./deps";
 import { buildSrt, type Cue } from "./srt";
@@ -196,8 +199,15 @@ export async function writeImport(
     counts.unchanged += d.rows - d.created - d.updated;
   }
 
+  // One subtitles.updated per import, in the transaction of its last chunk, with the running tally (chunks an earlier
+  // delivery wrote included): the event commits with the import's last text. A delivery that finds every chunk
+  // written (a replay after that commit) has no chunk left and records nothing again. Imports only create and
+  // replace texts (never delete them), so the cause is always `import`.
+  const changed = counts.created + counts.updated > 0;
   for (let i = 0; i < chunks.length; i++) {
-    counts.rows_written += await runBatch(db, importChunkStatements(scope, chunks[i]));
+    const statements: Array<SQL | D1PreparedStatement> = importChunkStatements(scope, chunks[i]);
+    if (changed && i === chunks.length - 1) statements.push(recordEventStatement(db.$client, subtitlesUpdatedEvent(scope, "import")));
+    counts.rows_written += await runBatch(db, statements);
     await progress(20 + (70 * (i + 1)) / chunks.length);
   }
   return counts;

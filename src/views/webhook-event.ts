@@ -18,7 +18,7 @@ export function renderEventData(data: Record<string, unknown>, origin: string): 
   return out;
 }
 
-/** The body of every delivery (docs/webhooks.md): `id` is the same on every attempt and redelivery, for deduplication. */
+/** The body of every delivery (README.md "Webhooks"): `id` is the same on every attempt and redelivery, for deduplication. */
 export function webhookEventView(event: StoredEvent, origin: string) {
   return {
     id: formatId(event.id, "e"),

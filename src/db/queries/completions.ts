@@ -95,3 +95,50 @@ export const videoVisibility = (db: DB, ids: number[]) =>
         .where(sql`${videos.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
         .all()
     : Promise.resolve([]);
+
+/**
+ * The `doc_version` of some videos and containers, read before a recompute: the completion triggers bump it whenever
+ * a percentage is inserted, changed or deleted (migrations/0003), so a version that moved during the recompute's
+ * batch says that resource's percentages changed (`completionEventStatements`).
+ */
+export async function completionDocVersions(db: DB, videoIds: number[], containerIds: number[]) {
+  const read = async (table: typeof videos | typeof containers, ids: number[]) =>
+    ids.length
+      ? (
+          await db
+            .select({ id: table.id, version: table.docVersion })
+            .from(table)
+            .where(sql`${table.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
+            .all()
+        ).map((r) => [r.id, r.version] as [number, number])
+      : [];
+  const [v, c] = await Promise.all([read(videos, videoIds), read(containers, containerIds)]);
+  return { videos: v, containers: c };
+}
+
+/**
+ * completion.updated for each video and container whose `doc_version` moved past the one read before the batch; put
+ * last in the recompute's batch, so an event is recorded with the percentages it announces. Something else bumping a
+ * version between the read and the batch (a title edit in that instant) costs an extra event, never a lost one: a
+ * change the batch makes always moves the version. Statements yield `RETURNING 1` per event.
+ */
+export function completionEventStatements(before: { videos: Array<[number, number]>; containers: Array<[number, number]> }): SQL[] {
+  const statements: SQL[] = [];
+  if (before.videos.length) {
+    statements.push(sql`INSERT INTO webhook_events (type, data)
+      SELECT 'completion.updated', json_object('resource_type', 'video', 'id', v.id || 'v', 'path', '/v4/videos/' || v.id || 'v.json',
+        'completions_path', '/v4/subtitle_completions.json?video_ids=' || v.id || 'v')
+      FROM json_each(${JSON.stringify(before.videos)}) j CROSS JOIN videos v ON v.id = json_extract(j.value, '$[0]')
+      WHERE v.doc_version <> json_extract(j.value, '$[1]')
+      RETURNING 1`);
+  }
+  if (before.containers.length) {
+    statements.push(sql`INSERT INTO webhook_events (type, data)
+      SELECT 'completion.updated', json_object('resource_type', 'container', 'id', c.id || 'c', 'path', '/v4/containers/' || c.id || 'c.json',
+        'completions_path', '/v4/subtitle_completions.json?container_id=' || c.id || 'c')
+      FROM json_each(${JSON.stringify(before.containers)}) j CROSS JOIN containers c ON c.id = json_extract(j.value, '$[0]')
+      WHERE c.doc_version <> json_extract(j.value, '$[1]')
+      RETURNING 1`);
+  }
+  return statements;
+}

@@ -1,4 +1,5 @@
 import type { DB } from "../client";
+import { containerDeletedStatement } from "./catalogue-events";
 
 /**
  * Deleting a container in bounded steps (issue 12). One DELETE of the container row cascades through every
@@ -68,5 +69,14 @@ async function deleting(db: DB, sql: string, ...binds: unknown[]): Promise<Chunk
 export const deleteContainerChunk = (db: DB, containerId: number, table: ChunkTable, limit: number) =>
   deleting(db, CHUNK_SQL[table], containerId, limit);
 
-/** The container row itself, last: titles, genres, facets and the rest go by foreign key and cleanup triggers. */
-export const deleteEmptiedContainer = (db: DB, containerId: number) => deleting(db, "DELETE FROM containers WHERE id = ?1", containerId);
+/**
+ * The container row itself, last: titles, genres, facets and the rest go by foreign key and cleanup triggers. Its
+ * container.deleted event is recorded in the same transaction (none when a replay finds the container gone).
+ */
+export async function deleteEmptiedContainer(db: DB, containerId: number): Promise<ChunkCost> {
+  const [event, res] = await db.$client.batch<{ gone: number }>([
+    containerDeletedStatement(db.$client, containerId),
+    db.$client.prepare("DELETE FROM containers WHERE id = ?1 RETURNING 1 AS gone").bind(containerId),
+  ]);
+  return { deleted: res.results.length, rowsRead: (event.meta.rows_read ?? 0) + (res.meta.rows_read ?? 0) };
+}

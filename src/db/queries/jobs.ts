@@ -13,7 +13,14 @@ export async function insertJob(
   {
     startWithinSeconds = 0,
     ...values
-  }: { type: string; params?: Record<string, unknown>; payloadKey?: string; createdBy?: number; startWithinSeconds?: number },
+  }: {
+    type: string;
+    params?: Record<string, unknown>;
+    payloadKey?: string;
+    createdBy?: number;
+    applicationId?: number;
+    startWithinSeconds?: number;
+  },
 ) {
   const [job] = await db
     .insert(jobs)

@@ -6,6 +6,7 @@ import { viewContext } from "../../lib/view-context";
 import { requireStaff, requireUser } from "../../middleware/session";
 import { manageableContainer } from "../../services/catalogue";
 import { startContainerDelete } from "../../jobs/container-delete";
+import { signingApplicationId } from "../../jobs/enqueue";
 import { createContainer, updateContainer } from "../../services/catalogue-writes";
 import { CONTAINER_DELETE_SYNC_ROWS } from "../../services/container-delete";
 import { depsOf } from "../../services/deps";
@@ -75,7 +76,8 @@ export const containerWritesRouter = createRouter()
     return c.json(containerView(updated, viewContext(c)), 200);
   })
   .openapi(remove, async (c) => {
-    const job = await startContainerDelete(depsOf(c), c.get("user")!, parseId(c.req.valid("param").container_id, "c"));
+    const containerId = parseId(c.req.valid("param").container_id, "c");
+    const job = await startContainerDelete(depsOf(c), c.get("user")!, containerId, signingApplicationId(c));
     if (job) return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 202);
     return c.body(null, 204);
   });

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { SUBTITLE_COMPLETION_THRESHOLD } from "../../domain/facets";
+import { signingApplicationId } from "../../jobs/enqueue";
 import { startListEdit } from "../../jobs/list-edit";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
@@ -99,6 +100,6 @@ export const listsRouter = createRouter()
   .openapi(edit, async (c) => {
     const deps = depsOf(c);
     const list = await editableList(deps.db, parseId(c.req.valid("param").list_id, "l"));
-    const job = await startListEdit(deps, c.get("user")!, list.id, c.req.valid("json").videos);
+    const job = await startListEdit(deps, c.get("user")!, list.id, c.req.valid("json").videos, signingApplicationId(c));
     return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 202);
   });

@@ -9,6 +9,7 @@ import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { requireUser } from "../../middleware/session";
 import { ownerOnly } from "../../middleware/user-scope";
+import { signingApplicationId } from "../../jobs/enqueue";
 import { startNotificationFanout } from "../../jobs/notification-fanout";
 import { depsOf } from "../../services/deps";
 import {
@@ -131,7 +132,7 @@ const remove = createRoute({
 type Created = { container_id: string };
 async function send(c: Context<AppEnv>, sender: User, query: Created, content: string) {
   const containerId = Number.parseInt(query.container_id, 10);
-  const job = await startNotificationFanout(depsOf(c), sender, containerId, content);
+  const job = await startNotificationFanout(depsOf(c), sender, containerId, content, signingApplicationId(c));
   return { job: jobView(job, new URL(c.req.url).origin) };
 }
 

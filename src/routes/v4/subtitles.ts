@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
+import { signingApplicationId } from "../../jobs/enqueue";
 import { startSrtImport } from "../../jobs/srt-import";
 import { ApiError } from "../../lib/errors";
 import { parseId, tryParseId } from "../../lib/ids";
@@ -117,7 +118,7 @@ export const subtitlesRouter = createRouter()
       bytes = new Uint8Array(await c.req.arrayBuffer());
       if (!bytes.length) throw ApiError.field("body", "the file is empty");
     }
-    const job = await startSrtImport(deps, { user: c.get("user")!, videoId, language, bytes });
+    const job = await startSrtImport(deps, { user: c.get("user")!, videoId, language, bytes, applicationId: signingApplicationId(c) });
     return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 202);
   })
   .openapi(download, async (c) => {

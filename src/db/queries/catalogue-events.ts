@@ -1,0 +1,91 @@
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { DB } from "../client";
+import { descriptions, titles, webhookEvents } from "../schema";
+import type { EventInput } from "./webhook-events";
+
+/**
+ * The catalogue events of issue 15 (subtitles.updated, completion.updated, container.updated, container.deleted), as
+ * stored: ids on the wire form and paths the delivery turns into URLs (src/views/webhook-event.ts). Audience: every
+ * official application (no applicationId). Events whose existence depends on the batch itself (a text that may be
+ * missing, a container that may be gone, the languages a video had) are INSERT ... SELECT statements, so they are
+ * recorded exactly when the change is made, in its transaction; the others go through recordEvent.
+ */
+
+export const videoPath = (videoId: number) => `/v4/videos/${videoId}v.json`;
+export const containerPath = (containerId: number) => `/v4/containers/${containerId}c.json`;
+export const subtitlesPath = (videoId: number, language: string) => `/v4/videos/${videoId}v/subtitles/${language}.srt`;
+
+export type SubtitlesCause = "import" | "edit" | "deletion";
+
+export const subtitlesUpdatedEvent = (
+  scope: { videoId: number; containerId: number; language: string },
+  cause: SubtitlesCause,
+): EventInput => ({
+  type: "subtitles.updated",
+  data: {
+    video_id: `${scope.videoId}v`,
+    container_id: `${scope.containerId}c`,
+    language: scope.language,
+    cause,
+    video_path: videoPath(scope.videoId),
+    subtitles_path: subtitlesPath(scope.videoId, scope.language),
+  },
+});
+
+export const containerUpdatedEvent = (containerId: number): EventInput => ({
+  type: "container.updated",
+  data: { container_id: `${containerId}c`, path: containerPath(containerId) },
+});
+
+/**
+ * `INSERT INTO webhook_events SELECT <type>, <data> <rest>`: one catalogue event per row `rest` yields. The column
+ * list is drizzle's (every column of the table, in schema order), so the values follow that order by name.
+ */
+function insertEventsSelect(db: DB, type: string, data: SQL, rest: SQL) {
+  const values: Record<string, SQL> = { id: sql`NULL`, type: sql`${type}`, data, createdAt: sql`unixepoch()` };
+  const list = sql.join(
+    Object.keys(getTableColumns(webhookEvents)).map((key) => values[key] ?? sql`NULL`),
+    sql`, `,
+  );
+  return db.insert(webhookEvents).select(sql`SELECT ${list} ${rest}`);
+}
+
+const CONTAINER_DELETED_SQL = `INSERT INTO webhook_events (type, data)
+  SELECT 'container.deleted', json_object('container_id', id || 'c') FROM containers WHERE id = ?1`;
+
+/** container.deleted, for the D1 batch that deletes the row after it: none when the container is already gone. */
+export const containerDeletedStatement = (d1: D1Database, containerId: number) => d1.prepare(CONTAINER_DELETED_SQL).bind(containerId);
+
+/** The same for a drizzle batch (a container deleted in its request). */
+export const containerDeletedEvent = (db: DB, containerId: number) =>
+  insertEventsSelect(db, "container.deleted", sql`json_object('container_id', id || 'c')`, sql`FROM containers WHERE id = ${containerId}`);
+
+/**
+ * container.updated for the batch that deletes a container's title or description, placed before the delete: none
+ * when there is no such text (the request is then a 404 and nothing changed).
+ */
+export function containerTextRemovedEvent(db: DB, kind: "title" | "description", containerId: number, language: string) {
+  const table = kind === "title" ? titles : descriptions;
+  const event = containerUpdatedEvent(containerId);
+  return insertEventsSelect(
+    db,
+    event.type,
+    sql`${JSON.stringify(event.data)}`,
+    sql`WHERE EXISTS (SELECT 1 FROM ${table} WHERE ${table.resourceKind} = 'c' AND ${table.resourceId} = ${containerId}
+      AND ${table.language} = ${language})`,
+  );
+}
+
+/**
+ * subtitles.updated (cause `deletion`) for every language in which a video has text, for the batch that deletes the
+ * video, placed before the delete: an application that cached a `.srt` learns that it is gone.
+ */
+export const videoSubtitlesDeletedEvents = (db: DB, videoId: number) =>
+  insertEventsSelect(
+    db,
+    "subtitles.updated",
+    sql`json_object('video_id', v.id || 'v', 'container_id', v.container_id || 'c', 'language', l.language, 'cause', 'deletion',
+      'video_path', '/v4/videos/' || v.id || 'v.json', 'subtitles_path', '/v4/videos/' || v.id || 'v/subtitles/' || l.language || '.srt')`,
+    sql`FROM videos v CROSS JOIN (SELECT DISTINCT language FROM subtitles WHERE video_id = ${videoId} AND trim(text) <> '') l
+      WHERE v.id = ${videoId}`,
+  );

@@ -1,0 +1,165 @@
+// Issue 15, part 2: catalogue events are recorded in the same D1 batch as the write that causes them, and fan out to
+// the subscribed endpoints of official applications only.
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { webhookEndpoints } from "../../src/db/schema";
+import { deleteContainer, putText } from "../../src/services/catalogue-writes";
+import { api, createApplication, db, signedInUser } from "../helpers";
+import { createContainer, createVideo } from "../helpers/catalogue";
+import { insertSegments, waitForJob } from "../helpers/subtitles";
+import { addEndpoint, countingDeps, deliveredTo, eventsWhere, onlyEvent } from "./events-helpers";
+
+type Signed = Awaited<ReturnType<typeof signedInUser>>;
+let staff: Signed;
+/** An official application subscribed to every catalogue event, and one to container.deleted only. */
+let everything: typeof webhookEndpoints.$inferSelect;
+let deletions: typeof webhookEndpoints.$inferSelect;
+
+beforeAll(async () => {
+  staff = await signedInUser({ staff: true });
+  const [official, other, partner] = await Promise.all([
+    createApplication({ official: true }),
+    createApplication({ official: true }),
+    createApplication(),
+  ]);
+  everything = await addEndpoint(official.id, ["subtitles.updated", "completion.updated", "container.updated", "container.deleted"]);
+  deletions = await addEndpoint(other.id, ["container.deleted"]);
+  // The endpoints API refuses catalogue events to non-official applications; the fan-out must not rely on it.
+  await addEndpoint(partner.id, ["container.updated", "container.deleted", "subtitles.updated"]);
+});
+
+const call = (method: string, path: string, json?: unknown) => api(`${path}?token=${staff.token}`, { method, json });
+
+describe("container.updated", () => {
+  it("a PUT of the container records one event, delivered to subscribed official endpoints only", async () => {
+    const c = await createContainer();
+    const res = await call("PUT", `/v4/containers/${c.wireId}.json`, { flags: { on_air: true }, release_date: "2020-01-02" });
+    expect(res.status).toBe(200);
+    const { event, data } = await onlyEvent("container.updated", { container_id: c.wireId });
+    expect(data).toEqual({ container_id: c.wireId, url: `${env.API_ORIGIN}/v4/containers/${c.wireId}.json` });
+    expect(await deliveredTo(event.id)).toEqual([everything.id]);
+  });
+
+  it("a PUT that changes nothing writes nothing and records nothing", async () => {
+    const c = await createContainer();
+    expect((await call("PUT", `/v4/containers/${c.wireId}.json`, {})).status).toBe(200);
+    expect(await eventsWhere("container.updated", { container_id: c.wireId })).toEqual([]);
+  });
+
+  it("titles and descriptions of a container: one event per write; of a video: none", async () => {
+    const c = await createContainer();
+    const v = await createVideo(c.id);
+    const base = `/v4/containers/${c.wireId}`;
+    expect((await call("POST", `${base}/titles.json`, { language_code: "fr", title: "Bonjour" })).status).toBeLessThan(300);
+    expect((await call("POST", `${base}/descriptions.json`, { language_code: "fr", description: "Texte" })).status).toBeLessThan(300);
+    expect((await call("DELETE", `${base}/titles/fr.json`)).status).toBeLessThan(300);
+    const events = await eventsWhere("container.updated", { container_id: c.wireId });
+    expect(events).toHaveLength(3);
+    for (const e of events) expect(await deliveredTo(e.id)).toEqual([everything.id]);
+
+    // A missing text is a 404 that changed nothing: no event.
+    expect((await call("DELETE", `${base}/descriptions/de.json`)).status).toBe(404);
+    expect(await eventsWhere("container.updated", { container_id: c.wireId })).toHaveLength(3);
+    expect((await call("POST", `/v4/videos/${v.wireId}/titles.json`, { language_code: "fr", title: "Épisode" })).status).toBeLessThan(300);
+    expect(await eventsWhere("container.updated", { container_id: c.wireId })).toHaveLength(3);
+  });
+
+  it("is in the write's transaction: a batch that fails records no event, one that succeeds pumps the queue", async () => {
+    const c = await createContainer();
+    const { deps, pumped } = countingDeps();
+    // titles.text is NOT NULL: the upsert fails inside the batch, after the event statement was queued with it.
+    await expect(putText(deps, "title", { kind: "c", id: c.id }, "fr", null as unknown as string)).rejects.toThrow();
+    expect(await eventsWhere("container.updated", { container_id: c.wireId })).toEqual([]);
+    expect(pumped).toEqual([]);
+
+    await putText(deps, "title", { kind: "c", id: c.id }, "fr", "Salut");
+    expect(await eventsWhere("container.updated", { container_id: c.wireId })).toHaveLength(1);
+    expect(pumped).toEqual([{ kind: "webhook-deliveries" }]);
+  });
+});
+
+describe("container.deleted", () => {
+  it("a small container deleted in its request: one event, to both subscribed official endpoints", async () => {
+    const c = await createContainer();
+    expect((await call("DELETE", `/v4/containers/${c.wireId}.json`)).status).toBe(204);
+    const { event, data } = await onlyEvent("container.deleted", { container_id: c.wireId });
+    expect(data).toEqual({ container_id: c.wireId });
+    expect(await deliveredTo(event.id)).toEqual([everything.id, deletions.id].sort((a, b) => a - b));
+  });
+
+  it("a large container: hidden is not deleted (no event); the job's last step records it once", async () => {
+    const large = async () => {
+      const c = await createContainer();
+      const v = await createVideo(c.id);
+      // More rows than a request deletes (CONTAINER_DELETE_SYNC_ROWS = 500).
+      await env.DB.prepare(
+        `WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < 600)
+         INSERT INTO segments (video_id, start_ms, end_ms) SELECT ?1, n * 2000, n * 2000 + 1500 FROM k`,
+      )
+        .bind(v.id)
+        .run();
+      return c;
+    };
+    const hidden = await large();
+    const { deps } = countingDeps();
+    expect(await deleteContainer(deps, hidden.id)).toBe("hidden");
+    expect(await eventsWhere("container.deleted", { container_id: hidden.wireId })).toEqual([]);
+
+    const c = await large();
+    const res = await call("DELETE", `/v4/containers/${c.wireId}.json`);
+    expect(res.status).toBe(202);
+    const { job } = (await res.json()) as { job: { id: string } };
+    expect((await waitForJob(job.id, staff.token)).status).toBe("succeeded");
+    const { event } = await onlyEvent("container.deleted", { container_id: c.wireId });
+    expect(await deliveredTo(event.id)).toEqual([everything.id, deletions.id].sort((a, b) => a - b));
+    // No container.updated for the hiding: it is part of the delete.
+    expect(await eventsWhere("container.updated", { container_id: c.wireId })).toEqual([]);
+  });
+});
+
+describe("subtitles.updated when a video is deleted", () => {
+  it("one event per language the video had text in (cause deletion), none for a video without text", async () => {
+    const c = await createContainer();
+    const v = await createVideo(c.id);
+    const bare = await createVideo(c.id);
+    const [s1, s2] = await insertSegments(v.id, [
+      [1000, 2000],
+      [3000, 4000],
+    ]);
+    await env.DB.prepare(
+      `INSERT INTO subtitles (segment_id, video_id, language, text) VALUES (?1, ?3, 'en', 'Hi'), (?2, ?3, 'en', 'Bye'),
+        (?1, ?3, 'pt-br', 'Oi'), (?2, ?3, 'fr', '  ')`,
+    )
+      .bind(s1.id, s2.id, v.id)
+      .run();
+    expect((await call("DELETE", `/v4/videos/${v.wireId}.json`)).status).toBe(204);
+    const events = await eventsWhere("subtitles.updated", { video_id: v.wireId });
+    expect(events.map((e) => e.data.language).sort()).toEqual(["en", "pt-br"]);
+    const { event, data } = await onlyEvent("subtitles.updated", { video_id: v.wireId, language: "pt-br" });
+    expect(data).toEqual({
+      video_id: v.wireId,
+      container_id: c.wireId,
+      language: "pt-br",
+      cause: "deletion",
+      video_url: `${env.API_ORIGIN}/v4/videos/${v.wireId}.json`,
+      subtitles_url: `${env.API_ORIGIN}/v4/videos/${v.wireId}/subtitles/pt-br.srt`,
+    });
+    expect(await deliveredTo(event.id)).toEqual([everything.id]);
+
+    expect((await call("DELETE", `/v4/videos/${bare.wireId}.json`)).status).toBe(204);
+    expect(await eventsWhere("subtitles.updated", { video_id: bare.wireId })).toEqual([]);
+  });
+});
+
+it("rows the events cost: one per event plus one per delivery (no index entries on catalogue events)", async () => {
+  const c = await createContainer();
+  const { deps } = countingDeps();
+  const before = await db()
+    .$client.prepare("SELECT (SELECT count(*) FROM webhook_events) + (SELECT count(*) FROM webhook_deliveries) AS n")
+    .first<{ n: number }>();
+  await putText(deps, "description", { kind: "c", id: c.id }, "en", "Once more");
+  const after = await db()
+    .$client.prepare("SELECT (SELECT count(*) FROM webhook_events) + (SELECT count(*) FROM webhook_deliveries) AS n")
+    .first<{ n: number }>();
+  expect(after!.n - before!.n).toBe(2);
+});
