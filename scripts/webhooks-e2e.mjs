@@ -219,15 +219,17 @@ if (timings.length) {
     polled: median(timings.map((t) => t.polled)),
     subtitles: median(timings.map((t) => t.subtitles)),
   };
+  const gap = timings.map((t) => t.delivered - t.polled);
   const table = [
     `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: \`npm run test:webhooks -- --imports ${IMPORTS}\` (20-cue imports through`,
-    "`wrangler dev`, a receiver on 127.0.0.1; medians, from the import's 202):",
+    "`wrangler dev`, a receiver on 127.0.0.1; medians, from the import's 202, which includes the jobs queue's 1 s batch wait):",
     "",
     "| what | median | each import |",
     "|---|--:|---|",
     `| \`job.succeeded\` delivered at the receiver | ${ms(figures.delivered)} | ${timings.map((t) => ms(t.delivered)).join(", ")} |`,
     `| \`subtitles.updated\` delivered | ${ms(figures.subtitles)} | ${timings.map((t) => ms(t.subtitles)).join(", ")} |`,
     `| polling every 25 ms first sees \`succeeded\` | ${ms(figures.polled)} | ${timings.map((t) => ms(t.polled)).join(", ")} |`,
+    `| **finished import to delivery**: delivery minus polling's first \`succeeded\` (negative: the webhook came first) | ${ms(median(gap))} | ${gap.map(ms).join(", ")} |`,
   ].join("\n");
   console.log(`\n${table}\n`);
   if (WRITE) {
