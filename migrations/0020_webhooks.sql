@@ -59,7 +59,7 @@ ALTER TABLE `jobs` ADD `application_id` integer REFERENCES applications(id) ON D
 CREATE INDEX `jobs_application` ON `jobs` (`application_id`);--> statement-breakpoint
 -- The audience of an event: one endpoint (a ping), one application's subscribed endpoints (its jobs), or, for the
 -- catalogue events, the subscribed endpoints of every official application (the only ones that may read subtitles
--- and completions). Paused endpoints get their deliveries too: they wait, and go out when the endpoint is resumed.
+-- and completions). Paused endpoints get their deliveries too: held (below), they go out when the endpoint is resumed.
 CREATE TRIGGER `webhook_events_fan_out` AFTER INSERT ON `webhook_events` BEGIN
   INSERT INTO `webhook_deliveries` (`event_id`, `endpoint_id`, `next_attempt_at`)
   SELECT NEW.`id`, e.`id`, NEW.`created_at` FROM `webhook_endpoints` e
@@ -86,4 +86,31 @@ BEGIN
     'result', json(NEW.`result`),
     'error', NEW.`error`)
   WHERE EXISTS (SELECT 1 FROM `webhook_endpoints` WHERE `application_id` = NEW.`application_id`);
+END;
+--> statement-breakpoint
+-- A paused endpoint's deliveries are `held`, outside the partial index webhook_deliveries_due, so a long pause never
+-- makes the consumer's claims or the sweeper's checks read its backlog; pings still go out (they are how an
+-- application checks a receiver before resuming it). One rule, whoever inserts the delivery (the fan-out, a redelivery).
+CREATE TRIGGER `webhook_deliveries_hold_when_paused` AFTER INSERT ON `webhook_deliveries`
+WHEN NEW.`status` = 'pending'
+  AND (SELECT `status` FROM `webhook_endpoints` WHERE `id` = NEW.`endpoint_id`) = 'paused'
+  AND (SELECT `type` FROM `webhook_events` WHERE `id` = NEW.`event_id`) <> 'ping'
+BEGIN
+  UPDATE `webhook_deliveries` SET `status` = 'held' WHERE `id` = NEW.`id`;
+END;
+--> statement-breakpoint
+-- Pausing (by the application or automatically) holds what is waiting; resuming releases it, due at once.
+CREATE TRIGGER `webhook_endpoints_pause` AFTER UPDATE OF `status` ON `webhook_endpoints`
+WHEN NEW.`status` = 'paused' AND OLD.`status` = 'active'
+BEGIN
+  UPDATE `webhook_deliveries` SET `status` = 'held'
+  WHERE `endpoint_id` = NEW.`id` AND `status` = 'pending'
+    AND (SELECT `type` FROM `webhook_events` WHERE `id` = `event_id`) <> 'ping';
+END;
+--> statement-breakpoint
+CREATE TRIGGER `webhook_endpoints_resume` AFTER UPDATE OF `status` ON `webhook_endpoints`
+WHEN NEW.`status` = 'active' AND OLD.`status` = 'paused'
+BEGIN
+  UPDATE `webhook_deliveries` SET `status` = 'pending', `next_attempt_at` = unixepoch(), `updated_at` = unixepoch()
+  WHERE `endpoint_id` = NEW.`id` AND `status` = 'held';
 END;

@@ -227,13 +227,14 @@ describe("webhook delivery: automatic pause", () => {
     const since = new Date(start * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
     expect(paused.pausedReason).toBe(`paused after ${3 * PAUSE_AFTER_FAILURES} failed attempts in a row since ${since}; last: HTTP 503`);
 
-    // Due, but the endpoint is paused: they wait (for the application to resume it).
+    // Due, but the endpoint is paused: they are held (for the application to resume it), out of every claim's way.
     await jobEvent(app.id, 99);
     t.advance(86_400);
     const before = received.length;
     expect((await deliverDue(deps, { now: t.now })).rounds).toBe(0);
     expect(received.length).toBe(before);
-    expect((await deliveriesOf(endpoint.id)).filter((d) => d.status === "pending")).toHaveLength(PAUSE_AFTER_FAILURES + 1);
+    expect((await deliveriesOf(endpoint.id)).filter((d) => d.status === "held")).toHaveLength(PAUSE_AFTER_FAILURES + 1);
+    expect((await deliveriesOf(endpoint.id)).filter((d) => d.status === "pending")).toHaveLength(0);
 
     // A ping is how the application checks the receiver: it goes out, and its success ends the streak.
     setReply(() => new Response(null, { status: 204 }));
@@ -243,7 +244,7 @@ describe("webhook delivery: automatic pause", () => {
     expect(received.at(-1)!.headers.get("webhook-id")).toBe(`${ping.id}e`);
     expect(await endpointRow(endpoint.id)).toMatchObject({ status: "paused", consecutiveFailures: 0, failingSince: null });
 
-    // Resumed (as the endpoints API does): the waiting deliveries go out.
+    // Resumed (as the endpoints API does): the trigger releases the held deliveries, due at once, and they go out.
     await db()
       .update(webhookEndpoints)
       .set({ status: "active", pausedReason: null, pausedAt: null })

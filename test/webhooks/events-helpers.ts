@@ -9,7 +9,8 @@ import { db } from "../helpers";
 /**
  * Endpoints are rows written here (the endpoints API is tested on its own), paused by default: the real webhook
  * consumer, woken by the pump messages the writes send, only sends to active endpoints, so their deliveries stay
- * `pending` for the assertions (the fan-out trigger gives paused endpoints their deliveries all the same).
+ * `held` for the assertions (the fan-out trigger gives paused endpoints their deliveries all the same, and the
+ * trigger webhook_deliveries_hold_when_paused holds them until the endpoint is resumed).
  */
 export async function addEndpoint(applicationId: number, events: WebhookEventType[], status: "active" | "paused" = "paused") {
   const [row] = await db()
@@ -35,10 +36,10 @@ export async function onlyEvent(type: WebhookEventType, fields: Record<string, u
   return { event: found[0], data: data as Record<string, unknown> };
 }
 
-/** The endpoint ids an event is being delivered to, each delivery still pending. */
+/** The endpoint ids an event is being delivered to, each delivery held for its paused endpoint. */
 export async function deliveredTo(eventId: number) {
   const rows = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventId)).all();
-  for (const r of rows) expect(r.status).toBe("pending");
+  for (const r of rows) expect(r.status).toBe("held");
   return rows.map((r) => r.endpointId).sort((a, b) => a - b);
 }
 

@@ -6,8 +6,11 @@ import { applications } from "./users";
 export const WEBHOOK_ENDPOINT_STATUSES = ["active", "paused"] as const;
 export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 
-/** pending: due at next_attempt_at; sending: claimed until lease_until; then succeeded or failed for good. */
-export const WEBHOOK_DELIVERY_STATUSES = ["pending", "sending", "succeeded", "failed"] as const;
+/**
+ * pending: due at next_attempt_at; sending: claimed until lease_until; then succeeded or failed for good. held: waiting
+ * for its paused endpoint to be resumed (triggers of migrations/0020_webhooks.sql), outside the claim's index.
+ */
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "sending", "held", "succeeded", "failed"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /** An application's receiver (issue 15): where events are POSTed, which ones, and with which secret. */
