@@ -8,15 +8,10 @@
 import assert from "node:assert/strict";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, ensureDevVars, migrateLocal, seedLocal, signedHeaders, startDev, wrangler } from "./lib.mjs";
+import { ROOT, cueStarts, ensureDevVars, migrateLocal, numberArg, seedLocal, signedHeaders, srtOf, startDev, wrangler } from "./lib.mjs";
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i === -1 ? fallback : Number(args[i + 1]);
-};
-const CUES = arg("--cues", 2000);
-const PORT = arg("--port", 8797);
+const CUES = numberArg("--cues", 2000);
+const PORT = numberArg("--port", 8797);
 const APP = "100000a";
 // Far above the demo seed and the large catalogue (containers 1,000,001+, videos up to about 2,000,000).
 const IMPORT_CONTAINER = 9_000_001;
@@ -54,14 +49,6 @@ writeFileSync(fixtureFile, fixtures);
 wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--file", fixtureFile], { quiet: true });
 console.log("fixtures written");
 
-const pad = (n, w = 2) => String(n).padStart(w, "0");
-const time = (ms) =>
-  `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)},${pad(ms % 1000, 3)}`;
-const srt = (starts) =>
-  starts
-    .map((start, i) => `${i + 1}\r\n${time(start)} --> ${time(start + 1500)}\r\nCue ${i + 1}, a line of subtitle text\r\n`)
-    .join("\r\n");
-
 const server = await startDev({ port: PORT, persistTo, stdio: "ignore" });
 try {
   const base = server.base;
@@ -94,7 +81,7 @@ try {
     return { done, ms: performance.now() - started };
   };
 
-  const file = srt(Array.from({ length: CUES }, (_, i) => 1000 + i * 2000));
+  const file = srtOf(cueStarts(CUES));
   const first = await upload(IMPORT_VIDEO, file);
   assert.equal(first.done.status, "succeeded", first.done.error);
   const completion = await waitFor(first.done.result.completion_job);
@@ -110,7 +97,7 @@ try {
     `same file again (all unchanged): POST to succeeded ${again.ms.toFixed(0)} ms, rows written ${again.done.result.rows_written}`,
   );
 
-  const small = await upload(HUNDRED_FIRST_VIDEO, srt(Array.from({ length: 20 }, (_, i) => i * 3000 + 1000)));
+  const small = await upload(HUNDRED_FIRST_VIDEO, srtOf(cueStarts(20, 1000, 3000)));
   const hundred = await waitFor(small.done.result.completion_job);
   console.log(`completion of a container of 100 videos (2,000 segments, 3 languages): ${JSON.stringify(hundred.result)}`);
   const doc = await (await fetch(`${base}/v4/containers/${HUNDRED_CONTAINER}c.json`)).json();

@@ -11,16 +11,23 @@
 import assert from "node:assert/strict";
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEMO_OFFICIAL_APP, ROOT, ensureDevVars, migrateLocal, seedLocal, signedHeaders, startDev, wrangler } from "./lib.mjs";
+import {
+  DEMO_OFFICIAL_APP,
+  ROOT,
+  cueStarts,
+  ensureDevVars,
+  migrateLocal,
+  numberArg,
+  seedLocal,
+  signedHeaders,
+  srtOf,
+  startDev,
+  wrangler,
+} from "./lib.mjs";
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i === -1 ? fallback : Number(args[i + 1]);
-};
-const IMPORTS = arg("--imports", 25);
-const CUES = arg("--cues", 2000);
-const PORT = arg("--port", Number(process.env.RECOVERY_PORT ?? 8795));
+const IMPORTS = numberArg("--imports", 25);
+const CUES = numberArg("--cues", 2000);
+const PORT = numberArg("--port", Number(process.env.RECOVERY_PORT ?? 8795));
 const BOUND_SECONDS = 180;
 // Far above the demo seed, the large catalogue and bench-import's fixtures.
 const CONTAINER = 9_100_001;
@@ -50,14 +57,7 @@ INSERT INTO videos (id, container_id, type, number)
 wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--file", fixtureFile], { quiet: true });
 console.log(`fixtures: container ${CONTAINER}c with ${IMPORTS} empty videos`);
 
-const pad = (n, w = 2) => String(n).padStart(w, "0");
-const time = (ms) =>
-  `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)},${pad(ms % 1000, 3)}`;
-const srtFile = (n) =>
-  Array.from(
-    { length: CUES },
-    (_, i) => `${i + 1}\r\n${time(1000 + i * 2000)} --> ${time(2500 + i * 2000)}\r\nVideo ${n}, cue ${i + 1}\r\n`,
-  ).join("\r\n");
+const srtFile = (n) => srtOf(cueStarts(CUES), (i) => `Video ${n}, cue ${i + 1}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const groupBy = (items, key) => items.reduce((groups, x) => ((groups[key(x)] ??= []).push(x), groups), {});

@@ -182,3 +182,21 @@ export function checklist() {
     },
   };
 }
+
+/** `--name N` from the command line as a number, or `fallback` when it is not given. */
+export function numberArg(name, fallback, argv = process.argv.slice(2)) {
+  const i = argv.indexOf(name);
+  return i === -1 ? fallback : Number(argv[i + 1]);
+}
+
+const pad = (n, w = 2) => String(n).padStart(w, "0");
+const srtTime = (ms) =>
+  `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)},${pad(ms % 1000, 3)}`;
+
+/** A SubRip file as official apps upload it (CRLF): a 1.5 s cue at each start (ms), its text from `text(i)`. */
+export function srtOf(starts, text = (i) => `Cue ${i + 1}, a line of subtitle text`) {
+  return starts.map((start, i) => `${i + 1}\r\n${srtTime(start)} --> ${srtTime(start + 1500)}\r\n${text(i)}\r\n`).join("\r\n");
+}
+
+/** `n` cue starts, `first` ms then every `every` ms. */
+export const cueStarts = (n, first = 1000, every = 2000) => Array.from({ length: n }, (_, i) => first + i * every);

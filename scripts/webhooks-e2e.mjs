@@ -15,16 +15,24 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { checklist, DEMO_OFFICIAL_APP, ensureDevVars, migrateLocal, ROOT, seedLocal, signedHeaders, startDev, wrangler } from "./lib.mjs";
+import {
+  checklist,
+  cueStarts,
+  DEMO_OFFICIAL_APP,
+  ensureDevVars,
+  migrateLocal,
+  numberArg,
+  ROOT,
+  seedLocal,
+  signedHeaders,
+  srtOf,
+  startDev,
+  wrangler,
+} from "./lib.mjs";
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i === -1 ? fallback : Number(args[i + 1]);
-};
-const IMPORTS = arg("--imports", 5);
-const PORT = arg("--port", 8796);
-const WRITE = args.includes("--write");
+const IMPORTS = numberArg("--imports", 5);
+const PORT = numberArg("--port", 8796);
+const WRITE = process.argv.includes("--write");
 
 /** What a receiver does (README.md, "Webhooks"): HMAC-SHA256 over "<timestamp>.<raw body>", any v1 value may match. */
 function verify(secret, headers, rawBody, toleranceSeconds = 300) {
@@ -74,13 +82,6 @@ function startReceiver() {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, received, next, port: server.address().port })));
 }
 
-const pad = (n, w = 2) => String(n).padStart(w, "0");
-const time = (ms) =>
-  `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)},${pad(ms % 1000, 3)}`;
-const srt = (n, text) =>
-  Array.from({ length: n }, (_, i) => `${i + 1}\r\n${time(1000 + i * 2000)} --> ${time(2500 + i * 2000)}\r\n${text} ${i + 1}\r\n`).join(
-    "\r\n",
-  );
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const persistTo = join(ROOT, ".e2e", "webhooks-state");
@@ -151,7 +152,7 @@ try {
   await step(`${IMPORTS} imports: job.succeeded and subtitles.updated arrive, signed`, async () => {
     for (let i = 0; i < IMPORTS; i++) {
       const url = `${base}/v4/videos/${video}/subtitles/import_srt.json?app=${app}&language=en&token=${token}`;
-      const body = srt(20, `Webhook run ${i}, line`);
+      const body = srtOf(cueStarts(20), (n) => `Webhook run ${i}, line ${n + 1}`);
       const started = performance.now();
       const res = await fetch(url, {
         method: "POST",

@@ -123,22 +123,19 @@ export async function completionDocVersions(db: DB, videoIds: number[], containe
  * change the batch makes always moves the version. Statements yield `RETURNING 1` per event.
  */
 export function completionEventStatements(before: { videos: Array<[number, number]>; containers: Array<[number, number]> }): SQL[] {
-  const statements: SQL[] = [];
-  if (before.videos.length) {
-    statements.push(sql`INSERT INTO webhook_events (type, data)
-      SELECT 'completion.updated', json_object('resource_type', 'video', 'id', v.id || 'v', 'path', '/v4/videos/' || v.id || 'v.json',
-        'completions_path', '/v4/subtitle_completions.json?video_ids=' || v.id || 'v')
-      FROM json_each(${JSON.stringify(before.videos)}) j CROSS JOIN videos v ON v.id = json_extract(j.value, '$[0]')
-      WHERE v.doc_version <> json_extract(j.value, '$[1]')
-      RETURNING 1`);
-  }
-  if (before.containers.length) {
-    statements.push(sql`INSERT INTO webhook_events (type, data)
-      SELECT 'completion.updated', json_object('resource_type', 'container', 'id', c.id || 'c', 'path', '/v4/containers/' || c.id || 'c.json',
-        'completions_path', '/v4/subtitle_completions.json?container_id=' || c.id || 'c')
-      FROM json_each(${JSON.stringify(before.containers)}) j CROSS JOIN containers c ON c.id = json_extract(j.value, '$[0]')
-      WHERE c.doc_version <> json_extract(j.value, '$[1]')
-      RETURNING 1`);
-  }
-  return statements;
+  const kinds = [
+    { pairs: before.videos, type: "video", table: sql`videos`, suffix: "v", plural: "videos", param: "video_ids" },
+    { pairs: before.containers, type: "container", table: sql`containers`, suffix: "c", plural: "containers", param: "container_id" },
+  ];
+  return kinds
+    .filter((k) => k.pairs.length)
+    .map(
+      (k) => sql`INSERT INTO webhook_events (type, data)
+        SELECT 'completion.updated', json_object('resource_type', ${k.type}, 'id', r.id || ${k.suffix},
+          'path', ${`/v4/${k.plural}/`} || r.id || ${`${k.suffix}.json`},
+          'completions_path', ${`/v4/subtitle_completions.json?${k.param}=`} || r.id || ${k.suffix})
+        FROM json_each(${JSON.stringify(k.pairs)}) j CROSS JOIN ${k.table} r ON r.id = json_extract(j.value, '$[0]')
+        WHERE r.doc_version <> json_extract(j.value, '$[1]')
+        RETURNING 1`,
+    );
 }
