@@ -1,13 +1,12 @@
 // The authorization matrix of the write routes outside /v4/users/<id>/ (issue 12, part 8), part 3: webhook endpoints
 // (issue 15). An application signs as itself; no user token is involved. Part 1, authorization-writes.test.ts, checks
 // that every write of /openapi.json is covered somewhere.
-import { afterAll, beforeAll, vi } from "vitest";
 import { createApplication } from "../helpers";
 import { describe, test } from "../helpers/fixtures";
 import { expectRefused, expectStatus, send, type Target } from "../helpers/write-authz";
+import { stubReceivers } from "../helpers/outbound";
 
-beforeAll(() => void vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("ok")));
-afterAll(() => vi.restoreAllMocks());
+stubReceivers();
 
 /** A fresh application with one endpoint and one delivery (a ping) of it. */
 async function scene() {

@@ -1,13 +1,13 @@
 // Webhook endpoints (issue 15, parts 1 and 4): CRUD, secrets, limits, validation, deliveries, redelivery, ping.
 // Who may call them (unsigned, no app, another application) is in webhooks-security.test.ts.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, vi } from "vitest";
 import { recordEvent } from "../../src/db/queries/webhook-events";
 import { webhookDeliveries, webhookEndpoints } from "../../src/db/schema";
 import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from "../../src/domain/webhook-events";
 import { MAX_ENDPOINTS_PER_APPLICATION } from "../../src/services/webhook-endpoints";
 import { api, createApplication, db, errorBody } from "../helpers";
 import { describe, expect, test } from "../helpers/fixtures";
+import { stubReceivers } from "../helpers/outbound";
 
 type Webhook = {
   id: string;
@@ -31,8 +31,7 @@ type Delivery = {
 };
 
 // The consumer runs in this isolate: receivers answer 200 at once, and nothing leaves the machine.
-beforeAll(() => void vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("ok")));
-afterAll(() => vi.restoreAllMocks());
+stubReceivers();
 
 const as = (app: string, path: string, init: Parameters<typeof api>[1] = {}) =>
   api(`${path}${path.includes("?") ? "&" : "?"}app=${app}`, init);

@@ -2,12 +2,12 @@
 // has it, resuming a paused endpoint, and the per-application limit on requests that call receivers.
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, vi } from "vitest";
 import { webhookEndpoints } from "../../src/db/schema";
 import { writeKindOf } from "../../src/middleware/write-limits";
 import { changeEndpoint, createEndpoint } from "../../src/services/webhook-endpoints";
 import { api, createApplication, db, errorBody } from "../helpers";
 import { describe, expect, test } from "../helpers/fixtures";
+import { stubReceivers } from "../helpers/outbound";
 
 type Webhook = {
   id: string;
@@ -17,8 +17,7 @@ type Webhook = {
   failures: { consecutive: number; since: string | null };
 };
 
-beforeAll(() => void vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("ok")));
-afterAll(() => vi.restoreAllMocks());
+stubReceivers();
 
 const as = (app: string, path: string, init: Parameters<typeof api>[1] = {}) =>
   api(`${path}${path.includes("?") ? "&" : "?"}app=${app}`, init);
