@@ -50,6 +50,20 @@ export default defineConfig(async () => {
             // Test providers, retailer and store with their own keys (never the .dev.vars ones).
             ...(await identityBindings()),
           },
+          // The jobs queues without wrangler.toml's one-second batch wait: a deployed queue gathers a batch for
+          // throughput, a test only waits for it (every job a test runs cost up to a second). Retries, dead letters
+          // and batch sizes stay as configured.
+          queueConsumers: {
+            "media-catalogue-jobs": {
+              maxBatchSize: 10,
+              maxBatchTimeout: 0,
+              maxRetries: 5,
+              retryDelay: 2,
+              deadLetterQueue: "media-catalogue-jobs-dlq",
+            },
+            "media-catalogue-jobs-dlq": { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 3 },
+            "media-catalogue-webhooks": { maxBatchSize: 10, maxBatchTimeout: 0, maxRetries: 3 },
+          },
         },
       }),
     ],
