@@ -28,6 +28,9 @@ async function expectCached(path: string) {
   expect(await second.text(), path).toBe(body);
   expect(second.headers.get("etag"), path).toBe(first.headers.get("etag"));
   expect(second.headers.get("cache-control"), path).toBe(first.headers.get("cache-control"));
+  // The isolate tier hands the same stored bytes to every hit: concurrent hits each get all of them.
+  const more = await Promise.all([api(path), api(path)]);
+  for (const res of more) expect(await res.text(), path).toBe(body);
   return JSON.parse(body);
 }
 
