@@ -3,7 +3,16 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueV3Token } from "../../src/lib/v3-tokens";
 import { STORED_AT } from "../../src/middleware/cache";
-import { EDGE_MAX_AGE_SECONDS, EDGE_STALE_SECONDS, edgeKey, freshness, generations, scopesOf } from "../../src/services/edge-cache";
+import {
+  EDGE_MAX_AGE_SECONDS,
+  EDGE_STALE_SECONDS,
+  GENERATION_MEMO_MS,
+  bumpGenerations,
+  edgeKey,
+  freshness,
+  generations,
+  scopesOf,
+} from "../../src/services/edge-cache";
 import { ORIGIN, api, createApplication, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { waitForJob } from "../helpers/jobs";
@@ -216,6 +225,19 @@ describe("a write makes the next read of what it changed fresh", () => {
     const after = await api(path);
     expect(cacheOf(after)).toBe("miss");
     expect(((await after.json()) as unknown[]).length).toBe(before.length + 1);
+  });
+});
+
+describe("the generation memo", () => {
+  it("a bump is seen at once where it is made; another isolate's bump (KV changed underneath) within GENERATION_MEMO_MS", async () => {
+    const [before] = await generations(env.CACHE, ["catalogue"]);
+    await bumpGenerations(env, "catalogue");
+    const [mine] = await generations(env.CACHE, ["catalogue"]);
+    expect(mine).not.toBe(before);
+    await env.CACHE.put("gen:catalogue", "from-another-isolate");
+    expect((await generations(env.CACHE, ["catalogue"]))[0]).toBe(mine);
+    await new Promise((r) => setTimeout(r, GENERATION_MEMO_MS + 50));
+    expect((await generations(env.CACHE, ["catalogue"]))[0]).toBe("from-another-isolate");
   });
 });
 
