@@ -3,14 +3,14 @@ import type { DB } from "../db/client";
 import { findContainer } from "../db/queries/catalogue";
 import {
   completionDocVersions,
-  completionEventStatements,
   containerCompletionStatements,
   normalVideoIds,
   readCompletions,
   videoCompletionStatements,
   videoVisibility,
 } from "../db/queries/completions";
-import { runBatchResults } from "../db/queries/subtitles";
+import { completionEventStatements } from "../db/queries/catalogue-events";
+import { runBatchResults } from "../db/raw-batch";
 import { formatId } from "../lib/ids";
 import type { User } from "../types";
 import { caller, canSeeVideo, requireVisibleContainer } from "./access";
@@ -40,7 +40,7 @@ export async function recomputeCompletions(db: DB, params: CompletionParams) {
     ...(videoIds.length ? videoCompletionStatements(videoIds) : []),
     ...(containerIds.length ? containerCompletionStatements(containerIds) : []),
   ];
-  const events = completionEventStatements(before);
+  const events = completionEventStatements(db, before);
   const results = await runBatchResults(db, [...statements, ...events]);
   const rowsWritten = results.reduce((sum, r) => sum + (r.meta?.rows_written ?? 0), 0);
   const recorded = results.slice(statements.length).reduce((sum, r) => sum + (r.results?.length ?? 0), 0);

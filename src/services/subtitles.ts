@@ -7,12 +7,12 @@ import {
   listSubtitleCues,
   listSubtitlesByStart,
   listVideoSegments,
-  runBatch,
   type ImportChunk,
   type ImportRow,
   type ImportScope,
 } from "../db/queries/subtitles";
 import { recordEventStatement } from "../db/queries/webhook-events";
+import { runBatch } from "../db/raw-batch";
 import { toHex } from "../lib/encoding";
 import type { Deps } from "./deps";
 import { buildSrt, type Cue } from "./srt";

@@ -11,9 +11,27 @@ import type { EventInput } from "./webhook-events";
  * recorded exactly when the change is made, in its transaction; the others go through recordEvent.
  */
 
-export const videoPath = (videoId: number) => `/v4/videos/${videoId}v.json`;
-export const containerPath = (containerId: number) => `/v4/containers/${containerId}c.json`;
-export const subtitlesPath = (videoId: number, language: string) => `/v4/videos/${videoId}v/subtitles/${language}.srt`;
+/**
+ * The paths events carry, as the literal parts around an id (and a language): the same shape for an event built here
+ * (`videoPath(12)`) and one built inside a statement over a column (`pathSql`), so the two cannot drift.
+ */
+const PATHS = {
+  video: ["/v4/videos/", "v.json"],
+  container: ["/v4/containers/", "c.json"],
+  videoCompletions: ["/v4/subtitle_completions.json?video_ids=", "v"],
+  containerCompletions: ["/v4/subtitle_completions.json?container_id=", "c"],
+} as const;
+type PathKind = keyof typeof PATHS;
+const SUBTITLES = ["/v4/videos/", "v/subtitles/", ".srt"] as const;
+
+const path = (kind: PathKind, id: number) => `${PATHS[kind][0]}${id}${PATHS[kind][1]}`;
+const pathSql = (kind: PathKind, id: SQL) => sql`(${PATHS[kind][0]} || ${id} || ${PATHS[kind][1]})`;
+
+export const videoPath = (videoId: number) => path("video", videoId);
+export const containerPath = (containerId: number) => path("container", containerId);
+export const subtitlesPath = (videoId: number, language: string) => `${SUBTITLES[0]}${videoId}${SUBTITLES[1]}${language}${SUBTITLES[2]}`;
+const subtitlesPathSql = (videoId: SQL, language: SQL) =>
+  sql`(${SUBTITLES[0]} || ${videoId} || ${SUBTITLES[1]} || ${language} || ${SUBTITLES[2]})`;
 
 export type SubtitlesCause = "import" | "edit" | "deletion";
 
@@ -85,7 +103,42 @@ export const videoSubtitlesDeletedEvents = (db: DB, videoId: number) =>
     db,
     "subtitles.updated",
     sql`json_object('video_id', v.id || 'v', 'container_id', v.container_id || 'c', 'language', l.language, 'cause', 'deletion',
-      'video_path', '/v4/videos/' || v.id || 'v.json', 'subtitles_path', '/v4/videos/' || v.id || 'v/subtitles/' || l.language || '.srt')`,
+      'video_path', ${pathSql("video", sql`v.id`)}, 'subtitles_path', ${subtitlesPathSql(sql`v.id`, sql`l.language`)})`,
     sql`FROM videos v CROSS JOIN (SELECT DISTINCT language FROM subtitles WHERE video_id = ${videoId} AND trim(text) <> '') l
       WHERE v.id = ${videoId}`,
   );
+
+/**
+ * completion.updated for each video and container whose `doc_version` moved past the one read before the batch
+ * (`completionDocVersions` in ./completions.ts); put last in the recompute's batch, so an event is recorded with the
+ * percentages it announces. Something else bumping a version between the read and the batch (a title edit in that
+ * instant) costs an extra event, never a lost one: a change the batch makes always moves the version. Each statement
+ * yields one row per event recorded.
+ */
+export function completionEventStatements(db: DB, before: { videos: Array<[number, number]>; containers: Array<[number, number]> }): SQL[] {
+  const kinds = [
+    { pairs: before.videos, type: "video", table: sql`videos`, suffix: "v", kind: "video", completions: "videoCompletions" },
+    {
+      pairs: before.containers,
+      type: "container",
+      table: sql`containers`,
+      suffix: "c",
+      kind: "container",
+      completions: "containerCompletions",
+    },
+  ] as const;
+  return kinds
+    .filter((k) => k.pairs.length)
+    .map((k) =>
+      insertEventsSelect(
+        db,
+        "completion.updated",
+        sql`json_object('resource_type', ${k.type}, 'id', r.id || ${k.suffix}, 'path', ${pathSql(k.kind, sql`r.id`)},
+          'completions_path', ${pathSql(k.completions, sql`r.id`)})`,
+        sql`FROM json_each(${JSON.stringify(k.pairs)}) j CROSS JOIN ${k.table} r ON r.id = json_extract(j.value, '$[0]')
+          WHERE r.doc_version <> json_extract(j.value, '$[1]')`,
+      )
+        .returning({ id: webhookEvents.id })
+        .getSQL(),
+    );
+}

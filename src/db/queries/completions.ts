@@ -102,40 +102,13 @@ export const videoVisibility = (db: DB, ids: number[]) =>
  * batch says that resource's percentages changed (`completionEventStatements`).
  */
 export async function completionDocVersions(db: DB, videoIds: number[], containerIds: number[]) {
-  const read = async (table: typeof videos | typeof containers, ids: number[]) =>
-    ids.length
-      ? (
-          await db
-            .select({ id: table.id, version: table.docVersion })
-            .from(table)
-            .where(sql`${table.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`)
-            .all()
-        ).map((r) => [r.id, r.version] as [number, number])
-      : [];
-  const [v, c] = await Promise.all([read(videos, videoIds), read(containers, containerIds)]);
-  return { videos: v, containers: c };
-}
-
-/**
- * completion.updated for each video and container whose `doc_version` moved past the one read before the batch; put
- * last in the recompute's batch, so an event is recorded with the percentages it announces. Something else bumping a
- * version between the read and the batch (a title edit in that instant) costs an extra event, never a lost one: a
- * change the batch makes always moves the version. Statements yield `RETURNING 1` per event.
- */
-export function completionEventStatements(before: { videos: Array<[number, number]>; containers: Array<[number, number]> }): SQL[] {
-  const kinds = [
-    { pairs: before.videos, type: "video", table: sql`videos`, suffix: "v", plural: "videos", param: "video_ids" },
-    { pairs: before.containers, type: "container", table: sql`containers`, suffix: "c", plural: "containers", param: "container_id" },
-  ];
-  return kinds
-    .filter((k) => k.pairs.length)
-    .map(
-      (k) => sql`INSERT INTO webhook_events (type, data)
-        SELECT 'completion.updated', json_object('resource_type', ${k.type}, 'id', r.id || ${k.suffix},
-          'path', ${`/v4/${k.plural}/`} || r.id || ${`${k.suffix}.json`},
-          'completions_path', ${`/v4/subtitle_completions.json?${k.param}=`} || r.id || ${k.suffix})
-        FROM json_each(${JSON.stringify(k.pairs)}) j CROSS JOIN ${k.table} r ON r.id = json_extract(j.value, '$[0]')
-        WHERE r.doc_version <> json_extract(j.value, '$[1]')
-        RETURNING 1`,
-    );
+  const read = (table: typeof videos | typeof containers, ids: number[]) =>
+    db
+      .select({ id: table.id, version: table.docVersion })
+      .from(table)
+      .where(sql`${table.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
+  // One round trip for both (an empty id list reads nothing).
+  const [v, c] = await db.batch([read(videos, videoIds), read(containers, containerIds)]);
+  const pairs = (rows: { id: number; version: number }[]) => rows.map((r) => [r.id, r.version] as [number, number]);
+  return { videos: pairs(v), containers: pairs(c) };
 }
