@@ -1,0 +1,117 @@
+/**
+ * The one cue model every subtitle format reads into and writes from (docs/decisions.md, "Subtitle formats").
+ *
+ * A cue's `text` is the project's stored form, which is SubRip's: lines joined by "\n" (no blank line inside, no
+ * trailing white space on a line), styling as the SubRip tags `<i>`, `<b>`, `<u>`, `<s>` and `<font color="…">`
+ * (see markup.ts), everything else literal. There is no escaping: `&amp;` in a SubRip file is five characters of
+ * text and stays so; a WebVTT or TTML reader unescapes its entities into this form and its writer escapes again.
+ */
+export interface Cue {
+  /** 1-based position of the cue in the file as read (not the number the file gives it). */
+  index: number;
+  /**
+   * 1-based line of the file holding the cue's timing (SubRip, WebVTT and SBV: the timing line; SSA: the Dialogue
+   * line; TTML: the line where the `<p>` starts), for refusals and the quality report.
+   */
+  line: number;
+  startMs: number;
+  endMs: number;
+  text: string;
+}
+
+/** What a writer takes: times and stored text. */
+export interface CueInput {
+  startMs: number;
+  endMs: number;
+  text: string;
+}
+
+/** The formats read and written, by the extension that names them. */
+export const SUBTITLE_FORMATS = ["srt", "vtt", "sbv", "ass", "ttml"] as const;
+export type SubtitleFormat = (typeof SUBTITLE_FORMATS)[number];
+
+/**
+ * A reader: text (already decoded, BOM removed) to cues in file order, with notes on what it tolerated. It refuses
+ * (throws SubtitleError naming cue and line) only what it cannot read; checks common to every format (a cue ending
+ * before it starts, the limits, time order) are the pipeline's (index.ts), not each reader's.
+ */
+export interface ReadOutcome {
+  cues: Cue[];
+  /** What the reader tolerated or dropped, once per kind, e.g. "text after the end time dropped on 3 timing lines". */
+  notes: string[];
+}
+
+/** Why a file was refused: where (cue position and line, when known) and what. `limit` names a limit that was passed. */
+export class SubtitleError extends Error {
+  /** The format the file was being read as, when the problem was in its content (set by the pipeline). */
+  format?: SubtitleFormat;
+
+  constructor(
+    readonly reason: string,
+    readonly cue?: number,
+    readonly line?: number,
+    readonly limit?: keyof typeof SUBTITLE_LIMITS,
+  ) {
+    super(cue !== undefined ? `cue ${cue} (line ${line}): ${reason}` : line !== undefined ? `line ${line}: ${reason}` : reason);
+  }
+}
+
+/** Every limit of an upload, stated in docs/api.md ("Subtitle files"). */
+export const SUBTITLE_LIMITS = {
+  /** bytes of one upload, raw or inside the JSON body (413 at the route) */
+  bytes: 2 * 1024 * 1024,
+  /** cues in one file */
+  cues: 20_000,
+  /** characters of one cue's text */
+  cueChars: 2_000,
+  /** characters of one line of a cue's text */
+  lineChars: 500,
+} as const;
+
+/**
+ * Splits text into lines at CRLF, CR or LF in one pass (no regular expression over the input), so a line number is
+ * an index + 1 whatever the file's line ends.
+ */
+export function splitLines(text: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      lines.push(text.slice(start, i));
+      if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+      start = i + 1;
+    }
+  }
+  lines.push(text.slice(start));
+  return lines;
+}
+
+/** A line holding only white space (spaces, tabs, NBSP, other Unicode spaces) or nothing. */
+export function isBlank(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 0xa0 && c !== 0xfeff && !(c >= 0x2000 && c <= 0x200b) && c !== 0x3000 && c !== 0x0b && c !== 0x0c)
+      return false;
+  }
+  return true;
+}
+
+/** Trims the end of every line and drops blank lines, so a stored text never holds a line a SubRip file would end a cue at. */
+export function tidyText(lines: readonly string[]): string {
+  const kept: string[] = [];
+  for (const line of lines) {
+    const trimmed = line.trimEnd();
+    if (!isBlank(trimmed)) kept.push(trimmed);
+  }
+  return kept.join("\n");
+}
+
+/** `hh:mm:ss` + separator + `mmm` with at least two digits of hours, for SubRip and WebVTT writers. */
+export function clock(ms: number, separator: "," | "."): string {
+  const t = Math.max(0, Math.round(ms));
+  const h = Math.floor(t / 3_600_000);
+  const m = Math.floor(t / 60_000) % 60;
+  const s = Math.floor(t / 1000) % 60;
+  return `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}${separator}${String(t % 1000).padStart(3, "0")}`;
+}
