@@ -1,6 +1,7 @@
 import { createDb, emptyStats, instrument } from "../src/db/client";
 import { failJob, findJob } from "../src/db/queries/jobs";
 import { JobMessage, jobHandlers } from "../src/jobs";
+import { discardPayload } from "../src/jobs/payload";
 import { webhookQueue } from "../src/webhooks/delivery";
 import { logJobTransition, runJob } from "./runner";
 
@@ -30,6 +31,7 @@ export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<voi
       const job = await findJob(db, jobId);
       const reason = `failed after ${job?.attempts ?? 0} attempts: ${job?.error ?? "unknown error"}`;
       await failJob(db, jobId, reason);
+      await discardPayload(env, job?.payloadKey);
       message.ack();
       logJobTransition("failed", { job: jobId, type, error: reason, deadLetter: true });
       continue;

@@ -1,6 +1,7 @@
 import type { DB } from "../src/db/client";
 import { failJob, finishJob, markJobRunning, noteJobError, setJobProgress } from "../src/db/queries/jobs";
 import { PermanentJobError, type JobHandler } from "../src/jobs";
+import { discardPayload } from "../src/jobs/payload";
 import { LEASE_SECONDS } from "../src/jobs/sweeper";
 import { sendDeliveries } from "../src/webhooks/pump";
 
@@ -50,10 +51,11 @@ export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandle
 }
 
 /**
- * The trigger jobs_webhook_event recorded job.succeeded/failed with the final status (when the job's application has
+ * The job's upload is deleted (discardPayload). The trigger jobs_webhook_event recorded job.succeeded/failed with the final status (when the job's application has
  * an endpoint); this asks the webhook consumer to send it now rather than at the next sweep. Never throws.
  */
-async function announceEnd(env: Env, job: { applicationId: number | null }) {
+async function announceEnd(env: Env, job: { applicationId: number | null; payloadKey: string | null }) {
+  await discardPayload(env, job.payloadKey);
   if (job.applicationId !== null) await sendDeliveries(env);
 }
 

@@ -1,37 +1,54 @@
 import { z } from "zod";
 import { findVideoWithContainer } from "../db/queries/catalogue";
 import { listVideoSegments, mergeJobParams } from "../db/queries/subtitles";
+import { SUBTITLE_FORMATS, SubtitleError } from "../domain/subtitles/cue";
+import { FORMATS } from "../domain/subtitles/formats";
+import { readSubtitleFile } from "../domain/subtitles/read-file";
 import { formatId } from "../lib/ids";
 import { bumpGenerations } from "../services/edge-cache";
-import { SrtError, decodeSubtitleBytes, parseSrt } from "../services/srt";
+import { invalidateSubtitleTrack } from "../services/subtitle-tracks";
+import { SUBTITLE_LANGUAGE_RE, planImport, writeImport, type ImportMode } from "../services/subtitles";
 import { sendDeliveries } from "../webhooks/pump";
-import { SUBTITLE_LANGUAGE_RE, invalidateSubtitleFile, planImport, writeImport, type ImportMode } from "../services/subtitles";
 import type { User } from "../types";
 import { completion } from "./completion";
 import { PermanentJobError, defineJob } from "./define";
 import { enqueue, type JobDeps } from "./enqueue";
 
-/** `jobs.params` of an srt-import job; `mode` is fixed by the first delivery so replays repeat it. */
+/** The timing change of an import (`offset_ms`, `fps_from`, `fps_to`), as the route validated it. */
+const TimingParams = z.object({
+  offsetMs: z.number().int().optional(),
+  fpsFrom: z.number().positive().optional(),
+  fpsTo: z.number().positive().optional(),
+});
+
+/**
+ * `jobs.params` of an import; `mode` is fixed by the first delivery so replays repeat it. `format` and `encoding` are the
+ * caller's `format=` and `encoding=` (absent: detected). The type keeps the name it was published with, `srt-import`,
+ * though it reads every format (docs/decisions.md, "Subtitle formats").
+ */
 const SrtImportParams = z.object({
   videoId: z.number().int().positive(),
   language: z.string().regex(SUBTITLE_LANGUAGE_RE),
   mode: z.enum(["create", "match"]).optional(),
+  format: z.enum(SUBTITLE_FORMATS).optional(),
+  encoding: z.string().max(40).optional(),
+  timing: TimingParams.optional(),
 });
+export type SubtitleImportOptions = Pick<z.infer<typeof SrtImportParams>, "format" | "encoding" | "timing">;
 
-export const importUploadKey = (jobId: number) => `imports/${jobId}/upload.srt`;
+export const importUploadKey = (jobId: number) => `imports/${jobId}/upload`;
 
 /**
- * `srt-import`: reads the upload from R2 (`imports/<jobId>/upload.srt`), decodes and parses it (a broken
- * file fails the job at once, the error naming cue and line), matches cues to the video's segments (or
- * creates them when it has none), upserts subtitles and histories in chunks, drops the cached `.srt`, then
- * queues a completion job for the video and its container. Result: `{cues, created, updated, unchanged,
- * unmatched, segments_created, rows_written, mode, completion_job, duration_ms}` (rows_written and duration_ms
- * describe this delivery).
+ * `srt-import`: reads the upload from R2 (`imports/<jobId>/upload`), decodes and reads it in whatever format it is (a file
+ * no player can read fails the job at once, the error naming cue and line), matches cues to the video's segments (or
+ * creates them when it has none), upserts subtitles and histories in chunks, drops the cached track, then queues a
+ * completion job for the video and its container. The result adds what was read and how (`format`, `encoding`, the
+ * quality report) to the write counts (docs/api.md, "Subtitle files"); rows_written and duration_ms describe this delivery.
  */
 export const srtImport = defineJob({
   type: "srt-import",
   params: SrtImportParams,
-  payload: { key: importUploadKey, contentType: "application/x-subrip" },
+  payload: { key: importUploadKey, contentType: "application/octet-stream" },
   async handler({ db, env, job, params, progress }) {
     const started = Date.now();
     const { videoId, language } = params;
@@ -42,13 +59,18 @@ export const srtImport = defineJob({
     if (!object) throw new PermanentJobError(`upload ${job.payloadKey} is missing`);
     const bytes = new Uint8Array(await object.arrayBuffer());
 
-    let cues;
+    let file;
     try {
-      cues = parseSrt(decodeSubtitleBytes(bytes));
+      file = readSubtitleFile(bytes, { language, format: params.format, encoding: params.encoding, timing: params.timing });
     } catch (err) {
-      if (err instanceof SrtError) throw new PermanentJobError(`invalid SubRip file: ${err.message}`);
+      if (err instanceof SubtitleError) {
+        throw new PermanentJobError(
+          err.format ? `invalid ${FORMATS[err.format].name} file: ${err.message}` : `unreadable text: ${err.message}`,
+        );
+      }
       throw err;
     }
+    const { cues, report } = file;
     await progress(10);
 
     const found = await findVideoWithContainer(db, videoId);
@@ -61,13 +83,19 @@ export const srtImport = defineJob({
       mode = segments.length ? "match" : "create";
       await mergeJobParams(db, job.id, { mode });
     }
-    const plan = planImport(cues, mode, segments);
+    // Chunks are named by ranges of cue numbers, so the plan numbers cues in time order (the file's own positions stay in
+    // the report); the order is stable, so a replay numbers them the same.
+    const plan = planImport(
+      cues.map((c, n) => ({ ...c, index: n + 1 })),
+      mode,
+      segments,
+    );
     await progress(20);
 
     const scope = { videoId, containerId, userId: job.createdBy, language };
     const counts = await writeImport(db, job.id, scope, mode, plan, cues.length, progress);
 
-    await invalidateSubtitleFile(env.CACHE, videoId, language);
+    await invalidateSubtitleTrack(env.CACHE, videoId, language);
     // Contributions (public reads) count the new history rows at once; completions follow with their job.
     await bumpGenerations(env, "catalogue");
     // subtitles.updated was recorded with the import's last chunk.
@@ -75,23 +103,34 @@ export const srtImport = defineJob({
     // The completion job is the import's own step, not one the application asked for: it gets no applicationId, so
     // the application hears one job.succeeded (this job's) and learns of new percentages from completion.updated.
     const next = await enqueue({ db, env }, completion, { videoIds: [videoId], containerIds: [containerId] }, { createdBy: job.createdBy });
-    return { ...counts, mode, completion_job: formatId(next.id, "j"), duration_ms: Date.now() - started };
+    const { format, format_source, encoding, notes, ...quality } = report;
+    return {
+      ...counts,
+      mode,
+      format,
+      format_source,
+      encoding,
+      quality: { cues_stored: counts.created + counts.updated + counts.unchanged, ...quality },
+      notes,
+      completion_job: formatId(next.id, "j"),
+      duration_ms: Date.now() - started,
+    };
   },
 });
 
 /**
- * Queues an SRT import of an upload the route has read in full; the bytes go to R2, never to the row. `applicationId`:
+ * Queues an import of an upload the route has read in full; the bytes go to R2, never to the row. `applicationId`:
  * the official application that signed the request, which hears job.succeeded/failed.
  */
 export async function startSrtImport(
   deps: JobDeps,
-  input: { user: User; videoId: number; language: string; bytes: Uint8Array; applicationId?: number },
+  input: { user: User; videoId: number; language: string; bytes: Uint8Array; applicationId?: number; options?: SubtitleImportOptions },
 ) {
-  const { user, videoId, language, bytes, applicationId } = input;
+  const { user, videoId, language, bytes, applicationId, options = {} } = input;
   return enqueue(
     deps,
     srtImport,
-    { videoId, language },
+    { videoId, language, ...options },
     {
       createdBy: user.id,
       applicationId,

@@ -1,6 +1,7 @@
 import { sweepDueJobs } from "../db/queries/jobs";
 import { sweepWebhooks, type WebhookSweepResult } from "../webhooks/sweep";
 import type { JobDeps } from "./enqueue";
+import { discardPayload } from "./payload";
 import type { JobMessageBody } from "./types";
 
 /**
@@ -61,6 +62,7 @@ export async function sweepJobs({ db, env }: JobDeps, now: Date = new Date()): P
   if (requeued.length) {
     await env.JOBS.sendBatch(requeued.map((j) => ({ body: { type: j.type, jobId: j.id } satisfies JobMessageBody })));
   }
+  await Promise.all(failed.map((j) => discardPayload(env, j.payloadKey)));
   if (requeued.length || failed.length) {
     const reasons = failed.length ? { reasons: Object.fromEntries(failed.map((j) => [j.id, j.error])) } : {};
     console.log(JSON.stringify({ level: "warn", sweep: result, ...reasons }));

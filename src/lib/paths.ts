@@ -23,8 +23,8 @@ export function requestFormat(url: string): "json" | "xml" {
   return new URL(url).pathname.endsWith(".xml") ? "xml" : "json";
 }
 
-/** The documented path of a route: `.json` put back, except on routes that name their own file (`.srt`). */
+/** The documented path of a route: `.json` put back, except on routes that name their own file (`.srt`, a track's `<language>.<ext>`). */
 export function documentedPath(path: string): string {
   // `/oauth/token` is called without an extension by every OAuth client (RFC 6749); `/health` by load balancers.
-  return /\/subtitles\/\{[^}]+\}$/.test(path) || path === "/oauth/token" || path === "/health" ? path : `${path}.json`;
+  return /\/(subtitles|subtitle_tracks)\/\{[^}]+\}$/.test(path) || path === "/oauth/token" || path === "/health" ? path : `${path}.json`;
 }

@@ -4,7 +4,6 @@ import { subtitlesUpdatedEvent } from "../db/queries/catalogue-events";
 import {
   historiesWithPrefix,
   importChunkStatements,
-  listSubtitleCues,
   listSubtitlesByStart,
   listVideoSegments,
   type ImportChunk,
@@ -13,9 +12,7 @@ import {
 } from "../db/queries/subtitles";
 import { recordEventStatement } from "../db/queries/webhook-events";
 import { runBatch } from "../db/raw-batch";
-import { toHex } from "../lib/encoding";
-import type { Deps } from "./deps";
-import { buildSrt, type Cue } from "./srt";
+import type { Cue } from "../domain/subtitles/cue";
 
 /** Subtitle languages: `en`, `pt-br`. */
 export const SUBTITLE_LANGUAGE_RE = /^[a-z]{2}(-[a-z]{2})?$/;
@@ -211,32 +208,4 @@ export async function writeImport(
     await progress(20 + (70 * (i + 1)) / chunks.length);
   }
   return counts;
-}
-
-/** KV key of a built `.srt` file; deleted by every writer of that video's subtitles in that language. */
-export const srtCacheKey = (videoId: number, language: string) => `subtitles:srt:${videoId}:${language}:v1`;
-const SRT_CACHE_TTL_SECONDS = 3600;
-
-export async function invalidateSubtitleFile(kv: KVNamespace, videoId: number, language: string) {
-  await kv.delete(srtCacheKey(videoId, language));
-}
-
-/** The `.srt` of a video in a language with its ETag, from KV or built from D1; null when it has no text. */
-export async function subtitleFile({ db, env }: Deps, videoId: number, language: string) {
-  const key = srtCacheKey(videoId, language);
-  const hit = await env.CACHE.get<{ etag: string; body: string }>(key, "json");
-  if (hit) return { ...hit, cached: true };
-  const cues = await listSubtitleCues(db, videoId, language);
-  if (!cues.length) return null;
-  // A blank line would end a cue early, so text lines never carry one; lines end in CRLF like the rest of the file.
-  const lines = (text: string) =>
-    text
-      .replace(/\r\n?/g, "\n")
-      .replace(/\n\s*\n/g, "\n")
-      .trim()
-      .replace(/\n/g, "\r\n");
-  const body = buildSrt(cues.map((c) => ({ ...c, text: lines(c.text) })));
-  const etag = `"${toHex(await crypto.subtle.digest("SHA-1", new TextEncoder().encode(body))).slice(0, 32)}"`;
-  await env.CACHE.put(key, JSON.stringify({ etag, body }), { expirationTtl: SRT_CACHE_TTL_SECONDS });
-  return { etag, body, cached: false };
 }

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { subtitles } from "../../src/db/schema";
-import { invalidateSubtitleFile, srtCacheKey } from "../../src/services/subtitles";
+import { invalidateSubtitleTrack, trackCacheKey } from "../../src/services/subtitle-tracks";
 import { api, createApplication, db, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { insertSegments } from "../helpers/subtitles";
@@ -93,7 +93,7 @@ describe("GET /v4/videos/<id>/subtitles/<language>.srt", () => {
   it("answers 304 to a matching If-None-Match", async () => {
     const first = await get(srtPath(video.wireId, "en.srt"));
     const etag = first.headers.get("etag")!;
-    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(etag).toMatch(/^"[0-9a-f]{32}\.srt"$/);
     const again = await get(srtPath(video.wireId, "en.srt"), { "if-none-match": etag });
     expect(again.status).toBe(304);
     expect(again.headers.get("etag")).toBe(etag);
@@ -107,14 +107,14 @@ describe("GET /v4/videos/<id>/subtitles/<language>.srt", () => {
     await db().insert(subtitles).values({ segmentId: seg.id, videoId: v.id, language: "en", text: "Before" });
     const first = await get(srtPath(v.wireId, "en.srt"));
     expect(await first.text()).toContain("Before");
-    expect(await env.CACHE.get(srtCacheKey(v.id, "en"))).not.toBeNull();
+    expect(await env.CACHE.get(trackCacheKey(v.id, "en"))).not.toBeNull();
 
     await db().update(subtitles).set({ text: "After" }).where(eq(subtitles.segmentId, seg.id));
     const cached = await get(srtPath(v.wireId, "en.srt"));
     expect(await cached.text()).toContain("Before");
     expect(cached.headers.get("etag")).toBe(first.headers.get("etag"));
 
-    await invalidateSubtitleFile(env.CACHE, v.id, "en");
+    await invalidateSubtitleTrack(env.CACHE, v.id, "en");
     const fresh = await get(srtPath(v.wireId, "en.srt"));
     expect(await fresh.text()).toContain("After");
     expect(fresh.headers.get("etag")).not.toBe(first.headers.get("etag"));

@@ -5,7 +5,9 @@ import { findJob } from "../../src/db/queries/jobs";
 import { jobs } from "../../src/db/schema";
 import { hmacSha1Hex } from "../../src/lib/signature";
 import { SRT_UPLOAD_LIMIT } from "../../src/middleware/body-limit";
-import { parseSrt } from "../../src/services/srt";
+import { readSrt } from "../../src/domain/subtitles/srt";
+
+const readSrtCues = (text: string) => readSrt(text).cues;
 import { api, createApplication, db, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { insertSegments, makeCues, srtOf, waitForJob } from "../helpers/subtitles";
@@ -84,7 +86,7 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     expect(job).toMatchObject({ type: "srt-import", status: "queued", progress: 0 });
     expect(job.url.api).toBe(`https://api.test/v4/jobs/${job.id}.json`);
     const row = (await findJob(db(), Number.parseInt(job.id, 10)))!;
-    expect(row.payloadKey).toBe(`imports/${row.id}/upload.srt`);
+    expect(row.payloadKey).toBe(`imports/${row.id}/upload`);
     expect(row.params).toMatchObject({ videoId: Number.parseInt(videoId, 10), language: "pt-br" });
     expect(row.createdBy).toBe(manager.user.id);
     const object = await env.SUBTITLES.get(row.payloadKey!);
@@ -163,17 +165,17 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     const emptyRaw = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), new Uint8Array());
     expect(emptyRaw.status).toBe(400);
     expect((await errorBody(emptyRaw)).details?.[0]).toEqual({ field: "body", message: "the file is empty" });
-    const xml = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), SAMPLE, "application/xml");
-    expect(xml.status).toBe(400);
-    expect((await errorBody(xml)).details?.[0].field).toBe("content-type");
+    const image = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), SAMPLE, "image/png");
+    expect(image.status).toBe(400);
+    expect((await errorBody(image)).details?.[0].field).toBe("content-type");
     const notText = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: ["1"] });
     expect(notText.status).toBe(400);
     expect((await errorBody(notText)).details?.[0].field).toBe("content");
     expect(await srtJobCount()).toBe(before);
     // An unknown field of the JSON form is ignored (and named in x-ignored-fields): the upload is queued.
-    const extra = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: SAMPLE, format: "srt" });
+    const extra = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: SAMPLE, style: "bold" });
     expect(extra.status).toBe(202);
-    expect(extra.headers.get("x-ignored-fields")).toBe("format");
+    expect(extra.headers.get("x-ignored-fields")).toBe("style");
     const row = (await findJob(db(), Number.parseInt(((await extra.json()) as JobBody).job.id, 10)))!;
     expect(await (await env.SUBTITLES.get(row.payloadKey!))?.text()).toBe(SAMPLE);
     expect(await srtJobCount()).toBe(before + 1);
@@ -195,7 +197,10 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     const fits = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), big.subarray(0, SRT_UPLOAD_LIMIT - 1024));
     expect(fits.status).toBe(202);
     const failed = await waitForJob(((await fits.json()) as JobBody).job.id, manager.token);
-    expect(failed).toMatchObject({ status: "failed", error: expect.stringContaining("cue 1 (line 1): expected a cue number") });
+    expect(failed).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("cue 1 (line 1): not SubRip: expected a cue number or a timing line"),
+    });
   });
 
   it("a broken file is accepted, then its job fails with the cue and line", async () => {
@@ -203,16 +208,34 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     const res = await postRaw(importPath(videoId, `&language=it&token=${manager.token}`), broken);
     expect(res.status).toBe(202);
     const job = await waitForJob(((await res.json()) as JobBody).job.id, manager.token);
-    expect(job).toMatchObject({ status: "failed", error: "invalid SubRip file: cue 3 (line 10): the cue ends before it starts" });
+    expect(job).toMatchObject({
+      status: "failed",
+      error: "invalid SubRip file: cue 3 (line 10): the cue ends before it starts (00:00:09,000 --> 00:00:08,000)",
+    });
   });
 
-  it("a Latin-1 file fails with an error that says which encodings are read", async () => {
+  it("a Latin-1 file imports in the encoding of its language; bytes that read as no text of that language fail, naming encoding=", async () => {
     const latin1 = new Uint8Array([...new TextEncoder().encode("1\r\n00:00:01,000 --> 00:00:02,000\r\n"), 0x45, 0x74, 0xe9, 0x0d, 0x0a]);
     const res = await postRaw(importPath(videoId, `&language=fr&token=${manager.token}`), latin1);
     expect(res.status).toBe(202);
     const job = await waitForJob(((await res.json()) as JobBody).job.id, manager.token);
-    expect(job.status).toBe("failed");
-    expect(job.error).toBe("invalid SubRip file: the file is not valid UTF-8 (send UTF-8, or UTF-16 with a byte order mark)");
+    expect(job).toMatchObject({ status: "succeeded", result: { encoding: { name: "windows-1252", source: "language" } } });
+    const download = await api(`/v4/videos/${videoId}/subtitles/fr.srt?app=${official.wireId}`);
+    expect(await download.text()).toContain("Eté");
+
+    const noise = new Uint8Array([
+      ...new TextEncoder().encode("1\r\n00:00:01,000 --> 00:00:02,000\r\n"),
+      0xff,
+      0xfe,
+      0x81,
+      0x8d,
+      0x0d,
+      0x0a,
+    ]);
+    const bad = await postRaw(importPath(videoId, `&language=ko&token=${manager.token}`), noise);
+    const failed = await waitForJob(((await bad.json()) as JobBody).job.id, manager.token);
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toMatch(/^unreadable text: .*not UTF-8.*encoding=/);
   });
 });
 
@@ -242,7 +265,7 @@ describe("end to end through the real queue", () => {
     const download = await api(`/v4/videos/${video.wireId}/subtitles/fr.srt?app=${official.wireId}`);
     expect(download.status).toBe(200);
     expect(download.headers.get("content-type")).toBe("application/x-subrip; charset=utf-8");
-    const back = parseSrt(await download.text()).map(({ startMs, endMs, text }) => ({ startMs, endMs, text }));
+    const back = readSrtCues(await download.text()).map(({ startMs, endMs, text }) => ({ startMs, endMs, text }));
     expect(back).toEqual(cues);
 
     const completion = await waitForJob(String(job.result?.completion_job), manager.token);
@@ -265,7 +288,7 @@ describe("end to end through the real queue", () => {
       segments_created: 0,
       mode: "match",
     });
-    const after = parseSrt(await (await api(`/v4/videos/${video.wireId}/subtitles/fr.srt?app=${official.wireId}`)).text());
+    const after = readSrtCues(await (await api(`/v4/videos/${video.wireId}/subtitles/fr.srt?app=${official.wireId}`)).text());
     expect(after.map((c) => c.text)).toEqual(revised.map((c) => c.text));
     expect(after.map((c) => c.startMs)).toEqual(cues.map((c) => c.startMs)); // timing stays the segments'
   });
@@ -287,7 +310,7 @@ describe("speed", () => {
       JSON.stringify({ bench: "srt-import-2000", bytes: content.length, ms: Math.round(elapsed), rows_written: job.result?.rows_written }),
     );
     const download = await api(`/v4/videos/${video.wireId}/subtitles/en.srt?app=${official.wireId}`);
-    expect(parseSrt(await download.text())).toHaveLength(2000);
+    expect(readSrtCues(await download.text())).toHaveLength(2000);
   });
 });
 

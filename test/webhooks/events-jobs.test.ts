@@ -6,7 +6,9 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findJob } from "../../src/db/queries/jobs";
 import { jobs, lists, webhookEndpoints, webhookEvents } from "../../src/db/schema";
-import { parseSrt } from "../../src/services/srt";
+import { readSrt } from "../../src/domain/subtitles/srt";
+
+const readSrtCues = (text: string) => readSrt(text).cues;
 import { IMPORT_CHUNK_ROWS, planImport, writeImport } from "../../src/services/subtitles";
 import { api, createApplication, createUser, db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
@@ -141,7 +143,7 @@ describe("subtitles.updated: once per import, with its last chunk", () => {
     await onlyEvent("subtitles.updated", { video_id: v.wireId, language: "it" });
 
     // A delivery that crashed after the last chunk committed is replayed: every chunk is found written.
-    const cues = parseSrt(content);
+    const cues = readSrtCues(content);
     const scope = { videoId: v.id, containerId, userId, language: "it" };
     const counts = await writeImport(db(), job.id, scope, "create", planImport(cues, "create", []), cues.length, async () => {});
     expect(counts.created).toBe(cues.length);

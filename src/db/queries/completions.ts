@@ -71,6 +71,13 @@ export const readCompletions = (db: DB, kind: "c" | "v", ids: number[]) =>
         .all()
     : Promise.resolve([]);
 
+/** One video's materialised completions (a query, for a batch). */
+export const videoCompletionsQuery = (db: DB, videoId: number) =>
+  db
+    .select({ language: subtitleCompletions.language, percent: subtitleCompletions.percent })
+    .from(subtitleCompletions)
+    .where(and(eq(subtitleCompletions.resourceKind, "v"), eq(subtitleCompletions.resourceId, videoId)));
+
 /** The normal-state videos of a container, by number. */
 export const normalVideoIds = (db: DB, containerId: number) =>
   db

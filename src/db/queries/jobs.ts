@@ -134,7 +134,7 @@ export async function sweepDueJobs(db: DB, opts: { nowSeconds: number; limit: nu
         updatedAt: sql`(unixepoch())`,
       })
       .where(and(due, sql`${attemptsAfterSweep} >= ${maxAttempts}`))
-      .returning({ id: jobs.id, type: jobs.type, error: jobs.error }),
+      .returning({ id: jobs.id, type: jobs.type, error: jobs.error, payloadKey: jobs.payloadKey }),
     db
       .update(jobs)
       .set({

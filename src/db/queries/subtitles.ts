@@ -20,15 +20,14 @@ export const listSubtitlesByStart = (db: DB, videoId: number, language: string) 
     .where(and(eq(subtitles.videoId, videoId), eq(subtitles.language, language)))
     .all();
 
-/** Cues of the `.srt` download: non-empty texts in that language, in time order. */
-export const listSubtitleCues = (db: DB, videoId: number, language: string) =>
+/** A track's cues for its downloads: non-blank texts in that language, in time order (a query, for a batch). */
+export const subtitleCuesQuery = (db: DB, videoId: number, language: string) =>
   db
     .select({ startMs: segments.startMs, endMs: segments.endMs, text: subtitles.text })
     .from(subtitles)
     .innerJoin(segments, eq(segments.id, subtitles.segmentId))
     .where(and(eq(subtitles.videoId, videoId), eq(subtitles.language, language), sql`trim(${subtitles.text}) <> ''`))
-    .orderBy(asc(segments.startMs), asc(segments.id))
-    .all();
+    .orderBy(asc(segments.startMs), asc(segments.id));
 
 /** History rows a job already wrote (source keys `<prefix>…`) with their counts, so a replay counts them instead of rewriting. */
 export async function historiesWithPrefix(db: DB, prefix: string) {
@@ -118,3 +117,12 @@ export function importChunkStatements(scope: ImportScope, chunk: ImportChunk) {
   }
   return statements;
 }
+
+/** Per language, the video's subtitles with text (one index range of subtitles_video_language). */
+export const countSubtitlesByLanguage = (db: DB, videoId: number) =>
+  db
+    .select({ language: subtitles.language, cues: sql<number>`count(*)` })
+    .from(subtitles)
+    .where(and(eq(subtitles.videoId, videoId), sql`trim(${subtitles.text}) <> ''`))
+    .groupBy(subtitles.language)
+    .orderBy(asc(subtitles.language));

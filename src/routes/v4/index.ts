@@ -20,6 +20,7 @@ import { markersRouter } from "./markers";
 import { subscriptionsRouter } from "./subscriptions";
 import { threadsRouter } from "./threads";
 import { subtitlesRouter } from "./subtitles";
+import { subtitleTracksRouter } from "./subtitle-tracks";
 import { usersRouter } from "./users";
 import { videosRouter } from "./videos";
 import { webhooksRouter } from "./webhooks";
@@ -38,6 +39,7 @@ v4Router.route("/", threadsRouter);
 v4Router.route("/", contributionsRouter);
 v4Router.route("/", listsRouter);
 v4Router.route("/", subtitlesRouter); // POST .../subtitles/import_srt before the .../subtitles/{file} GET
+v4Router.route("/", subtitleTracksRouter);
 v4Router.route("/", videosRouter);
 v4Router.route("/", containerListingRouter); // /v4/containers/all and /genres: before {container_id}
 v4Router.route("/", containerVideosRouter);

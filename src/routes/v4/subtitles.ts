@@ -8,32 +8,34 @@ import { alsoAsGet, createRouter } from "../../lib/router";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireOfficialApp } from "../../middleware/application";
 import { requireUser } from "../../middleware/session";
-import { manageableVideo, visibleVideo } from "../../services/catalogue";
+import { manageableVideo } from "../../services/catalogue";
 import { MAX_COMPLETION_VIDEO_IDS, containerCompletions, videoCompletions } from "../../services/completions";
 import { depsOf } from "../../services/deps";
-import { SUBTITLE_LANGUAGE_RE, subtitleFile } from "../../services/subtitles";
 import type { AppEnv } from "../../types";
 import { jobView } from "../../views/job";
 import { idParam } from "./contracts/catalogue";
 import {
   CompletionsBody,
   CompletionsResponse,
-  RAW_SRT_TYPES,
-  SRT_IMPORT_DESCRIPTION,
-  SrtFileParams,
-  SrtImportJson,
-  SrtImportQuery,
+  RAW_SUBTITLE_TYPES,
+  SUBTITLE_IMPORT_DESCRIPTION,
+  SubtitleFileParams,
+  SubtitleImportJson,
+  SubtitleImportQuery,
+  TimingQuery,
+  timingChange,
 } from "./contracts/subtitles";
+import { sendTrackFile } from "./subtitle-tracks";
 import { JobEnvelope } from "./jobs";
 
 const mediaType = (header: string | undefined) => (header ?? "").split(";")[0].trim().toLowerCase();
 const isJson = (header: string | undefined) => mediaType(header) === "application/json";
 
 /** Names the accepted content types instead of the generic 415 (which says JSON only). */
-const srtContentType = createMiddleware<AppEnv>(async (c, next) => {
+const subtitleContentType = createMiddleware<AppEnv>(async (c, next) => {
   const type = mediaType(c.req.header("content-type"));
-  if (type !== "application/json" && !(RAW_SRT_TYPES as readonly string[]).includes(type)) {
-    throw ApiError.field("content-type", `send application/json ({language, content}) or the raw file as ${RAW_SRT_TYPES.join(", ")}`);
+  if (type !== "application/json" && !(RAW_SUBTITLE_TYPES as readonly string[]).includes(type)) {
+    throw ApiError.field("content-type", `send application/json ({language, content}) or the raw file as ${RAW_SUBTITLE_TYPES.join(", ")}`);
   }
   return next();
 });
@@ -43,20 +45,19 @@ const rawFile = { schema: z.string().openapi({ format: "binary" }) };
 const importSrt = createRoute({
   method: "post",
   path: "/v4/videos/{video_id}/subtitles/import_srt",
-  summary: "Import a SubRip file (official applications; staff or the container's managers; a queued job)",
-  description: SRT_IMPORT_DESCRIPTION,
-  middleware: [requireOfficialApp, requireUser, srtContentType] as const,
+  summary:
+    "Import a subtitle file: SubRip, WebVTT, SBV, SSA/ASS or TTML (official applications; staff or the container's managers; a queued job)",
+  description: SUBTITLE_IMPORT_DESCRIPTION,
+  middleware: [requireOfficialApp, requireUser, subtitleContentType] as const,
   request: {
     params: idParam("video_id", "1v"),
-    query: SrtImportQuery,
+    query: SubtitleImportQuery,
     body: {
       required: false,
       description: "the file, as JSON or raw bytes",
       content: {
-        "application/json": { schema: SrtImportJson },
-        "application/x-subrip": rawFile,
-        "text/plain": rawFile,
-        "application/octet-stream": rawFile,
+        "application/json": { schema: SubtitleImportJson },
+        ...Object.fromEntries(RAW_SUBTITLE_TYPES.map((type) => [type, rawFile])),
       },
     },
   },
@@ -71,11 +72,12 @@ const download = createRoute({
   path: "/v4/videos/{video_id}/subtitles/{file}",
   summary: "A video's subtitles in one language as SubRip (official applications)",
   description:
-    "`file` is `<language>.srt`; any other extension is a 400 (only srt is supported). Built from the stored segments " +
-    "(in time order) and their non-empty texts; a language without text is a 404. Cached in KV until the subtitles " +
-    "change; `ETag` with 304 on `If-None-Match`, `Cache-Control: private, no-cache`.",
+    "`file` is `<language>.srt`; any other extension is a 400 (only srt is supported here; every format is at " +
+    "`/v4/videos/<id>/subtitle_tracks/<language>.<ext>`). Built from the stored segments (in time order) and their " +
+    "non-empty texts; a language without text is a 404. `offset_ms`, `fps_from` and `fps_to` change the timing. Cached " +
+    "in KV until the subtitles change; `ETag` with 304 on `If-None-Match`, `Cache-Control: private, no-cache`.",
   middleware: [requireOfficialApp] as const,
-  request: { params: SrtFileParams },
+  request: { params: SubtitleFileParams, query: TimingQuery },
   responses: {
     200: { description: "the SubRip file", content: { "application/x-subrip": { schema: z.string() } } },
     304: { description: "not modified" },
@@ -105,20 +107,36 @@ export const subtitlesRouter = createRouter()
     const videoId = parseId(c.req.valid("param").video_id, "v");
     await manageableVideo(deps, c.get("user"), videoId, "only staff and the container's managers may import subtitles");
 
+    const query = c.req.valid("query");
     let language: string | undefined;
     let bytes: Uint8Array;
+    let fields: Omit<z.infer<typeof SubtitleImportQuery>, "language" | "encoding">;
     if (isJson(c.req.header("content-type"))) {
-      const body = c.req.valid("json") as z.infer<typeof SrtImportJson>;
-      language = body.language;
-      bytes = new TextEncoder().encode(body.content);
+      // The text arrived as JSON, so it is Unicode already: `encoding=` has nothing to decode.
+      const { language: lang, content, ...rest } = c.req.valid("json") as z.infer<typeof SubtitleImportJson>;
+      language = lang;
+      fields = rest;
+      bytes = new TextEncoder().encode(content);
       if (!bytes.length) throw ApiError.field("content", "the file is empty");
     } else {
-      language = c.req.valid("query").language;
+      ({ language, ...fields } = query);
       if (!language) throw ApiError.field("language", "a raw upload needs ?language=<code>");
       bytes = new Uint8Array(await c.req.arrayBuffer());
       if (!bytes.length) throw ApiError.field("body", "the file is empty");
     }
-    const job = await startSrtImport(deps, { user: c.get("user")!, videoId, language, bytes, applicationId: signingApplicationId(c) });
+    const options = {
+      format: fields.format,
+      encoding: isJson(c.req.header("content-type")) ? undefined : query.encoding,
+      timing: timingChange(fields),
+    };
+    const job = await startSrtImport(deps, {
+      user: c.get("user")!,
+      videoId,
+      language,
+      bytes,
+      applicationId: signingApplicationId(c),
+      options,
+    });
     return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 202);
   })
   .openapi(download, async (c) => {
@@ -126,22 +144,9 @@ export const subtitlesRouter = createRouter()
     // `en.json` reaches here as `en` (the router strips .json): look at the path as sent.
     const m = /^(.*)\.srt$/.exec(file);
     if (!m || !new URL(c.req.url).pathname.endsWith(".srt")) {
-      throw ApiError.field("file", "only the srt format is supported: request <language>.srt");
+      throw ApiError.field("file", "only the srt format is supported here: request <language>.srt, or any format under subtitle_tracks");
     }
-    if (!SUBTITLE_LANGUAGE_RE.test(m[1])) throw ApiError.field("language", "a lowercase language code such as en or pt-br");
-    const deps = depsOf(c);
-    const videoId = parseId(video_id, "v");
-    await visibleVideo(deps, c.get("user"), videoId);
-    const srt = await subtitleFile(deps, videoId, m[1]);
-    if (!srt) throw ApiError.notFound(`no subtitles in ${m[1]}`);
-    const headers = {
-      etag: srt.etag,
-      "cache-control": "private, no-cache",
-      "content-disposition": `inline; filename="${video_id}.${m[1]}.srt"`,
-    };
-    const inm = c.req.header("if-none-match");
-    if (inm && inm.split(",").some((t) => t.trim() === srt.etag)) return c.body(null, 304, headers);
-    return c.body(srt.body, 200, { ...headers, "content-type": "application/x-subrip; charset=utf-8" });
+    return sendTrackFile(c, video_id, m[1], "srt", timingChange(c.req.valid("query")));
   })
   .openapi(completions, async (c) => {
     const db = c.get("db");

@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { SRT_UPLOAD_LIMIT } from "../../../middleware/body-limit";
+import { SUBTITLE_FORMATS, SUBTITLE_LIMITS } from "../../../domain/subtitles/cue";
+import { SUPPORTED_ENCODINGS, normalizeEncodingLabel } from "../../../domain/subtitles/decode";
+import { FPS_RANGE, MAX_OFFSET_MS, type TimingChange } from "../../../domain/subtitles/timing";
+import { ApiError } from "../../../lib/errors";
 import { MAX_COMPLETION_VIDEO_IDS } from "../../../services/completions";
-import { MAX_CUES, MAX_CUE_TEXT } from "../../../services/srt";
 import { START_TOLERANCE_MS, SUBTITLE_LANGUAGE_RE } from "../../../services/subtitles";
 
 const Language = z
@@ -9,43 +11,133 @@ const Language = z
   .regex(SUBTITLE_LANGUAGE_RE, "a lowercase language code such as en or pt-br")
   .openapi({ description: "language of the subtitles: `xx` or `xx-yy`, lowercase", example: "fr" });
 
-/** The raw content types a file may be sent as (besides the JSON form). */
-export const RAW_SRT_TYPES = ["application/x-subrip", "text/plain", "application/octet-stream"] as const;
+/** The raw content types a file may be sent as (besides the JSON form); the format is read from the content. */
+export const RAW_SUBTITLE_TYPES = [
+  "application/x-subrip",
+  "text/plain",
+  "application/octet-stream",
+  "text/vtt",
+  "text/x-ssa",
+  "text/x-ass",
+  "application/ttml+xml",
+  "application/xml",
+  "text/xml",
+] as const;
 
-const LIMIT_TEXT = `${SRT_UPLOAD_LIMIT / (1024 * 1024)} MiB`;
+const LIMIT_TEXT = `${SUBTITLE_LIMITS.bytes / (1024 * 1024)} MiB`;
 
-export const SrtImportJson = z
+const Format = z.enum(SUBTITLE_FORMATS).openapi({ description: "read the file as this format instead of detecting it" });
+/** The encodings `encoding=` names, without their aliases (docs/api.md lists both). */
+const ENCODING_NAMES = [...new Set(SUPPORTED_ENCODINGS.map((label) => normalizeEncodingLabel(label)))].join(", ");
+const Encoding = z
+  .string()
+  .max(40)
+  .transform((label, ctx) => {
+    const name = normalizeEncodingLabel(label);
+    if (!name) ctx.addIssue({ code: "custom", message: `not a supported encoding: one of ${ENCODING_NAMES}` });
+    return name ?? label;
+  })
+  .openapi({ description: "decode a file that is not UTF-8 with this encoding instead of choosing one", example: "windows-1251" });
+
+/** `offset_ms`, `fps_from`, `fps_to`: on import and on download (docs/api.md, "Subtitle files"). */
+const timingFields = {
+  offset_ms: z.coerce.number().int("a whole number of milliseconds").min(-MAX_OFFSET_MS).max(MAX_OFFSET_MS).optional().openapi({
+    description: `shift every cue by this many milliseconds (negative: earlier; at most a day either way)`,
+    type: "integer",
+    example: -1500,
+  }),
+  fps_from: z.coerce.number().min(FPS_RANGE.min).max(FPS_RANGE.max).optional().openapi({
+    description: "the frame rate the file was timed for (with fps_to: times × fps_from / fps_to)",
+    type: "number",
+    example: 25,
+  }),
+  fps_to: z.coerce
+    .number()
+    .min(FPS_RANGE.min)
+    .max(FPS_RANGE.max)
+    .optional()
+    .openapi({ description: "the frame rate of the video (with fps_from)", type: "number", example: 23.976 }),
+};
+
+/** The timing change of validated input; fps_from and fps_to come together or not at all (400 naming the missing one). */
+export function timingChange(input: { offset_ms?: number; fps_from?: number; fps_to?: number }): TimingChange {
+  if ((input.fps_from === undefined) !== (input.fps_to === undefined)) {
+    throw ApiError.field(input.fps_from === undefined ? "fps_from" : "fps_to", "send fps_from and fps_to together");
+  }
+  return { offsetMs: input.offset_ms, fpsFrom: input.fps_from, fpsTo: input.fps_to };
+}
+
+export const SubtitleImportJson = z
   .object({
     language: Language,
     content: z
       .string()
       .min(1, "the file is empty")
       .openapi({
-        description: `the SubRip text; the whole request is at most ${LIMIT_TEXT}`,
+        description: `the file's text, in any format read (SubRip, WebVTT, SBV, SSA/ASS, TTML); the whole request is at most ${LIMIT_TEXT}`,
         example: "1\n00:00:01,000 --> 00:00:02,500\nBonjour\n",
       }),
+    format: Format.optional(),
+    ...timingFields,
   })
+  .openapi("SubtitleImport");
 
-  .openapi("SrtImport");
-
-export const SrtImportQuery = z.object({
-  language: Language.optional().openapi({ description: "required with a raw body: the language of the file" }),
+export const SubtitleImportQuery = z.object({
+  language: Language.optional().openapi({ description: "required with a raw body: the language of the file (also the encoding hint)" }),
+  format: Format.optional(),
+  encoding: Encoding.optional(),
+  ...timingFields,
 });
 
-export const SRT_IMPORT_DESCRIPTION =
+export const SUBTITLE_IMPORT_DESCRIPTION =
   `Official applications, with the token of staff or of a manager of the video's container. Send the file as ` +
-  `JSON \`{language, content}\` or as the raw bytes (\`${RAW_SRT_TYPES.join("`, `")}\`) with \`?language=\`. ` +
-  `At most ${LIMIT_TEXT} (413 above), ${MAX_CUES} cues, ${MAX_CUE_TEXT} characters per cue. Encodings: UTF-8 with or ` +
-  `without BOM, UTF-16 LE/BE with BOM; anything else fails the job. The upload is kept in R2 and an \`srt-import\` ` +
-  `job is queued (202). A video with no segments gets one segment per cue; otherwise each cue goes to the nearest ` +
-  `segment starting within ±${START_TOLERANCE_MS} ms and cues without one are counted as \`unmatched\` and not written. ` +
-  "Job result: `{cues, created, updated, unchanged, unmatched, segments_created, rows_written, mode, completion_job, duration_ms}`; " +
-  "a broken file fails the job with an error naming the cue number and line.";
+  `JSON \`{language, content}\` or as the raw bytes (\`${RAW_SUBTITLE_TYPES.join("`, `")}\`) with \`?language=\`. ` +
+  `Formats: SubRip, WebVTT, SBV, SSA/ASS and TTML, detected from the content (\`format=\` names one). Encodings: a byte ` +
+  `order mark decides, else UTF-8, else \`encoding=\`, else the legacy encoding of the import's language checked by a ` +
+  `statistical detector. Timing: \`offset_ms\`, \`fps_from\` with \`fps_to\`. At most ${LIMIT_TEXT} (413 above), ` +
+  `${SUBTITLE_LIMITS.cues} cues, ${SUBTITLE_LIMITS.cueChars} characters per cue and ${SUBTITLE_LIMITS.lineChars} per line. ` +
+  `The upload is kept in R2 until the job ends and an \`srt-import\` job is queued (202). A video with no segments gets ` +
+  `one segment per distinct cue start; otherwise each cue goes to the nearest segment starting within ` +
+  `±${START_TOLERANCE_MS} ms and cues without one are counted as \`unmatched\` and not written. Job result: the write ` +
+  "counts `{cues, created, updated, unchanged, unmatched, segments_created, rows_written, mode}`, what was read " +
+  "`{format, format_source, encoding: {name, source, reason}, notes}`, the quality report `quality`, `completion_job` " +
+  "and `duration_ms`; a file no player can read fails the job with an error naming the cue number and line.";
 
-export const SrtFileParams = z.object({
+/** `<language>.srt` of the SubRip route, `<language>.<ext>` of the track route. */
+export const SubtitleFileParams = z.object({
   video_id: z.string().openapi({ param: { name: "video_id", in: "path" }, example: "1v" }),
-  file: z.string().openapi({ param: { name: "file", in: "path" }, description: "`<language>.srt`", example: "en.srt" }),
+  file: z.string().openapi({ param: { name: "file", in: "path" }, description: "`<language>.<extension>`", example: "en.srt" }),
 });
+
+export const TimingQuery = z.object(timingFields);
+
+export const TrackList = z
+  .object({
+    video_id: z.string(),
+    tracks: z.array(
+      z.object({
+        language: z.string(),
+        cues: z.number().int().openapi({ description: "cues with text" }),
+        completion: z.number().int().openapi({ description: "percent of the video's segments with text in the language" }),
+        formats: z.record(z.string(), z.string()).openapi({ description: "the track's URL in each format" }),
+      }),
+    ),
+  })
+  .openapi("SubtitleTracks", {
+    example: {
+      video_id: "1v",
+      tracks: [
+        { language: "en", cues: 118, completion: 98, formats: { srt: "https://api.example.com/v4/videos/1v/subtitle_tracks/en.srt" } },
+      ],
+    },
+  });
+
+export const TrackJson = z
+  .object({
+    language: z.string(),
+    cues: z.array(z.object({ start_ms: z.number().int(), end_ms: z.number().int(), text: z.string() })),
+  })
+  .openapi("SubtitleTrack", { example: { language: "en", cues: [{ start_ms: 1000, end_ms: 2500, text: "<i>Hello</i>" }] } });
 
 const Percents = z
   .record(z.string(), z.number().int())

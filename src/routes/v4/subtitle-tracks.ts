@@ -1,0 +1,103 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { TRACK_EXTENSIONS, isTrackExtension, type TrackExtension } from "../../domain/subtitles/write-file";
+import type { TimingChange } from "../../domain/subtitles/timing";
+import { ApiError } from "../../lib/errors";
+import { formatId, parseId } from "../../lib/ids";
+import { createRouter } from "../../lib/router";
+import { errorResponses, jsonResponse } from "../../lib/schemas";
+import { requireOfficialApp } from "../../middleware/application";
+import { depsOf } from "../../services/deps";
+import { trackFile, trackList } from "../../services/subtitle-tracks";
+import { SUBTITLE_LANGUAGE_RE } from "../../services/subtitles";
+import type { AppEnv } from "../../types";
+import { idParam } from "./contracts/catalogue";
+import { SubtitleFileParams, TimingQuery, TrackJson, TrackList, timingChange } from "./contracts/subtitles";
+
+/**
+ * Answers a track file: 304 when `If-None-Match` holds its ETag (the file is then not even written), else the file.
+ * The `.srt` route of the interface answers through here too, so both keep one set of caching rules.
+ */
+export async function sendTrackFile(c: Context<AppEnv>, videoWireId: string, language: string, ext: TrackExtension, timing: TimingChange) {
+  if (!SUBTITLE_LANGUAGE_RE.test(language)) throw ApiError.field("language", "a lowercase language code such as en or pt-br");
+  const videoId = parseId(videoWireId, "v");
+  const file = await trackFile(depsOf(c), c.get("user"), videoId, language, ext, timing);
+  if (!file) throw ApiError.notFound(`no subtitles in ${language}`);
+  const headers = {
+    etag: file.etag,
+    "cache-control": "private, no-cache",
+    "content-disposition": `inline; filename="${videoWireId}.${language}.${ext}"`,
+  };
+  const inm = c.req.header("if-none-match");
+  if (inm && inm.split(",").some((t) => t.trim() === file.etag || t.trim() === "*")) return c.body(null, 304, headers);
+  return c.body(file.body(), 200, { ...headers, "content-type": `${file.mediaType}; charset=utf-8` });
+}
+
+const EXTENSIONS = TRACK_EXTENSIONS.join(", ");
+
+const trackDownload = createRoute({
+  method: "get",
+  path: "/v4/videos/{video_id}/subtitle_tracks/{file}",
+  summary: "A video's subtitles in one language, in any format (official applications)",
+  description:
+    `\`file\` is \`<language>.<ext>\` with \`ext\` one of ${EXTENSIONS}: SubRip, WebVTT, SBV, SSA/ASS, TTML, or JSON ` +
+    "`{language, cues: [{start_ms, end_ms, text}]}`. Built from the stored segments (in time order) and their non-empty " +
+    "texts, styling carried as far as the format can; a language without text is a 404. `offset_ms`, `fps_from` and " +
+    "`fps_to` change the timing (cues that end before zero are left out). Cached in KV until the subtitles change; " +
+    "`ETag` with 304 on `If-None-Match`, `Cache-Control: private, no-cache`, as the `.srt` route.",
+  middleware: [requireOfficialApp] as const,
+  request: { params: SubtitleFileParams, query: TimingQuery },
+  responses: {
+    200: {
+      description: "the file",
+      content: {
+        "application/x-subrip": { schema: { type: "string" } },
+        "text/vtt": { schema: { type: "string" } },
+        "text/plain": { schema: { type: "string" } },
+        "text/x-ssa": { schema: { type: "string" } },
+        "application/ttml+xml": { schema: { type: "string" } },
+        "application/json": { schema: TrackJson },
+      },
+    },
+    304: { description: "not modified" },
+    ...errorResponses(400, 403, 404),
+  },
+});
+
+const trackIndex = createRoute({
+  method: "get",
+  path: "/v4/videos/{video_id}/subtitle_tracks",
+  summary: "The languages of a video's subtitles, with cue counts and completion (official applications)",
+  description: "Every language with at least one cue with text, by language code, with the URL of the track in each format.",
+  middleware: [requireOfficialApp] as const,
+  request: { params: idParam("video_id", "1v") },
+  responses: { 200: jsonResponse(TrackList, "the video's subtitle tracks"), ...errorResponses(400, 403, 404) },
+});
+
+export const subtitleTracksRouter = createRouter()
+  .openapi(trackIndex, async (c) => {
+    const wireId = c.req.valid("param").video_id;
+    const tracks = await trackList(depsOf(c), c.get("user"), parseId(wireId, "v"));
+    const base = `${new URL(c.req.url).origin}/v4/videos/${formatId(parseId(wireId, "v"), "v")}/subtitle_tracks`;
+    return c.json(
+      {
+        video_id: formatId(parseId(wireId, "v"), "v"),
+        tracks: tracks.map((t) => ({
+          ...t,
+          formats: Object.fromEntries(TRACK_EXTENSIONS.map((ext) => [ext, `${base}/${t.language}.${ext}`])),
+        })),
+      },
+      200,
+    );
+  })
+  .openapi(trackDownload, async (c) => {
+    const { video_id, file } = c.req.valid("param");
+    // `en.json` reaches here as `en` (the router strips .json): the path as sent says which.
+    const sent = decodeURIComponent(new URL(c.req.url).pathname.split("/").pop() ?? "");
+    const dot = sent.lastIndexOf(".");
+    const ext = dot < 0 ? "" : sent.slice(dot + 1);
+    if (!isTrackExtension(ext) || (ext !== "json" && !file.endsWith(`.${ext}`))) {
+      throw ApiError.field("file", `request <language>.<ext> with ext one of ${EXTENSIONS}`);
+    }
+    return sendTrackFile(c, video_id, sent.slice(0, dot), ext, timingChange(c.req.valid("query")));
+  });

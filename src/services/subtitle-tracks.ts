@@ -1,0 +1,91 @@
+import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
+import { videoCompletionsQuery } from "../db/queries/completions";
+import { countSubtitlesByLanguage, subtitleCuesQuery } from "../db/queries/subtitles";
+import { batchWith } from "../db/rider";
+import type { CueInput } from "../domain/subtitles/cue";
+import { timingKey, type TimingChange } from "../domain/subtitles/timing";
+import { mediaTypeOf, writeTrack, type TrackExtension } from "../domain/subtitles/write-file";
+import { sha256Hex } from "../lib/encoding";
+import type { User } from "../types";
+import { caller, requireVisibleVideo } from "./access";
+import { viewer, type Deps } from "./deps";
+
+/**
+ * A video's subtitles in one language (a track) are read from D1 once and kept in KV as their cues with a content hash,
+ * until a writer of that track drops them (invalidateSubtitleTrack); every format is written from them on request, and
+ * the ETag is the hash with the format and timing change, so a 304 is answered without writing the file.
+ */
+export const trackCacheKey = (videoId: number, language: string) => `subtitles:track:${videoId}:${language}:v2`;
+/** Kept at most this long, so a missed invalidation heals. */
+const TRACK_CACHE_TTL_SECONDS = 3600;
+
+interface CachedTrack {
+  hash: string;
+  /** [start ms, end ms, text] in time order */
+  cues: Array<[number, number, string]>;
+}
+
+/** Every writer of a video's subtitles in a language calls this after its write commits. */
+export async function invalidateSubtitleTrack(kv: KVNamespace, videoId: number, language: string) {
+  await kv.delete(trackCacheKey(videoId, language));
+}
+
+export interface TrackFile {
+  etag: string;
+  mediaType: string;
+  /** Written only when asked for: a 304 needs the ETag alone. */
+  body(): string;
+  cached: boolean;
+}
+
+/**
+ * A track as a file in one format with the timing change applied, for a caller who may see the video (else 404); null
+ * when the track has no text. One D1 round trip: the video's visibility, with the cues when KV does not hold them.
+ */
+export async function trackFile(
+  deps: Deps,
+  user: User | undefined,
+  videoId: number,
+  language: string,
+  ext: TrackExtension,
+  timing: TimingChange = {},
+): Promise<TrackFile | null> {
+  const { db, env, session } = deps;
+  const key = trackCacheKey(videoId, language);
+  const hit = await env.CACHE.get<CachedTrack>(key, "json");
+  const [video, rows] = hit
+    ? [(await batchWith(db, session, [videoWithContainerQuery(db, videoId)]))[0], null]
+    : await batchWith(db, session, [videoWithContainerQuery(db, videoId), subtitleCuesQuery(db, videoId, language)]);
+  await requireVisibleVideo(caller(db, await viewer(deps, user)), videoWithContainer(video));
+  let track = hit;
+  if (!track) {
+    if (!rows!.length) return null;
+    const cues = rows!.map((r) => [r.startMs, r.endMs, r.text] as [number, number, string]);
+    track = { hash: (await sha256Hex(JSON.stringify(cues))).slice(0, 32), cues };
+    await env.CACHE.put(key, JSON.stringify(track), { expirationTtl: TRACK_CACHE_TTL_SECONDS });
+  }
+  const cues: CueInput[] = track.cues.map(([startMs, endMs, text]) => ({ startMs, endMs, text }));
+  const change = timingKey(timing);
+  return {
+    etag: `"${track.hash}.${ext}${change ? `.${change}` : ""}"`,
+    mediaType: mediaTypeOf(ext),
+    body: () => writeTrack(cues, ext, { language, timing }).body,
+    cached: !!hit,
+  };
+}
+
+/**
+ * The languages of a video's subtitles, for a caller who may see it: cues with text and completion percent per language,
+ * by language. One D1 round trip; it reads one index entry per subtitle of the video.
+ */
+export async function trackList(deps: Deps, user: User | undefined, videoId: number) {
+  const { db } = deps;
+  const [video, counts, percents] = await batchWith(db, deps.session, [
+    videoWithContainerQuery(db, videoId),
+    countSubtitlesByLanguage(db, videoId),
+    videoCompletionsQuery(db, videoId),
+  ]);
+  await requireVisibleVideo(caller(db, await viewer(deps, user)), videoWithContainer(video));
+  const completion = new Map(percents.map((p) => [p.language, p.percent]));
+  return counts.map((c) => ({ language: c.language, cues: Number(c.cues), completion: completion.get(c.language) ?? 0 }));
+}
