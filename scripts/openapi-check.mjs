@@ -24,9 +24,11 @@ async function buildDocument() {
     format: "esm",
     platform: "neutral",
     target: "es2022",
-    // Resolved as wrangler resolves the Worker's imports.
+    // Resolved as wrangler resolves the Worker's imports. chardet names `fs` for a function the Worker never calls
+    // (reading a file by path); nodejs_compat provides it in workerd, and here it stays an import nothing reaches.
     mainFields: ["module", "main"],
     conditions: ["workerd", "worker", "import"],
+    external: ["fs"],
     logLevel: "error",
   });
   const { createApp, openApiDocument } = await import(

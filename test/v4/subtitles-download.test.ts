@@ -125,5 +125,7 @@ describe("GET /v4/videos/<id>/subtitles/<language>.srt", () => {
     expect(doc.paths["/v4/videos/{video_id}/subtitles/{file}"]?.get).toBeTruthy();
     expect(doc.paths["/v4/videos/{video_id}/subtitles/import_srt.json"]?.post?.requestBody).toBeTruthy();
     expect(doc.paths["/v4/subtitle_completions.json"]?.post).toBeTruthy();
+    expect(doc.paths["/v4/videos/{video_id}/subtitle_tracks/{file}"]?.get).toBeTruthy();
+    expect(doc.paths["/v4/videos/{video_id}/subtitle_tracks.json"]?.get).toBeTruthy();
   });
 });
