@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { looksLikeAss, readAss, writeAss } from "../../../src/domain/subtitles/ass";
 import { SubtitleError } from "../../../src/domain/subtitles/cue";
+import { refused } from "./refused";
 
 const EVENTS_FORMAT = "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text";
 const V4_PLUS_STYLES = [
@@ -19,15 +20,7 @@ const dialogue = (text: string, start = "0:00:01.00", end = "0:00:02.00", style 
 /** The stored text of a one-cue script whose cue has the given Dialogue text. */
 const textOf = (text: string, style?: string) => readAss(script(dialogue(text, undefined, undefined, style))).cues[0]?.text;
 
-function refusal(text: string): SubtitleError {
-  try {
-    readAss(text);
-  } catch (err) {
-    if (err instanceof SubtitleError) return err;
-    throw err;
-  }
-  throw new Error("expected a SubtitleError");
-}
+const refusal = (text: string) => refused(() => readAss(text));
 
 describe("readAss: structure", () => {
   it("reads Dialogue lines as cues with their position, line, times and text (Text keeps its commas)", () => {

@@ -5,20 +5,13 @@ import { readSubtitleFile } from "../../../src/domain/subtitles/read-file";
 import { writeSrt } from "../../../src/domain/subtitles/srt";
 import { retime } from "../../../src/domain/subtitles/timing";
 import { writeTrack } from "../../../src/domain/subtitles/write-file";
+import { refused } from "./refused";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const read = (text: string, options: Partial<Parameters<typeof readSubtitleFile>[1]> = {}) =>
   readSubtitleFile(bytes(text), { language: "en", ...options });
 
-function refusal(fn: () => unknown): SubtitleError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof SubtitleError) return err;
-    throw err;
-  }
-  throw new Error("expected a SubtitleError");
-}
+const refusal = refused;
 
 describe("detectFormat", () => {
   it("tells the formats apart by their content", () => {

@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { SubtitleError } from "../../../src/domain/subtitles/cue";
 import { looksLikeSbv, readSbv, writeSbv } from "../../../src/domain/subtitles/sbv";
+import { refused } from "./refused";
 
-function refusal(text: string): SubtitleError {
-  try {
-    readSbv(text);
-  } catch (err) {
-    if (err instanceof SubtitleError) return err;
-    throw err;
-  }
-  throw new Error("expected a SubtitleError");
-}
+const refusal = (text: string) => refused(() => readSbv(text));
 
 const timed = (text: string) => readSbv(text).cues.map(({ startMs, endMs, text }) => ({ startMs, endMs, text }));
 

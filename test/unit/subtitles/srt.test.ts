@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { SubtitleError } from "../../../src/domain/subtitles/cue";
 import { looksLikeSrt, readSrt, writeSrt } from "../../../src/domain/subtitles/srt";
+import { refused } from "./refused";
 
-function refusal(text: string): SubtitleError {
-  try {
-    readSrt(text);
-  } catch (err) {
-    if (err instanceof SubtitleError) return err;
-    throw err;
-  }
-  throw new Error("expected a SubtitleError");
-}
+const refusal = (text: string) => refused(() => readSrt(text));
 
 /** The cues without their positions, for comparing times and text. */
 const timed = (text: string) => readSrt(text).cues.map(({ startMs, endMs, text }) => ({ startMs, endMs, text }));

@@ -2,16 +2,9 @@ import { XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { type CueInput, SubtitleError } from "../../../src/domain/subtitles/cue";
 import { looksLikeTtml, readTtml, writeTtml } from "../../../src/domain/subtitles/ttml";
+import { refused } from "./refused";
 
-function refusal(text: string): SubtitleError {
-  try {
-    readTtml(text);
-  } catch (err) {
-    if (err instanceof SubtitleError) return err;
-    throw err;
-  }
-  throw new Error("expected a SubtitleError");
-}
+const refusal = (text: string) => refused(() => readTtml(text));
 
 /** The cues without their positions, for comparing times and text. */
 const timed = (text: string) => readTtml(text).cues.map(({ startMs, endMs, text }) => ({ startMs, endMs, text }));

@@ -4,6 +4,7 @@ import { WebVTTParser } from "webvtt-parser";
 import htmlEntities from "webvtt-parser/html-entities.json";
 import { SubtitleError, type Cue, type CueInput } from "../../../src/domain/subtitles/cue";
 import { looksLikeVtt, readVtt, writeVtt } from "../../../src/domain/subtitles/vtt";
+import { refused } from "./refused";
 
 /** The W3C parser's view of a file: its cues (times in seconds, a node tree) and its conformance errors. */
 interface W3cNode {
@@ -42,15 +43,7 @@ function stored(nodes: W3cNode[]): string {
     .join("\n");
 }
 
-function refusal(text: string): SubtitleError {
-  try {
-    readVtt(text);
-  } catch (err) {
-    if (err instanceof SubtitleError) return err;
-    throw err;
-  }
-  throw new Error("expected a SubtitleError");
-}
+const refusal = (text: string) => refused(() => readVtt(text));
 
 const cue = (index: number, line: number, startMs: number, endMs: number, text: string): Cue => ({ index, line, startMs, endMs, text });
 
