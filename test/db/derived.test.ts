@@ -73,7 +73,7 @@ describe("derived catalogue documents (triggers)", () => {
     expect(await facetsOf(c.id)).toEqual(["all", "country:kr", "family", "genre:18", "genre:6", "public", "sub:en", "type:series"]);
 
     await db().update(containers).set({ adult: true, hosted: false, views: 77 }).where(eq(containers.id, c.id));
-    // A fan channel's facets are prefixed, so public listings never see it (migration 0012).
+    // A fan channel's facets are prefixed, so public listings never see it (src/db/triggers/facets.sql).
     expect(await facetsOf(c.id)).toEqual(["unhosted", "x:all", "x:country:kr", "x:genre:18", "x:genre:6", "x:sub:en", "x:type:series"]);
     const views = await db().select({ v: containerFacets.views }).from(containerFacets).where(eq(containerFacets.containerId, c.id));
     expect(views.every((r) => r.v === 77)).toBe(true);

@@ -7,7 +7,7 @@ import type { Application } from "../../src/types";
 import { db } from "../helpers";
 
 /**
- * The facet vocabulary is written twice, in the SQL triggers (migrations 0003, 0012, 0014) and in
+ * The facet vocabulary is written twice, in the SQL triggers (src/db/triggers/facets.sql) and in
  * src/domain/facets.ts; these tests hold the two to one meaning.
  */
 
