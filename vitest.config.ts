@@ -4,8 +4,8 @@ import { defineConfig } from "vitest/config";
 import { copyDocsAssets } from "./scripts/docs-assets.mjs";
 
 /**
- * External identity of the test run (README, "External identity"): fresh key pairs per run, public halves
- * inline in the config bindings, and everything the tests need to sign with in TEST_IDENTITY
+ * External identity of the test run (docs/api.md, "Local development" under "External identity"): fresh key pairs per
+ * run, public halves inline in the config bindings, and everything the tests need to sign with in TEST_IDENTITY
  * (test/helpers/identity.ts). No network anywhere.
  */
 async function identityBindings() {
@@ -70,8 +70,8 @@ export default defineConfig(async () => {
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/setup.ts"],
-      // One runner (and one workerd) for all files: starting them per file cost about 2.5 s each. Each file
-      // still starts on fresh storage: test/setup.ts resets D1, KV and R2 before it.
+      // One runner (and one workerd) for all files: starting them per file cost several seconds each, far more than
+      // the reset in test/setup.ts that gives each file fresh D1, KV and R2 (docs/decisions.md, "One home per concept").
       isolate: false,
       testTimeout: 30_000,
       // The Worker's info log lines (one per request and per job step, src/middleware/context.ts) would bury the

@@ -2,7 +2,7 @@ import type { DB } from "../src/db/client";
 import { failJob, finishJob, markJobRunning, noteJobError, setJobProgress } from "../src/db/queries/jobs";
 import { PermanentJobError, type JobHandler } from "../src/jobs";
 import { discardPayload } from "../src/jobs/payload";
-import { LEASE_SECONDS } from "../src/jobs/sweeper";
+import { LEASE_SECONDS } from "../src/jobs/deadlines";
 import { sendDeliveries } from "../src/webhooks/pump";
 
 /** Seconds before the next delivery: 2, 4, 8, ... capped at five minutes. */

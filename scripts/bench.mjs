@@ -32,7 +32,7 @@ const READS = [
   { name: "v3 search", v3: true, path: () => "/api/v3/search.json?query=moon" },
 ];
 
-/** Issue 13's targets on the 2-core machine, as req/s over the trivial route's. */
+/** The targets of docs/decisions.md, "A hit does no I/O", on the 2-core machine, as req/s over the trivial route's. */
 function target(scenario) {
   if (scenario.kind === "hot") return 0.9;
   if (scenario.name.startsWith("one container") || scenario.name.startsWith("filtered page")) return 0.45;
@@ -280,7 +280,7 @@ if (failing.length) console.log(`non-2xx or errors on: ${failing.map((r) => r.na
 
 // The localisation scenario (a 2,000-cue SRT import through the queue, a 100-video completion) is a job, not a
 // GET, so it has its own script; the one bench command runs both.
-// The webhook timing (issue 15: a finished import to its delivery) runs the webhook end-to-end script, which writes
+// The webhook timing (a finished import to its delivery) runs the webhook end-to-end script, which writes
 // its own table into docs/performance.md when the bench writes.
 if (opts.importBench) {
   for (const [script, args] of [

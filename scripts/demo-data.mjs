@@ -1,4 +1,4 @@
-// Demo data for the local D1 (DESIGN.md §8): applications, users, a catalogue of films, series, news and
+// Demo data for the local D1 (docs/spec/design.md, "Demo data"): applications, users, a catalogue of films, series, news and
 // artists with videos, titles, descriptions, licences, localisation (segments, subtitles, histories,
 // completions), the featured list 1l (the on-air 2l and upcoming 6l follow the containers' flags) and a
 // little community activity. The parts live in scripts/demo/; this file puts them together in order.

@@ -2,7 +2,7 @@ import { HTTPException } from "hono/http-exception";
 import type { Context } from "hono";
 import { ApiError, OAuthError, VCODE } from "./lib/errors";
 import { allowedMethods } from "./lib/allowed-methods";
-import { routingPath } from "./lib/paths";
+import { isV3, routingPath } from "./lib/paths";
 import { toXml } from "./lib/xml";
 import { redactUrl } from "./lib/redact";
 import { createRouter } from "./lib/router";
@@ -19,9 +19,8 @@ import { v4Router } from "./routes/v4";
 import type { AppEnv } from "./types";
 
 const OAUTH_TOKEN_PATH = "/oauth/token";
-const isV3 = (path: string) => path.startsWith("/api/v3") || path.startsWith("/v3/");
 
-/** The one place errors become responses: WIRE.md bodies for v4/v5, the v3 body for v3, RFC 6749 for OAuth. */
+/** The one place errors become responses: the bodies of docs/spec/wire.md, "Errors" for v4/v5, the v3 body for v3, RFC 6749 for OAuth. */
 export function renderError(err: unknown, c: Context<AppEnv>) {
   // Every error body names the request, so a client's bug report can be matched with the service's log line.
   const request_id = c.get("requestId") ?? "";

@@ -1,9 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { RouterRoute } from "hono/types";
-import { documentedPath } from "./lib/paths";
+import { documentedPath, isV3 } from "./lib/paths";
+import { honoPath, registeredRoutes } from "./lib/route-registry";
 import { RESPONSE_HEADERS, type ResponseHeader } from "./lib/schemas";
 import { requireApp, requireOfficialApp, requireSignedApp } from "./middleware/application";
-import { publicCache } from "./middleware/cache";
 import { requireStaff, requireUser } from "./middleware/session";
 import { ownerOnly } from "./middleware/user-scope";
 import { v3Auth } from "./middleware/v3";
@@ -73,7 +72,7 @@ const SECURITY_OF = new Map<unknown, Requirement[]>([
 /** v4 reads and the v5 login take a user token when there is one (it widens what is seen, or links an identity). */
 const OPTIONAL_USER = (method: string, path: string) => path.startsWith("/v4/") || (method === "post" && path === "/v5/sessions");
 
-function securityOf(method: string, path: string, middleware: unknown[]): Requirement[] {
+function securityOf(method: string, path: string, middleware: readonly unknown[]): Requirement[] {
   const needs = middleware.flatMap((m) => (SECURITY_OF.has(m) ? [SECURITY_OF.get(m)!] : []));
   if (!needs.length) return OPTIONAL_USER(method, path) ? [{}, ...USER] : [];
   // Every middleware's requirement at once: one alternative of each, merged.
@@ -135,7 +134,7 @@ const TAGS: Record<string, string> = {
  */
 function tagOf(path: string): string {
   if (path === "/oauth/token") return "oauth";
-  if (path.startsWith("/api/v3/") || path.startsWith("/v3/")) return "v3";
+  if (isV3(path)) return "v3";
   const segments = path.split("/").filter(Boolean);
   if (/^v\d+$/.test(segments[0])) segments.shift();
   const last = segments.findLastIndex((s) => s.startsWith("{"));
@@ -157,7 +156,7 @@ function operationIdOf(method: string, path: string): string {
 const ref = (name: ResponseHeader) => ({ $ref: `#/components/headers/${name}` });
 
 function describeResponses(op: Operation, path: string, cached: boolean) {
-  const v3 = path.startsWith("/api/v3/") || path.startsWith("/v3/");
+  const v3 = isV3(path);
   if (cached && !op.responses["304"]) op.responses["304"] = { description: "not modified: `If-None-Match` matched the ETag" };
   for (const [status, response] of Object.entries(op.responses)) {
     if (response.$ref) continue;
@@ -169,17 +168,10 @@ function describeResponses(op: Operation, path: string, cached: boolean) {
   }
 }
 
-type Handler = { __COMPOSED_HANDLER?: Handler };
-const original = (h: Handler): Handler => (h.__COMPOSED_HANDLER ? original(h.__COMPOSED_HANDLER) : h);
-
-/** Each route's own middleware, as Hono registered it: one entry per handler under the route's method and path. */
-function middlewareByRoute(routes: RouterRoute[]) {
-  const byRoute = new Map<string, unknown[]>();
-  for (const r of routes) {
-    const key = `${r.method.toLowerCase()} ${r.path}`;
-    byRoute.set(key, [...(byRoute.get(key) ?? []), original(r.handler as Handler)]);
-  }
-  return (method: string, path: string) => byRoute.get(`${method} ${path.replace(/\{([^}]+)\}/g, ":$1")}`) ?? [];
+/** Each route as its declaration registered it (src/lib/route-registry.ts), by method and documented path. */
+function registeredByPath() {
+  const byRoute = new Map(registeredRoutes().map((r) => [`${r.method} ${r.path}`, r]));
+  return (method: string, path: string) => byRoute.get(`${method.toUpperCase()} ${honoPath(path)}`);
 }
 
 export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string) {
@@ -194,18 +186,19 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string) {
     },
     servers: [{ url: origin }],
   });
-  const middlewareOf = middlewareByRoute(app.routes);
+  const routeOf = registeredByPath();
   const paths: Record<string, PathItem> = {};
   const tags = new Set<string>();
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, PathItem>)) {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const middleware = middlewareOf(method, path);
+      const route = routeOf(method, path);
+      const middleware = route?.middleware ?? [];
       op.operationId ??= operationIdOf(method, path);
       op.tags ??= [tagOf(path)];
       op.security ??= securityOf(method, path, middleware);
-      describeResponses(op, path, middleware.includes(publicCache) || "304" in op.responses);
+      describeResponses(op, path, route?.properties.cache === "public" || "304" in op.responses);
       op.tags.forEach((t) => tags.add(t));
     }
     paths[documentedPath(path)] = item;

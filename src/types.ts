@@ -26,7 +26,7 @@ export type AppEnv = {
     ignoredApp?: string;
     /** The request carried a valid signature of `application`. */
     appSigned?: boolean;
-    /** The edge cache found the request shareable (src/middleware/cache.ts): `publicCache` may mark it public. */
+    /** The edge cache found the request shareable (src/middleware/cache.ts): its answer is marked public. */
     edgeShared?: boolean;
     /** What the edge cache did, for Server-Timing: served fresh, served stale (refreshing), or computed and stored. */
     edgeCache?: "hit" | "stale" | "miss";

@@ -4,7 +4,7 @@ import { toXml } from "../src/lib/xml";
 import { api, errorBody } from "./helpers";
 
 describe("cross-cutting behaviour", () => {
-  it("answers unknown routes with the WIRE.md 404 body", async () => {
+  it("answers unknown routes with the 404 body of docs/spec/wire.md", async () => {
     const res = await api("/v4/nothing-here.json");
     expect(res.status).toBe(404);
     expect(await errorBody(res)).toEqual({ error: "not found", vcode: 404 });

@@ -7,7 +7,7 @@ export type DB = ReturnType<typeof createDb>;
 export interface D1Stats {
   /** Statements run (a batch counts each of its statements). */
   queries: number;
-  /** Round trips to D1: one per statement run alone, one per batch (issue 13: one per catalogue read). */
+  /** Round trips to D1: one per statement, one per batch (one per read: docs/decisions.md, "One round trip per read"). */
   trips: number;
   rowsRead: number;
   rowsWritten: number;

@@ -4,8 +4,9 @@ import type { DB } from "./client";
 type Item = BatchItem<"sqlite">;
 
 /**
- * A statement that another layer wants read in the same D1 round trip as a service's data (issue 13: the session
- * check of a token-bearing read). `take` hands the statement over once; `settle` receives its rows.
+ * A statement that another layer wants read in the same D1 round trip as a service's data (the session check of a
+ * token-bearing read; docs/decisions.md, "One round trip per read"). `take` hands the statement over once; `settle`
+ * receives its rows.
  */
 export interface Rider {
   take(): Item | undefined;

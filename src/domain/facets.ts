@@ -7,9 +7,7 @@
  * Pure and import-free (types aside) so that queries, services, routes and views can all use it without
  * an edge from `db/queries` into `services`.
  */
-import type { CONTAINER_STATES, CONTAINER_TYPES } from "../db/schema";
-
-type ContainerType = (typeof CONTAINER_TYPES)[number];
+import type { CONTAINER_STATES, ContainerType } from "./catalogue-types";
 
 /**
  * `subtitle_completion=<lang>` on listings and lists keeps items at least this complete; the triggers write

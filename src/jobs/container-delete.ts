@@ -4,7 +4,8 @@ import { removeContainerInChunks } from "../services/container-delete";
 import type { User } from "../types";
 import { sendDeliveries } from "../webhooks/pump";
 import { defineJob } from "./define";
-import { enqueue, type JobDeps } from "./enqueue";
+import { enqueue } from "./enqueue";
+import type { JobDeps } from "./types";
 
 export const ContainerDeleteParams = z.object({ containerId: z.number().int().positive() });
 

@@ -1,16 +1,10 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { DB } from "../db/client";
 import { failJob, insertJob, setJobPayloadKey, type Job } from "../db/queries/jobs";
 import type { JobDefinition, PayloadSpec } from "./define";
 import type { AppEnv } from "../types";
-import { QUEUED_TIMEOUT_SECONDS } from "./sweeper";
-import type { JobMessageBody } from "./types";
-
-export interface JobDeps {
-  db: DB;
-  env: Env;
-}
+import { QUEUED_TIMEOUT_SECONDS } from "./deadlines";
+import type { JobDeps, JobMessageBody } from "./types";
 
 type PayloadBody = string | ArrayBuffer | ArrayBufferView;
 
@@ -40,13 +34,13 @@ export async function enqueue<D extends JobDefinition>(
   definition: D,
   params: z.input<D["params"]>,
   options: EnqueueOptions<D>,
-): Promise<Job> {
+): Promise<Job & { type: D["type"] }> {
   const job = await insertJob(db, {
     type: definition.type,
     params: params as Record<string, unknown>,
     createdBy: options.createdBy ?? undefined,
     applicationId: options.applicationId,
-    // Past this the sweeper re-sends the message (src/jobs/sweeper.ts), so a send lost after a 202 loses nothing.
+    // Past this the sweeper re-sends the message (src/jobs/deadlines.ts), so a send lost after a 202 loses nothing.
     startWithinSeconds: QUEUED_TIMEOUT_SECONDS,
   });
   try {
@@ -65,5 +59,5 @@ export async function enqueue<D extends JobDefinition>(
     await failJob(db, job.id, `could not enqueue: ${err instanceof Error ? err.message : String(err)}`);
     throw err;
   }
-  return job;
+  return Object.assign(job, { type: definition.type });
 }

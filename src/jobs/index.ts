@@ -10,7 +10,7 @@ import type { JobMessageBody } from "./types";
 /** Every job type, by its definition: adding one is a file in src/jobs/ and a line here. */
 export const JOBS = [srtImport, completion, listEdit, notificationFanout, containerDelete] as const;
 
-/** The job type names. The jobs table types its column with this (a type-only import: no handler is loaded). */
+/** The job type names (the wire `Job.type`); the jobs table stores them as plain text, so a job type needs no migration. */
 export type JobType = (typeof JOBS)[number]["type"];
 
 /** The job type names, in registry order (the wire `Job.type` enum and the message schema use them). */
@@ -24,4 +24,5 @@ export const jobHandlers = (): Record<JobType, JobHandler> =>
   Object.fromEntries(JOBS.map((definition) => [definition.type, consumerOf(definition)])) as Record<JobType, JobHandler>;
 
 export { PermanentJobError, type JobContext, type JobHandler } from "./define";
-export { enqueue, type JobDeps } from "./enqueue";
+export { enqueue } from "./enqueue";
+export type { JobDeps } from "./types";

@@ -4,7 +4,8 @@ import { bumpGenerations } from "../services/edge-cache";
 import { DERIVED_LISTS, INLINE_PAYLOAD_LIMIT, MAX_LIST_ITEMS, applyListEdit, assertEditable } from "../services/lists";
 import type { User } from "../types";
 import { PermanentJobError, defineJob } from "./define";
-import { enqueue, type JobDeps } from "./enqueue";
+import { enqueue } from "./enqueue";
+import type { JobDeps } from "./types";
 
 /** `jobs.params` of a list-edit job; `ids` is absent when the ids live in R2 under `payloadKey`. */
 export const ListEditParams = z.object({

@@ -2,7 +2,8 @@ import { findContainer } from "../db/queries/catalogue";
 import { NotificationFanoutParams, assertMayNotify, fanOutNotification } from "../services/notifications";
 import type { User } from "../types";
 import { PermanentJobError, defineJob } from "./define";
-import { enqueue, type JobDeps } from "./enqueue";
+import { enqueue } from "./enqueue";
+import type { JobDeps } from "./types";
 
 /**
  * `notification-fanout`: a manager's notification (`{containerId, senderId, content}` in the job's params)

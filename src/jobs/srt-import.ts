@@ -12,7 +12,8 @@ import { sendDeliveries } from "../webhooks/pump";
 import type { User } from "../types";
 import { completion } from "./completion";
 import { PermanentJobError, defineJob } from "./define";
-import { enqueue, type JobDeps } from "./enqueue";
+import { enqueue } from "./enqueue";
+import type { JobDeps } from "./types";
 
 /** The timing change of an import (`offset_ms`, `fps_from`, `fps_to`), as the route validated it. */
 const TimingParams = z.object({

@@ -1,42 +1,19 @@
 import { sweepDueJobs } from "../db/queries/jobs";
 import { sweepWebhooks, type WebhookSweepResult } from "../webhooks/sweep";
-import type { JobDeps } from "./enqueue";
+import { MAX_ATTEMPTS, QUEUED_TIMEOUT_SECONDS } from "./deadlines";
 import { discardPayload } from "./payload";
-import type { JobMessageBody } from "./types";
+import type { JobDeps, JobMessageBody } from "./types";
 
 /**
  * Durable jobs (docs/operations.md, "Durable jobs"): every accepted job ends `succeeded` or `failed`, whatever crashes. A queue message
  * can be lost (a crash between the jobs row and `JOBS.send`, a failed send, local queues dying with `wrangler dev`)
  * and a delivery can die without a word (an evicted isolate), so each unfinished job carries a deadline,
- * `jobs.lease_until`, and the sweeper takes over the jobs past it. The bounds follow from these constants and
+ * `jobs.lease_until`, and the sweeper takes over the jobs past it. The bounds follow from src/jobs/deadlines.ts and
  * the sweep period (a Cron Trigger every minute in production, scripts/lib.mjs's poller locally).
  */
 
-/**
- * How long a queued job may wait for its first delivery; past it, its message is taken as lost and re-sent. Each
- * re-send doubles the wait (60, 120, 240 s, ...), so a job that is only late (a long backlog) is not re-sent, and
- * counted, every minute.
- */
-export const QUEUED_TIMEOUT_SECONDS = 60;
-
-/**
- * How long a delivery may go without reporting progress (`ctx.progress` renews it); past it, the delivery is taken
- * as dead and the job is re-sent. Handlers report progress far more often (every chunk of an import).
- */
-export const LEASE_SECONDS = 120;
-
-/**
- * Attempts before the sweeper fails a job: the deliveries the queue makes of one message (wrangler.toml
- * `max_retries = 5`, so 6), counting a send that never arrived as one. A job whose every message is lost thus
- * fails about 32 minutes after it was accepted (60 + 60 + 120 + 240 + 480 + 960 s).
- */
-export const MAX_ATTEMPTS = 6;
-
 /** Jobs one sweep handles; `sendBatch` takes at most 100 messages. Later ones wait for the next minute. */
 export const SWEEP_BATCH = 100;
-
-/** How often the sweep runs: wrangler.toml `[triggers] crons` in production, the local poller in development. */
-export const SWEEP_PERIOD_SECONDS = 60;
 
 export interface SweepResult {
   resent: number[];

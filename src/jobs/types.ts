@@ -1,3 +1,11 @@
+import type { DB } from "../db/client";
+
+/** What starting or sweeping jobs needs: the database and the bindings (JOBS, SUBTITLES). */
+export interface JobDeps {
+  db: DB;
+  env: Env;
+}
+
 /**
  * A queue message only names the job; everything else is in its row. Producers and the consumer share it. `type` is
  * a name of the registry (src/jobs/index.ts): the consumer parses every message with `JobMessage`, whose enum is

@@ -1,4 +1,4 @@
-/** One error type for every v4/v5 failure; `renderError` in app.ts turns it into the WIRE.md body. */
+/** One error type for every v4/v5 failure; `renderError` in app.ts turns it into the body of docs/spec/wire.md, "Errors". */
 export interface FieldProblem {
   field: string;
   message: string;
@@ -26,7 +26,7 @@ export const VCODE = {
 } as const;
 export type Vcode = (typeof VCODE)[keyof typeof VCODE];
 
-/** The one table from error code to HTTP status, so a call site names only the code (WIRE.md, "Errors"). */
+/** The one table from error code to HTTP status, so a call site names only the code (docs/spec/wire.md, "Errors"). */
 const STATUS_OF: Record<Vcode, number> = {
   [VCODE.invalidSignature]: 401,
   [VCODE.staleTimestamp]: 401,

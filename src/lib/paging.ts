@@ -94,7 +94,7 @@ export interface ListEnvelope<W> {
 }
 
 /**
- * The contract of a v4 list envelope (WIRE.md "v4 lists") around `item`, registered as the component `name`.
+ * The contract of a v4 list envelope (docs/spec/wire.md, "v4 list envelope") around `item`, registered as the component `name`.
  * `extra` adds fields a list answers beside the envelope (a list's `details`). Every list declares its envelope
  * here so the document and `listEnvelope` cannot disagree about its shape.
  */

@@ -9,15 +9,24 @@ export function routingPath(request: Request): string {
   let path = honoGetPath(request);
   if ((request.method === "GET" || request.method === "HEAD") && V5_READ_ALIAS.test(path)) path = `/v4/${path.slice(4)}`;
   if (path.endsWith(".json")) return path.slice(0, -5);
-  if (path.endsWith(".xml") && (path.startsWith("/api/v3/") || path.startsWith("/v3/"))) return path.slice(0, -4);
+  if (path.endsWith(".xml") && isV3(path)) return path.slice(0, -4);
   return path;
 }
 
 /**
  * One container or video read under /v5 answers as under /v4: yt-dlp's Viki extractor reads a channel with a signed
- * `GET /v5/containers/<id>.json` (docs/decisions.md, "v5 catalogue reads"). Only these two reads; nothing else moves.
+ * `GET /v5/containers/<id>.json` (docs/decisions.md, "Real clients: a tolerant wire contract"). Only these two reads;
+ * nothing else moves.
  */
 const V5_READ_ALIAS = /^\/v5\/(containers|videos)\/[^/]+\.json$/;
+
+/**
+ * The deprecated v3 API: its routes, its error body, its deprecation headers, its token rules in the edge cache. Any
+ * path under `/api/v3` (so that a mistyped v3 path still gets the v3 error body), and the `/v3/movies` alias.
+ */
+export function isV3(path: string): boolean {
+  return path.startsWith("/api/v3") || path.startsWith("/v3/");
+}
 
 export function requestFormat(url: string): "json" | "xml" {
   return new URL(url).pathname.endsWith(".xml") ? "xml" : "json";

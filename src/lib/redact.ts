@@ -1,5 +1,5 @@
 /**
- * Log lines never carry a credential (issue 12, part 6). The interface puts session tokens in paths
+ * Log lines never carry a credential (docs/api.md, "API conventions"). The interface puts session tokens in paths
  * (`/v5/sessions/<token>.json`) and in `token=`, so anything logged that may hold a URL goes through here first.
  */
 export const REDACTED = "[redacted]";

@@ -3,6 +3,8 @@ import type { MiddlewareHandler } from "hono";
 import type { ZodError, z } from "zod";
 import type { AppEnv } from "../types";
 import { ApiError, type FieldProblem } from "./errors";
+import { declaredProperties } from "./route-properties";
+import { type RegisteredRoute, honoPath, mountRoutes, recordRoute } from "./route-registry";
 import { queryFields, shapeOf, tolerantMiddlewareFor } from "./tolerant-input";
 
 export function zodProblems(error: ZodError, where?: string): FieldProblem[] {
@@ -12,7 +14,7 @@ export function zodProblems(error: ZodError, where?: string): FieldProblem[] {
 }
 
 /**
- * A sub-app whose contract failures become the one WIRE.md 400 body (vcode 5002, `details` per field), and whose
+ * A sub-app whose contract failures become the one 400 body of docs/spec/wire.md, "Errors" (vcode 5002, `details` per field), and whose
  * JSON bodies are read tolerantly (src/lib/tolerant-input.ts) after the route's own middleware (auth first, so a
  * caller without the right to write never learns how its body would have been read). Every resource router is made
  * here so no route can read input or answer validation errors differently.
@@ -51,14 +53,34 @@ function queryAsBody(schema: z.ZodType): MiddlewareHandler {
   };
 }
 
+/** The routes each router recorded (its own and its mounted routers'), moved under a prefix when it is mounted. */
+const RECORDED = new WeakMap<object, RegisteredRoute[]>();
+
 export function createRouter() {
   const router = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throw ApiError.invalid(zodProblems(result.error as ZodError, result.target));
     },
   });
+  const recorded: RegisteredRoute[] = [];
+  RECORDED.set(router, recorded);
+  const record = (route: Omit<RegisteredRoute, "path"> & { path: string }) => {
+    const entry = { ...route, path: honoPath(route.path) };
+    recordRoute(entry);
+    recorded.push(entry);
+  };
+  const mount = router.route.bind(router) as unknown as (path: string, app: object) => unknown;
+  router.route = ((path: string, app: object) => {
+    const theirs = RECORDED.get(app);
+    if (theirs) {
+      mountRoutes(theirs, path);
+      recorded.push(...theirs);
+    }
+    return mount(path, app);
+  }) as typeof router.route;
   const openapi = router.openapi;
   router.openapi = ((declared, handler, hook) => {
+    const properties = declaredProperties(declared);
     let route = declared;
     if (DOCUMENTED_REQUEST.has(declared)) {
       const { middleware: _m, hide: _h, ...shown } = declared;
@@ -72,7 +94,9 @@ export function createRouter() {
       const schema = (body?.content as Record<string, { schema: z.ZodType }>)["application/json"].schema;
       const twin = { ...route, method: "get", hide: true, request, middleware: [...own, queryAsBody(schema)] } as typeof route;
       openapi(twin, handler, hook);
+      record({ method: "GET", path: route.path, properties, middleware: own, hidden: true });
     }
+    record({ method: route.method.toUpperCase(), path: route.path, properties, middleware: own, hidden: Boolean(declared.hide) });
     if (!tolerant.length) return openapi(route, handler, hook);
     return openapi({ ...route, middleware: [...own, ...tolerant] }, handler, hook);
   }) as typeof router.openapi;

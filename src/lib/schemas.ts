@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 
-/** Shared OpenAPI components: the error body of WIRE.md. */
+/** Shared OpenAPI components: the error body of docs/spec/wire.md, "Errors". */
 export const ErrorBody = z
   .object({
     error: z.string(),

@@ -20,14 +20,6 @@ export function queryWithoutSig(rawUrl: string): string {
     .join("&");
 }
 
-/**
- * The signed message of WIRE.md: path + query (with `t`, without `sig`) + raw body. With the
- * `timestamp` header form the timestamp is appended to the query as `t=`.
- */
-export function signedMessage(rawUrl: string, body: string, headerTimestamp?: string): string {
-  return `${signedTarget(rawUrl, headerTimestamp)}${body}`;
-}
-
 function signedTarget(rawUrl: string, headerTimestamp?: string) {
   const path = new URL(rawUrl).pathname;
   let query = queryWithoutSig(rawUrl);
@@ -36,8 +28,10 @@ function signedTarget(rawUrl: string, headerTimestamp?: string) {
 }
 
 /**
- * The signed message over the body's bytes exactly as sent: a UTF-8 byte-order mark, a UTF-16 file or CRLF line ends
- * are signed by the client as bytes, so decoding them first (which drops a BOM) would break the signature.
+ * The signed message (docs/spec/wire.md, "Signatures"): path + query (with `t`, without `sig`) + raw body. With the
+ * `timestamp` header form the timestamp is appended to the query as `t=`. The body is the bytes as sent: a UTF-8
+ * byte-order mark, a UTF-16 file or CRLF line ends are signed by the client as bytes, so decoding them first (which
+ * drops a BOM) would break the signature.
  */
 export function signedMessageBytes(rawUrl: string, body: Uint8Array, headerTimestamp?: string): Uint8Array {
   const target = utf8(signedTarget(rawUrl, headerTimestamp));

@@ -1,6 +1,13 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../types";
-import type { ViewContext } from "../views/catalogue";
+
+/** What a view needs from the request: absolute URLs and the viewer's region. */
+export interface ViewContext {
+  origin: string;
+  webOrigin: string;
+  /** Two-letter country of the viewer (Cloudflare's `cf.country`), when known. */
+  region?: string;
+}
 
 /** The viewer's region as the views use it (geo-blocking flags); the edge cache keys on it too. */
 export function viewerRegion(request: Request): string | undefined {

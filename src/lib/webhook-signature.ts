@@ -1,10 +1,10 @@
 import { timingSafeEqual, toHex, utf8 } from "./encoding";
 
 /**
- * Webhook signatures (issue 15, README.md "Webhooks"): `webhook-signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>`,
- * with `webhook-timestamp` the unix seconds of the attempt. Signing the timestamp with the body lets a receiver refuse
- * a replayed request; during a secret rotation the header carries one `v1=` value per secret, space-separated, so a
- * receiver holding either secret accepts it.
+ * Webhook signatures (README.md, "Webhooks"; docs/decisions.md, "Signed webhooks"): `webhook-signature: v1=<hex
+ * HMAC-SHA256(secret, "<timestamp>.<body>")>`, with `webhook-timestamp` the unix seconds of the attempt. Signing the
+ * timestamp with the body lets a receiver refuse a replayed request; during a secret rotation the header carries one
+ * `v1=` value per secret, space-separated, so a receiver holding either secret accepts it.
  */
 
 /** The header's scheme tag: a later scheme would get another tag. */

@@ -1,8 +1,9 @@
 /**
- * Which receiver URLs a webhook endpoint may have (issue 15). Pure, so the rule is tested on its own with both
- * settings of WEBHOOKS_ALLOW_LOOPBACK. It judges the URL as written: a public name that resolves to a private address
- * is not caught here, and Workers' outbound fetch cannot reach private networks anyway. What it stops is the cheap
- * abuse: receivers on this service itself, on the machine, or on an address literal of a private network.
+ * Which receiver URLs a webhook endpoint may have (docs/decisions.md, "URLs are judged as written"). Pure, so the rule
+ * is tested on its own with both settings of WEBHOOKS_ALLOW_LOOPBACK. It judges the URL as written: a public name that
+ * resolves to a private address is not caught here, and Workers' outbound fetch cannot reach private networks anyway.
+ * What it stops is the cheap abuse: receivers on this service itself, on the machine, or on an address literal of a
+ * private network.
  */
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;

@@ -2,15 +2,13 @@ import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { SUBTITLE_LIMITS } from "../domain/subtitles/cue";
 import { ApiError } from "../lib/errors";
+import { propertiesOf } from "../lib/route-registry";
 import type { AppEnv } from "../types";
 
-/** Default ceiling for JSON bodies. Routes that take files declare their own limit below. */
+/** Default ceiling for JSON bodies. Routes that take files declare their own (`bodyLimit`, src/lib/route-properties.ts). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 /** Subtitle uploads (raw or JSON-wrapped): the file limit of docs/api.md, "Subtitle files". */
 export const SRT_UPLOAD_LIMIT = SUBTITLE_LIMITS.bytes;
-
-// Matched on the routing path, which has `.json` stripped (src/lib/paths.ts).
-const LIMITS: Array<[RegExp, number]> = [[/\/subtitles\/import_srt(\.json)?$/, SRT_UPLOAD_LIMIT]];
 
 const limiters = new Map<number, ReturnType<typeof bodyLimit>>();
 function limiterFor(maxSize: number) {
@@ -29,7 +27,7 @@ function limiterFor(maxSize: number) {
 
 export const limitBody = createMiddleware<AppEnv>((c, next) => {
   if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-  const path = c.req.path;
-  const maxSize = LIMITS.find(([re]) => re.test(path))?.[1] ?? DEFAULT_BODY_LIMIT;
+  // `c.req.path` is the routing path (`.json` stripped, src/lib/paths.ts), as the registry knows the routes.
+  const maxSize = propertiesOf(c.req.method, c.req.path).bodyLimit ?? DEFAULT_BODY_LIMIT;
   return limiterFor(maxSize)(c, next);
 });

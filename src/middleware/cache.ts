@@ -1,27 +1,24 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { createMiddleware } from "hono/factory";
-import type { RouterRoute } from "hono/types";
 import { toHex } from "../lib/encoding";
 import { ifNoneMatchHits } from "../lib/etag";
 import { IsolateTier, type TierEntry } from "../lib/isolate-tier";
-import { routingPath } from "../lib/paths";
+import { isV3, routingPath } from "../lib/paths";
+import { propertiesOf } from "../lib/route-registry";
 import { verifyV3Token } from "../lib/v3-tokens";
 import { viewerRegion } from "../lib/view-context";
-import { EDGE_MAX_AGE_SECONDS, EDGE_STALE_SECONDS, edgeKey, freshness, generations, scopesOf } from "../services/edge-cache";
+import { EDGE_MAX_AGE_SECONDS, EDGE_STALE_SECONDS, edgeKey, freshness, generations } from "../services/edge-cache";
 import type { AppEnv } from "../types";
 import { deferOf } from "./session";
 
 export const PUBLIC_CACHE_CONTROL = `public, max-age=${EDGE_MAX_AGE_SECONDS}, stale-while-revalidate=${EDGE_STALE_SECONDS}`;
 
 /**
- * Public catalogue GETs (and HEADs): `Cache-Control: public`, a strong ETag over the body, and 304 for an
- * `If-None-Match` that matches it under weak comparison, or is `*` (src/lib/etag.ts). Only a request the edge cache
- * found shareable (no user token, no signature, no Authorization; a v3 token without a user) is marked public;
- * anything else keeps the `private, no-store` default. Marking a route with it is also what makes the route
- * edge-cached (`edgeCache` below).
+ * A public read's answer as the edge cache shares it: `Cache-Control: public`, a strong ETag over the body, and 304
+ * for an `If-None-Match` that matches it under weak comparison, or is `*` (src/lib/etag.ts). Only a request the edge
+ * cache found shareable (no user token, no signature, no Authorization; a v3 token without a user) is marked public;
+ * anything else keeps the `private, no-store` default.
  */
-export const publicCache = createMiddleware<AppEnv>(async (c, next) => {
-  await next();
+async function markPublic(c: Context<AppEnv>) {
   // HEAD runs the GET handler (Hono drops the body afterwards), so it gets the same ETag and the same 304.
   if ((c.req.method !== "GET" && c.req.method !== "HEAD") || c.res.status !== 200) return;
   if (!c.get("edgeShared") || c.get("user")) return;
@@ -36,7 +33,7 @@ export const publicCache = createMiddleware<AppEnv>(async (c, next) => {
     return;
   }
   c.res = new Response(body, { status: 200, headers });
-});
+}
 
 /** When the stored answer was made (ms), for max-age and stale-while-revalidate; never sent to clients. */
 export const STORED_AT = "x-edge-stored-at";
@@ -54,20 +51,8 @@ const REFRESHING = new WeakMap<Request, string>();
 const refreshingKeys = new Set<string>();
 
 type App = {
-  routes: RouterRoute[];
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
 };
-
-type Handler = { __COMPOSED_HANDLER?: Handler };
-const original = (h: Handler): Handler => (h.__COMPOSED_HANDLER ? original(h.__COMPOSED_HANDLER) : h);
-
-/** The routing paths of every GET route that carries `publicCache`, as patterns over `routingPath`. */
-function publicPatterns(routes: RouterRoute[]): RegExp[] {
-  const paths = new Set(routes.filter((r) => r.method === "GET" && original(r.handler as Handler) === publicCache).map((r) => r.path));
-  return [...paths].map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z0-9_]+/g, "[^/]+")}$`));
-}
-
-const isV3 = (path: string) => path.startsWith("/api/v3/") || path.startsWith("/v3/");
 
 /**
  * Whether the answer may be shared with every other anonymous caller: no user token (not even `token=` empty,
@@ -99,22 +84,23 @@ function fromCache(c: Context<AppEnv>, hit: TierEntry) {
  * The edge cache of public reads (src/services/edge-cache.ts has the keys and generations). It runs before the
  * application and the user are resolved, so a hit costs no D1 query and, in an isolate that has served it recently,
  * no I/O at all: two tiers, the isolate's own copies, then `caches.default` (the location's); the generations come
- * from the isolate's memo, or one KV read a second. Only GET/HEAD requests whose path is a `publicCache` route and that are shareable are
- * looked up; only 200 answers that `publicCache` marked public are stored. A stale entry (past max-age, within
+ * from the isolate's memo, or one KV read a second. Only GET/HEAD requests to a route that declares
+ * `cache: "public"` (src/lib/route-properties.ts) and that are shareable are looked up; only 200 answers
+ * `markPublic` marked public are stored. A stale entry (past max-age, within
  * stale-while-revalidate) is served while the request is made again in the background (`waitUntil`).
  */
 export function edgeCache(app: App): MiddlewareHandler<AppEnv> {
-  let patterns: RegExp[] | undefined;
   return async (c, next) => {
     const req = c.req.raw;
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const path = routingPath(req);
-    patterns ??= publicPatterns(app.routes);
-    if (!patterns.some((p) => p.test(path)) || !(await shareable(c, path))) return next();
+    const route = propertiesOf(req.method, path);
+    if (route.cache !== "public" || !(await shareable(c, path))) return next();
     c.set("edgeShared", true);
 
     const refreshing = REFRESHING.get(req);
-    const key = refreshing ?? edgeKey(req.url, { region: viewerRegion(req) }, await generations(c.env.CACHE, scopesOf(path)));
+    const scopes = route.cacheScope?.(route.params) ?? ["catalogue"];
+    const key = refreshing ?? edgeKey(req.url, { region: viewerRegion(req) }, await generations(c.env.CACHE, scopes));
     if (!refreshing) {
       const hit = await lookup(key);
       const state = hit ? freshness(hit.storedAt) : "expired";
@@ -126,6 +112,7 @@ export function edgeCache(app: App): MiddlewareHandler<AppEnv> {
     }
     c.set("edgeCache", "miss");
     await next();
+    await markPublic(c);
     if (req.method !== "GET" || c.res.status !== 200 || c.res.headers.get("cache-control") !== PUBLIC_CACHE_CONTROL) return;
     const entry: TierEntry = { body: await c.res.clone().arrayBuffer(), headers: [...c.res.headers], storedAt: Date.now() };
     isolateTier.set(key, entry);

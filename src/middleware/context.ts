@@ -15,7 +15,7 @@ export function requestIdOf(headers: Headers): string {
   return headers.get("cf-ray") ?? crypto.randomUUID();
 }
 
-/** On every response (issue 12, "Safe output"); HSTS is added on HTTPS ones, a Content-Security-Policy on /docs. */
+/** On every response, so no route can leave them out; HSTS is added on HTTPS ones, a Content-Security-Policy on /docs. */
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
@@ -42,7 +42,7 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
 
   const res = c.res;
   res.headers.set("x-request-id", requestId);
-  // WIRE.md: JSON is declared UTF-8 (Hono's c.json says only application/json).
+  // docs/spec/wire.md, "Conventions": JSON is declared UTF-8 (Hono's c.json says only application/json).
   if (res.headers.get("content-type")?.toLowerCase() === "application/json")
     res.headers.set("content-type", "application/json; charset=utf-8");
   const newBookmark = session.getBookmark();

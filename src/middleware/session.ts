@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import { ApiError } from "../lib/errors";
+import { propertiesOf } from "../lib/route-registry";
 import { type Defer, pendingSession, sessionUser } from "../services/sessions";
 import type { AppEnv } from "../types";
-import { CHILD_KEY, TYPE_OF_PSEUDO } from "../views/catalogue";
 
 type TokenSource = { req: { query(k: string): string | undefined; header(k: string): string | undefined } };
 
@@ -31,27 +31,13 @@ export function deferOf(c: { executionCtx: { waitUntil(p: Promise<unknown>): voi
 /** Session tokens are 32 random bytes in base64url (43 characters); `None` or `undefined` cannot match a session, so no D1 read. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,200}$/;
 
-const CONTAINER_BASES = ["containers", ...Object.keys(TYPE_OF_PSEUDO)].join("|");
-const CHILD_PATHS = ["videos", ...Object.values(CHILD_KEY)].join("|");
-const routes = (...sources: string[]) => sources.map((src) => new RegExp(`^/v4/${src}(?:\\.json)?$`));
-
 /**
- * The reads whose handlers carry the session check in their data batch (issue 13): one container, the listings, a
- * list, one video, a container's videos, timed comments and contributions. They are public reads, so the user only
- * widens what they may see (or nothing), and nothing before the handler needs it. Everywhere else the session is
- * read first, as before.
+ * Reads that declare `sessionInBatch` (src/lib/route-properties.ts) check the session in their own first D1 batch
+ * (docs/decisions.md, "One round trip per read"). They are public reads, so the user only widens what they may see
+ * (or nothing), and nothing before the handler needs it. Everywhere else the session is read first.
  */
-const CARRIES_SESSION = routes(
-  `(?:${CONTAINER_BASES})(?:/\\d+c)?`,
-  "lists/[^/.]+",
-  "videos/\\d+v",
-  `(?:${CONTAINER_BASES})/\\d+c/(?:${CHILD_PATHS})`,
-  "(?:videos|episodes)/\\d+v/timed_comments/[^/.]+",
-  "containers?/\\d+c/contributions",
-  "users/\\d+u/contributions(?:/count)?",
-);
 const carriesSession = (method: string, path: string) =>
-  (method === "GET" || method === "HEAD") && CARRIES_SESSION.some((re) => re.test(path));
+  (method === "GET" || method === "HEAD") && propertiesOf(method, path).sessionInBatch === true;
 
 /**
  * Loads the user of a session token when one is sent. Sessions are read from D1 on every request, never from KV,
@@ -59,8 +45,8 @@ const carriesSession = (method: string, path: string) =>
  * refreshes `last_used_at` and deletes expired rows after the response). A token that matches no live session (or
  * `token=` with no value) does not end the request here: a public read answers as for an anonymous caller and says
  * so in `x-token-ignored` (yt-dlp sends `token=None` when it is not logged in), while every route that needs a user
- * refuses it through `missingUser` (401, vcode 11 for a dead token). On the reads of CARRIES_SESSION the check
- * is not run here: it rides in the handler's first D1 batch (`deps.session`), with the same answer and bookkeeping.
+ * refuses it through `missingUser` (401, vcode 11 for a dead token). On the reads that declare `sessionInBatch`
+ * the check is not run here: it rides in the handler's first D1 batch (`deps.session`), with the same answer and bookkeeping.
  */
 export const loadUser = createMiddleware<AppEnv>(async (c, next) => {
   const token = requestToken(c);

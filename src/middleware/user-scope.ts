@@ -13,7 +13,7 @@ declare module "hono" {
 }
 
 /**
- * `/v4/users/<user_id>/...` routes answer only to that user or staff (DESIGN.md §5): no token 401,
+ * `/v4/users/<user_id>/...` routes answer only to that user or staff (docs/spec/design.md, "User-scoped routes"): no token 401,
  * another user's token 403, a user id that does not exist 404 (staff) or 403 (anyone else, which reveals
  * nothing). Objects under the path that are not the owner's are the handler's 404.
  */

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../lib/router";
+import { withProperties } from "../lib/route-properties";
 import { jsonResponse } from "../lib/schemas";
 import { depsOf } from "../services/deps";
 import { checkHealth, HEALTH_CHECKS } from "../services/health";
@@ -17,18 +18,21 @@ const HealthBody = z
   })
   .openapi("Health", { example: { status: "ok", checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok" } } });
 
-const health = createRoute({
-  method: "get",
-  path: "/health",
-  summary: "Health of the Worker's bindings",
-  description:
-    "Checks D1 (a trivial SELECT), KV (a read of a fixed key), R2 (a HEAD of a fixed key) and the queue binding " +
-    "(present; nothing is sent), each within 2 s. No application, token or signature; never cached.",
-  responses: {
-    200: jsonResponse(HealthBody, "every check passed"),
-    503: jsonResponse(HealthBody, "at least one check failed; `checks` names it"),
-  },
-});
+const health = withProperties(
+  createRoute({
+    method: "get",
+    path: "/health",
+    summary: "Health of the Worker's bindings",
+    description:
+      "Checks D1 (a trivial SELECT), KV (a read of a fixed key), R2 (a HEAD of a fixed key) and the queue binding " +
+      "(present; nothing is sent), each within 2 s. No application, token or signature; never cached.",
+    responses: {
+      200: jsonResponse(HealthBody, "every check passed"),
+      503: jsonResponse(HealthBody, "at least one check failed; `checks` names it"),
+    },
+  }),
+  { cache: "none" },
+);
 
 export const healthRouter = createRouter();
 healthRouter.openapi(health, async (c) => {

@@ -29,7 +29,7 @@ export type CompletionParams = z.infer<typeof CompletionParams>;
  * Recomputes the materialised completions of some videos and containers: one aggregate upsert and one
  * delete per scope, all in one transaction. The subtitle_completions triggers then rebuild the video and
  * container documents and the `sub:<lang>` facets, only for the rows whose percent changed. The same
- * transaction records completion.updated for each video and container whose percentages changed (issue 15);
+ * transaction records completion.updated for each video and container whose percentages changed (docs/decisions.md, "Signed webhooks");
  * `events` says how many, so the caller knows whether to wake the webhook consumer.
  */
 export async function recomputeCompletions(db: DB, params: CompletionParams) {

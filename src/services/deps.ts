@@ -4,15 +4,17 @@ import type { Rider } from "../db/rider";
 import type { AppEnv, User } from "../types";
 
 /**
- * What a service may use, passed as one object (issue 11): the request's D1 session and the Worker's bindings. A
- * service that needs the calling user takes it as an argument of its own: it is input, not a dependency.
+ * What a service may use, passed as one object (docs/decisions.md, "Dependencies"): the request's D1 session and the
+ * Worker's bindings. A service that needs the calling user takes it as an argument of its own: it is input, not a
+ * dependency.
  */
 export interface Deps {
   db: DB;
   env: Env;
   /**
-   * On a token-bearing read that carries its session check (issue 13), the check not yet run: a service's first
-   * batch takes it along (`batchWith(db, deps.session, [...])`), and `viewer` then knows the user.
+   * On a token-bearing read that carries its session check (docs/decisions.md, "One round trip per read"), the check
+   * not yet run: a service's first batch takes it along (`batchWith(db, deps.session, [...])`), and `viewer` then
+   * knows the user.
    */
   session?: Rider & { user(): Promise<User | undefined> };
 }

@@ -1,5 +1,7 @@
 import { CREDENTIAL_PARAMS } from "../lib/paging";
 import { tryParseId } from "../lib/ids";
+import type { CacheScope } from "../lib/route-properties";
+import { propertiesOf } from "../lib/route-registry";
 
 /**
  * The edge cache of public reads (docs/decisions.md, "Edge cache"): keys, generations and their bumps. The
@@ -16,25 +18,31 @@ export const EDGE_MAX_AGE_SECONDS = 60;
 export const EDGE_STALE_SECONDS = 300;
 
 /** `catalogue`: every public catalogue read. `video:<id>`: a video's timed comments, which any user writes. */
-export type Scope = "catalogue" | `video:${number}`;
+export type Scope = CacheScope;
 
 const genKey = (scope: Scope) => `gen:${scope}`;
 
 /** Never the same twice, also across a KV that was emptied (tests, a new namespace): a stale entry is never reached. */
 const newGeneration = () => `${Date.now().toString(36)}${crypto.getRandomValues(new Uint32Array(1))[0].toString(36)}`;
 
-const TIMED_COMMENTS = /^\/v4\/(?:videos|episodes)\/([^/]+)\/timed_comments\/[^/]+$/;
-
-/** The generations a read at `routingPath` depends on: all of the catalogue, and a video's own for its comments. */
+/**
+ * The generations a read at `routingPath` depends on: what its route declares (`cacheScope`,
+ * src/lib/route-properties.ts), else all of the catalogue.
+ */
 export function scopesOf(routingPath: string): Scope[] {
-  const m = TIMED_COMMENTS.exec(routingPath);
-  const videoId = m ? tryParseId(decodeURIComponent(m[1]), "v") : null;
+  const { cacheScope, params } = propertiesOf("GET", routingPath);
+  return cacheScope ? cacheScope(params) : ["catalogue"];
+}
+
+/** All of the catalogue, and a video's own generation (its timed comments, which any user writes). */
+export function videoScopes(wireVideoId: string | undefined): Scope[] {
+  const videoId = wireVideoId === undefined ? null : tryParseId(wireVideoId, "v");
   return videoId === null ? ["catalogue"] : ["catalogue", `video:${videoId}`];
 }
 
 /**
- * How long an isolate reuses the generations it read. A hit then costs one Cache API lookup and no KV read (issue
- * 13 measured the KV read at about a fifth of a hit's time locally). A bump updates the memo of the isolate that made
+ * How long an isolate reuses the generations it read. A hit then costs one Cache API lookup and no KV read (the KV
+ * read measured about a fifth of a hit's time locally). A bump updates the memo of the isolate that made
  * it at once; the other isolates of the location see it within this bound (docs/decisions.md, "Edge cache").
  */
 export const GENERATION_MEMO_MS = 1000;

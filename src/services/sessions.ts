@@ -64,10 +64,11 @@ export type LiveSession = { user: User; expiresAt: number };
 /**
  * The live session of a token: one indexed read. An expired session is treated as deleted (and deleted, after the
  * response); a live one whose `last_used_at` is older than SESSION_REFRESH_SECONDS is refreshed, after the response.
+ * `now` (Unix seconds) is the clock expiry is decided on; tests fix it to check the boundary second by second.
  */
-export async function liveSession(db: DB, token: string, defer?: Defer): Promise<LiveSession | undefined> {
+export async function liveSession(db: DB, token: string, defer?: Defer, now = nowSeconds()): Promise<LiveSession | undefined> {
   const tokenHash = await hashToken(token);
-  const cut = cutAt(nowSeconds());
+  const cut = cutAt(now);
   return settleSession(db, tokenHash, cut, await findSession(db, tokenHash, cut), defer);
 }
 
@@ -93,17 +94,19 @@ export interface PendingSession extends Rider {
 }
 
 /**
- * The same check as `liveSession`, deferred (issue 13): a read that batches its data carries the session lookup
- * in that batch, so a token-bearing read costs one round trip. `onSettled` hears the answer once, however it came.
+ * The same check as `liveSession`, deferred (docs/decisions.md, "One round trip per read"): a read that batches its
+ * data carries the session lookup in that batch, so a token-bearing read costs one round trip. `onSettled` hears the
+ * answer once, however it came.
  */
 export async function pendingSession(
   db: DB,
   token: string,
   defer: Defer | undefined,
   onSettled: (session: LiveSession | undefined) => void,
+  now = nowSeconds(),
 ): Promise<PendingSession> {
   const tokenHash = await hashToken(token);
-  const cut = cutAt(nowSeconds());
+  const cut = cutAt(now);
   let sent = false;
   let settled: Promise<LiveSession | undefined> | undefined;
   const settle = (row: SessionRow) =>

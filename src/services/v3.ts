@@ -20,8 +20,8 @@ import { isVisible } from "./access";
 import type { Deps } from "./deps";
 
 /**
- * The v3 reads (interface "v3"): listings, single resources, search, and the OAuth client check. Each read is one
- * D1 round trip (issue 13): its statements and the genre names its resources carry go in one batch.
+ * The v3 reads (docs/spec/paths.md, "v3 (deprecated)"): listings, single resources, search, and the OAuth client check. Each read is one
+ * D1 round trip (docs/decisions.md, "One round trip per read"): its statements and the genre names its resources carry go in one batch.
  */
 
 const notFound = () => ApiError.notFound("The resource couldn't be found");

@@ -24,7 +24,7 @@ import type { Application } from "../types";
 import { sendDeliveries } from "../webhooks/pump";
 import type { Deps } from "./deps";
 
-/** Endpoints one application may have (issue 15); the next creation is a 409 that says so. */
+/** Endpoints one application may have (docs/decisions.md, "Signed webhooks"); the next creation is a 409 that says so. */
 export const MAX_ENDPOINTS_PER_APPLICATION = 10;
 export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 200;
 

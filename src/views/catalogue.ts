@@ -1,35 +1,11 @@
 import type { ContainerRow, VideoRow } from "../db/schema";
+import { CHILD_KEY, PSEUDO_TYPE } from "../domain/catalogue-types";
 import { formatId } from "../lib/ids";
+import { isoTime } from "../lib/time";
+import type { ViewContext } from "../lib/view-context";
 import { userRef } from "./user";
-import { isoTime } from "./time";
 
 export type { ContainerRow, VideoRow };
-
-/** What a view needs from the request: absolute URLs and the viewer's region. */
-export interface ViewContext {
-  origin: string;
-  webOrigin: string;
-  /** Two-letter country of the viewer (Cloudflare's `cf.country`), when known. */
-  region?: string;
-}
-
-/** Pseudo-type path segment of each container type. */
-export const PSEUDO_TYPE = { film: "films", series: "series", news: "news", artist: "artists" } as const;
-export const TYPE_OF_PSEUDO = { films: "film", series: "series", news: "news", artists: "artist" } as const;
-
-/** The child-count key of each video type, as clients read it. */
-export const CHILD_KEY = {
-  episode: "episodes",
-  movie: "movies",
-  news_clip: "news_clips",
-  music_video: "music_videos",
-  clip: "clips",
-  trailer: "trailers",
-} as const;
-export const VIDEO_TYPE_OF_CHILD_KEY = Object.fromEntries(Object.entries(CHILD_KEY).map(([k, v]) => [v, k])) as Record<
-  (typeof CHILD_KEY)[keyof typeof CHILD_KEY],
-  keyof typeof CHILD_KEY
->;
 
 /** The main child kind of each container type: its count is always shown, even when zero. */
 const MAIN_CHILD = { series: "episode", film: "movie", news: "news_clip", artist: "music_video" } as const;

@@ -1,10 +1,11 @@
 import type { ThreadRow } from "../db/queries/threads";
 import { formatId } from "../lib/ids";
+import { isoTime } from "../lib/time";
+import type { ViewContext } from "../lib/view-context";
 import type { FollowItem } from "../services/follows";
 import type { MessageRow } from "../services/threads";
 import type { User } from "../types";
-import { containerView, videoView, type ViewContext } from "./catalogue";
-import { isoTime } from "./time";
+import { containerView, videoView } from "./catalogue";
 
 /**
  * A subscribed or marked resource: the full container or video object (the id suffix and `type` tell the

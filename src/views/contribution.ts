@@ -1,4 +1,5 @@
-import type { ContainerRow, ViewContext } from "./catalogue";
+import type { ViewContext } from "../lib/view-context";
+import type { ContainerRow } from "./catalogue";
 import { containerConcise } from "./catalogue";
 import { userRef } from "./user";
 

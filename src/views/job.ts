@@ -1,13 +1,15 @@
 import type { Job } from "../db/queries/jobs";
-import type { JobType } from "../jobs";
 import { formatId } from "../lib/ids";
-import { isoTime } from "./time";
+import { isoTime } from "../lib/time";
 
-export function jobView(job: Job, origin: string) {
+/**
+ * `T` is the job's registry name (src/jobs/index.ts), carried by the row's type so that views need not import the
+ * registry: `enqueue` returns its definition's name, and the route that reads a stored job narrows it there.
+ */
+export function jobView<T extends string>(job: Job & { type: T }, origin: string) {
   return {
     id: formatId(job.id, "j"),
-    // Rows hold only registry names (enqueue writes them from a definition).
-    type: job.type as JobType,
+    type: job.type,
     status: job.status,
     progress: job.progress,
     attempts: job.attempts,

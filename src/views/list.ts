@@ -1,11 +1,12 @@
 import type { ListRow } from "../db/queries/lists";
 import { formatId } from "../lib/ids";
+import { isoTime } from "../lib/time";
+import type { ViewContext } from "../lib/view-context";
 import type { ListEntry, ListSource } from "../services/lists";
-import { containerView, videoView, type ViewContext } from "./catalogue";
-import { isoTime } from "./time";
+import { containerView, videoView } from "./catalogue";
 
 /**
- * The list object (WIRE.md): `videos` holds the ids of every item, containers (`12c`) and videos (`40v`),
+ * The list object (docs/spec/wire.md, "Lists"): `videos` holds the ids of every item, containers (`12c`) and videos (`40v`),
  * in list order.
  */
 export function listView(list: ListRow, titles: Record<string, string>, itemIds: string[], origin: string) {

@@ -4,7 +4,7 @@ import type { TimedCommentRow } from "../db/queries/timed-comments";
 import type { TranslationRow, VoteCounts } from "../db/queries/translations";
 import type { captionSuggestions } from "../db/schema";
 import { formatId } from "../lib/ids";
-import { isoTime } from "./time";
+import { isoTime } from "../lib/time";
 
 const userRef = (id: number, username: string) => ({ id: formatId(id, "u"), username });
 
@@ -70,7 +70,7 @@ export function suggestionView(s: typeof captionSuggestions.$inferSelect, user: 
   };
 }
 
-/** WIRE.md "Timed comments": `value` repeats `comment` for older clients. */
+/** docs/spec/wire.md, "Timed comments": `value` repeats `comment` for older clients. */
 export function timedCommentView(t: Omit<TimedCommentRow, "username">, user: { id: number; username: string }) {
   return {
     id: formatId(t.id, "tc"),

@@ -1,8 +1,9 @@
 import type { NotificationRow } from "../db/queries/notifications";
 import { formatId } from "../lib/ids";
+import { isoTime } from "../lib/time";
+import type { ViewContext } from "../lib/view-context";
 import type { NotificationRefs } from "../services/notifications";
-import { containerConcise, type ViewContext } from "./catalogue";
-import { isoTime } from "./time";
+import { containerConcise } from "./catalogue";
 import { userRef } from "./user";
 
 /**

@@ -1,6 +1,6 @@
 import type { User } from "../types";
 import { formatId } from "../lib/ids";
-import { isoTime } from "./time";
+import { isoTime } from "../lib/time";
 
 /** The user summary of v5 sessions. The email is only shown to the user themself. */
 export function userSummary(user: User) {

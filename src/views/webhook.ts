@@ -1,8 +1,8 @@
 import type { DeliveryRow, WebhookEndpointRow } from "../db/queries/webhook-endpoints";
 import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, maySubscribe } from "../domain/webhook-events";
 import { formatId } from "../lib/ids";
-import { isoTime } from "./time";
-import { webhookEventView } from "./webhook-event";
+import { isoTime } from "../lib/time";
+import { webhookEventView } from "../webhooks/event-body";
 
 /** An endpoint as its application sees it: never a secret, only until when a rotated-out one still signs. */
 export function webhookView(e: WebhookEndpointRow, origin: string, now = new Date()) {

@@ -1,7 +1,7 @@
 import type { DeliveryEndpoint, DeliveryEvent } from "../db/queries/webhook-deliveries";
 import { formatId } from "../lib/ids";
 import { signatureHeader } from "../lib/webhook-signature";
-import { webhookEventView } from "../views/webhook-event";
+import { webhookEventView } from "./event-body";
 
 /** Identifies the sender to receivers and their firewalls; bump the version if the request format changes. */
 export const WEBHOOK_USER_AGENT = "media-catalogue-webhooks/1";

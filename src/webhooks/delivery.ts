@@ -12,10 +12,10 @@ import { attemptDelivery, type AttemptOutcome } from "./attempt";
 import { sendDeliveries, WebhookPumpMessage } from "./pump";
 
 /**
- * The webhook delivery consumer (issue 15; README.md "Webhooks"). A pump message only says "send what is due": the
- * deliveries and their attempts live in D1, so the consumer claims due ones itself, sends them, and records every
- * result in one batch. At least once: a delivery is claimed before it is sent, and one whose consumer dies is put
- * back by the sweeper (src/webhooks/sweep.ts) when its lease expires; one that was recorded is never sent again.
+ * The webhook delivery consumer (docs/decisions.md, "Signed webhooks"; README.md, "Webhooks"). A pump message only
+ * says "send what is due": the deliveries and their attempts live in D1, so the consumer claims due ones itself, sends
+ * them, and records every result in one batch. At least once: a delivery is claimed before it is sent, and one whose
+ * consumer dies is put back by the sweeper (src/webhooks/sweep.ts) when its lease expires; one that was recorded is never sent again.
  */
 
 /** Attempts before a delivery is marked failed: the first plus one per backoff step. */

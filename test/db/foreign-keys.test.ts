@@ -1,6 +1,7 @@
-// Every foreign key has an index leading on its column(s) (issue 12). Without one, deleting (or re-keying) a
-// parent row makes SQLite scan the whole child table to cascade or check it: deleting one empty video read
-// all of subtitle_histories, twice. Walks the migrated schema, so a new table or migration is covered.
+// Every foreign key has an index leading on its column(s) (docs/decisions.md, "Every foreign key leads an index").
+// Without one, deleting (or re-keying) a parent row makes SQLite scan the whole child table to cascade or check it:
+// deleting one empty video read all of subtitle_histories, twice. Walks the migrated schema, so a new table or
+// migration is covered.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 

@@ -1,26 +1,5 @@
 import { env } from "cloudflare:workers";
-import { api } from ".";
 import { createContainer, createVideo } from "./catalogue";
-
-export interface CallOptions {
-  token?: string;
-  /** Send the token as `Authorization: Bearer` instead of `token=`. */
-  bearer?: boolean;
-  app?: string;
-  json?: unknown;
-  query?: Record<string, string>;
-}
-
-/** A v4 call with `token=`/Bearer and `app=` added to the path's query. */
-export function call(method: string, path: string, opts: CallOptions = {}) {
-  const url = new URL(path, "https://api.test");
-  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
-  if (opts.token && !opts.bearer) url.searchParams.set("token", opts.token);
-  if (opts.app) url.searchParams.set("app", opts.app);
-  const headers: Record<string, string> = {};
-  if (opts.token && opts.bearer) headers.authorization = `Bearer ${opts.token}`;
-  return api(url.pathname + url.search, { method, headers, json: opts.json });
-}
 
 /** A normal-state container, and a normal video in a container of its own. */
 export async function followables(tag: string) {

@@ -1,14 +1,12 @@
 import { expect } from "vitest";
 import { api, errorBody } from ".";
 
-/** A v4 call with `token=` and a JSON body. */
-export const send = (method: string, path: string, token?: string, json?: unknown) =>
-  api(token ? `${path}?token=${token}` : path, { method, json });
-export const post = (token: string | undefined, json: unknown) => send("POST", "/v4/containers.json", token, json);
-export const put = (id: string, token: string | undefined, json: unknown) => send("PUT", `/v4/containers/${id}.json`, token, json);
-export const del = (id: string, token?: string) => send("DELETE", `/v4/containers/${id}.json`, token);
+export const post = (token: string | undefined, json: unknown) => api("/v4/containers.json", { method: "POST", token, json });
+export const put = (id: string, token: string | undefined, json: unknown) =>
+  api(`/v4/containers/${id}.json`, { method: "PUT", token, json });
+export const del = (id: string, token?: string) => api(`/v4/containers/${id}.json`, { method: "DELETE", token });
 
-export const read = async (id: string, token?: string) => (await send("GET", `/v4/containers/${id}.json`, token)).json() as Promise<any>;
+export const read = async (id: string, token?: string) => (await api(`/v4/containers/${id}.json`, { token })).json() as Promise<any>;
 
 /** The smallest valid container body. */
 export const minimal = (over: Record<string, unknown> = {}) => ({

@@ -43,18 +43,55 @@ async function signAsClient(url: string, method: string, headers: Headers, body:
   headers.set("signature", await hmacSha1Hex(secret, signedMessageBytes(url, bytes, t)));
 }
 
+/** What `api()` takes besides fetch's own init: the body as JSON, and who is calling, written as a client would. */
+export interface ApiInit extends RequestInit {
+  json?: unknown;
+  /** A session token, sent as `token=` (or as `Authorization: Bearer` with `bearer`). */
+  token?: string;
+  bearer?: boolean;
+  /** An application's id, sent as `app=`; the request is then signed as it, unless `unsigned`. */
+  app?: string;
+  unsigned?: boolean;
+  /** Query parameters added to the path's own. */
+  query?: Record<string, string>;
+}
+
 /**
- * Calls the Worker over HTTPS (login refuses plain HTTP outside development). Each call comes from a random
- * CF-Connecting-IP unless the test sets one, so the per-address login limit (20 a minute) only bites tests
- * that mean it to. Requests naming an application a test created are signed with its secret unless `unsigned`
- * is set. Every 2xx JSON answer is checked against its route's declared schema (./contracts.ts).
+ * A request's path with what it sends, for tests that build a request before they know who sends it (the
+ * authorization tables send one target as each caller in turn).
  */
-export async function api(path: string, init: RequestInit & { json?: unknown; unsigned?: boolean } = {}) {
-  const { json, unsigned, ...rest } = init;
+export interface Target extends Pick<ApiInit, "json" | "query"> {
+  path: string;
+}
+
+/** Who sends a request, as `api()` takes it. */
+export type Sender = Pick<ApiInit, "token" | "app" | "unsigned">;
+
+/** The URL with `query`, `token=` and `app=` added, in that order; untouched (not re-encoded) when there are none. */
+function withParams(url: string, { token, bearer, app, query }: ApiInit) {
+  if (!query && !app && (!token || bearer)) return url;
+  const u = new URL(url);
+  for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
+  if (token && !bearer) u.searchParams.set("token", token);
+  if (app) u.searchParams.set("app", app);
+  return u.href;
+}
+
+/**
+ * Calls the Worker over HTTPS (login refuses plain HTTP outside development): the one way tests make a request.
+ * Each call comes from a random CF-Connecting-IP unless the test sets one, so the per-address login limit
+ * (20 a minute) only bites tests that mean it to. Requests naming an application a test created are signed with
+ * its secret unless `unsigned` is set. Every 2xx JSON answer is checked against its route's declared schema
+ * (./contracts.ts).
+ */
+export async function api(target: string | Target, init: ApiInit = {}) {
+  const { path, ...sent } = typeof target === "string" ? { path: target } : target;
+  const { json, unsigned, token, bearer, app, query, ...rest } = { ...sent, ...init };
   const headers = new Headers(rest.headers);
   if (json !== undefined) headers.set("content-type", "application/json");
   if (!headers.has("cf-connecting-ip")) headers.set("cf-connecting-ip", randomAddress());
-  const url = path.startsWith("http") ? path : `${ORIGIN}${path}`;
+  if (token && bearer) headers.set("authorization", `Bearer ${token}`);
+  const url = withParams(path.startsWith("http") ? path : `${ORIGIN}${path}`, { token, bearer, app, query });
   const body = json !== undefined ? JSON.stringify(json) : rest.body;
   if (!unsigned) await signAsClient(url, (rest.method ?? "GET").toUpperCase(), headers, body);
   const res = await SELF.fetch(url, { ...rest, headers, body });

@@ -1,28 +1,6 @@
 /// <reference types="vite/client" />
 import { expect } from "vitest";
-import { ORIGIN, api, errorBody } from ".";
-
-/** Who sends a request: a user token (`token=`), an application (`app=`, signed by `api()` unless `unsigned`). */
-export interface Sender {
-  token?: string;
-  app?: string;
-  unsigned?: boolean;
-}
-
-export interface Target {
-  path: string;
-  json?: unknown;
-  query?: Record<string, string>;
-}
-
-/** A request to `target` as `who`. */
-export function send(method: string, target: Target, who: Sender = {}) {
-  const url = new URL(target.path, ORIGIN);
-  for (const [k, v] of Object.entries(target.query ?? {})) url.searchParams.set(k, v);
-  if (who.token) url.searchParams.set("token", who.token);
-  if (who.app) url.searchParams.set("app", who.app);
-  return api(url.pathname + url.search, { method, json: target.json, unsigned: who.unsigned });
-}
+import { api, errorBody } from ".";
 
 /** A refusal with its status and vcode (and the field it names, when given); `what` labels the failure. */
 export async function expectRefused(res: Response, what: string, status: number, vcode: number, field?: string) {

@@ -61,7 +61,8 @@ describe("srt-import consumer", () => {
       .where(eq(subtitleHistories.videoId, videoId))
       .orderBy(asc(subtitleHistories.id))
       .all();
-    // Issue 13: one history row per kind and chunk of cues, standing for `count` changes (not two per cue).
+    // docs/decisions.md, "An import's history is one row per kind and chunk": one history row per kind and chunk of
+    // cues, standing for `count` changes (not two per cue).
     expect(histories.map((h) => [h.kind, h.count, h.sourceKey]).sort()).toEqual([
       ["segment", 3, `import:${job.id}:1-3:segment`],
       ["subtitle", 3, `import:${job.id}:1-3:created`],

@@ -6,7 +6,8 @@ import { handlers } from "../../queues";
 import worker from "../../src";
 import { dueJobIds, findJob, finishJob, insertJob, markJobRunning, noteJobError, type Job } from "../../src/db/queries/jobs";
 import { jobs } from "../../src/db/schema";
-import { LEASE_SECONDS, MAX_ATTEMPTS, QUEUED_TIMEOUT_SECONDS, SWEEP_BATCH, sweepJobs } from "../../src/jobs/sweeper";
+import { LEASE_SECONDS, MAX_ATTEMPTS, QUEUED_TIMEOUT_SECONDS } from "../../src/jobs/deadlines";
+import { SWEEP_BATCH, sweepJobs } from "../../src/jobs/sweeper";
 import { db } from "../helpers";
 import { deliver } from "../helpers/subtitles";
 

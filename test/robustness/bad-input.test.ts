@@ -3,7 +3,7 @@ import { api, createApplication, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 
 /**
- * Hostile input over every operation of the OpenAPI document (issue 12, part 8): wrong types, missing and unknown
+ * Hostile input over every operation of the OpenAPI document (docs/decisions.md, "Robustness test"): wrong types, missing and unknown
  * fields, huge and negative numbers, malformed ids, wrong methods and content types, with no token, another user's
  * token and staff. Nothing may answer 5xx, and every error carries the envelope of its API generation.
  */

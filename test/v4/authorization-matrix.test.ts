@@ -1,8 +1,8 @@
-// DESIGN.md §5 for every user-scoped route of the community issue: no token 401, another user's token 403,
+// docs/spec/design.md, "User-scoped routes", for every user-scoped route of the community: no token 401, another user's token 403,
 // the owner 2xx, and an object id that is not the owner's 404 even through the owner's own path.
 import { notifications } from "../../src/db/schema";
-import { db, signedInUser } from "../helpers";
-import { call, followables } from "../helpers/community";
+import { api, db, signedInUser } from "../helpers";
+import { followables } from "../helpers/community";
 import { describe, expect, test, type Signed } from "../helpers/fixtures";
 interface Route {
   name: string;
@@ -19,7 +19,7 @@ let bob: Signed;
 const ids: Record<string, string> = {};
 
 async function startThread(from: Signed, to: Signed) {
-  const res = await call("POST", `/v4/users/${from.id}/threads.json`, { token: from.token, json: { to: to.id, content: "hello" } });
+  const res = await api(`/v4/users/${from.id}/threads.json`, { method: "POST", token: from.token, json: { to: to.id, content: "hello" } });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
@@ -34,12 +34,13 @@ test.beforeAll(async ({ user: alice, otherUser: carol, officialApp }) => {
   const a = await followables("matrix-a");
   const b = await followables("matrix-b");
   Object.assign(ids, { follow: a.container.wireId, unfollow: b.container.wireId, mark: a.video.wireId, unmark: b.video.wireId });
-  await call("POST", `/v4/users/${alice.id}/subscriptions.json`, {
+  await api(`/v4/users/${alice.id}/subscriptions.json`, {
+    method: "POST",
     token: alice.token,
     app: officialApp,
     json: { resource_id: ids.unfollow },
   });
-  await call("POST", `/v4/users/${alice.id}/markers.json`, { token: alice.token, json: { resource_id: ids.unmark } });
+  await api(`/v4/users/${alice.id}/markers.json`, { method: "POST", token: alice.token, json: { resource_id: ids.unmark } });
   ids.thread = await startThread(alice, bob);
   ids.threadToDelete = await startThread(bob, alice);
   ids.foreignThread = await startThread(bob, carol);
@@ -114,13 +115,13 @@ describe("authorization matrix of the user-scoped community routes", () => {
       officialApp,
     }) => {
       const opts = { json: resolve(route.json), query: route.query, app: route.official ? officialApp : undefined };
-      const anonymous = await call(route.method, route.path(alice), { ...opts, token: nobody.token });
+      const anonymous = await api(route.path(alice), { method: route.method, ...opts, token: nobody.token });
       expect(anonymous.status, "no token").toBe(401);
       expect(((await anonymous.json()) as { vcode: number }).vcode).toBe(4500);
-      const other = await call(route.method, route.path(alice), { ...opts, token: carol.token });
+      const other = await api(route.path(alice), { method: route.method, ...opts, token: carol.token });
       expect(other.status, "another user's token").toBe(403);
       expect(((await other.json()) as { vcode: number }).vcode).toBe(5403);
-      const owner = await call(route.method, route.path(alice), { ...opts, token: alice.token });
+      const owner = await api(route.path(alice), { method: route.method, ...opts, token: alice.token });
       expect(owner.status, `owner: ${await owner.clone().text()}`).toBe(route.ok);
     });
   }
@@ -136,13 +137,13 @@ describe("authorization matrix of the user-scoped community routes", () => {
   ];
   for (const [name, method, path, query, json] of FOREIGN) {
     test(`${name} through alice's own path is 404`, async ({ user: alice }) => {
-      const res = await call(method, path(alice), { token: alice.token, query, json });
+      const res = await api(path(alice), { method, token: alice.token, query, json });
       expect(res.status).toBe(404);
     });
   }
 
   test("bob still has his thread and notification afterwards", async () => {
-    expect((await call("GET", `${base(bob)}/threads/${ids.foreignThread}.json`, { token: bob.token })).status).toBe(200);
-    expect((await call("GET", `${base(bob)}/notifications/${ids.foreignNotification}.json`, { token: bob.token })).status).toBe(200);
+    expect((await api(`${base(bob)}/threads/${ids.foreignThread}.json`, { token: bob.token })).status).toBe(200);
+    expect((await api(`${base(bob)}/notifications/${ids.foreignNotification}.json`, { token: bob.token })).status).toBe(200);
   });
 });

@@ -1,14 +1,15 @@
-// The authorization matrix of the write routes outside /v4/users/<id>/ (issue 12, part 8), part 2: routes of official
-// applications (SRT import, completions and histories, reads by POST), votes, reports, caption suggestions and timed
-// comments. Part 1, authorization-writes.test.ts, checks that every write of /openapi.json is covered somewhere.
+// The authorization matrix of the write routes outside /v4/users/<id>/ (docs/decisions.md,
+// "Official applications must sign"), part 2: routes of official applications (SRT import, completions and histories,
+// reads by POST), votes, reports, caption suggestions and timed comments. Part 1, authorization-writes.test.ts,
+// checks that every write of /openapi.json is covered somewhere.
 import { eq } from "drizzle-orm";
 import { videos } from "../../src/db/schema";
-import { db, signedInUser } from "../helpers";
+import { api, db, type Sender, signedInUser, type Target } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { describe, expect, test, type Signed } from "../helpers/fixtures";
 import { waitForJob } from "../helpers/jobs";
 import { createSubtitles } from "../helpers/localisation";
-import { expectRefused, expectStatus, send, type Sender, type Target } from "../helpers/write-authz";
+import { expectRefused, expectStatus } from "../helpers/write-authz";
 
 /** A Korean series managed by `manager` with one video (pending when `hidden`) and two segments in ko (originals) and en. */
 async function video(manager: Signed, hidden = false) {
@@ -26,10 +27,10 @@ async function video(manager: Signed, hidden = false) {
 
 /** The three refusals of a route for official applications: no app=, another application, and the official one unsigned. */
 async function officialOnly(method: string, target: Target, who: Sender & { partnerApp: string; officialApp: string }) {
-  await expectRefused(await send(method, target, { token: who.token }), "no app=", 400, 5002, "app");
-  await expectRefused(await send(method, target, { token: who.token, app: who.partnerApp }), "a partner application", 403, 5403);
+  await expectRefused(await api(target, { method, token: who.token }), "no app=", 400, 5002, "app");
+  await expectRefused(await api(target, { method, token: who.token, app: who.partnerApp }), "a partner application", 403, 5403);
   await expectRefused(
-    await send(method, target, { token: who.token, app: who.officialApp, unsigned: true }),
+    await api(target, { method, token: who.token, app: who.officialApp, unsigned: true }),
     "the official app unsigned",
     401,
     4,
@@ -49,14 +50,14 @@ describe("routes of official applications: a signed official app=, then the user
     const hidden = await video(manager, true);
     await officialOnly("POST", target(visible), { token: manager.token, officialApp, partnerApp });
     const app = officialApp;
-    await expectRefused(await send("POST", target(visible), { app }), "no token", 401, 4500);
-    await expectRefused(await send("POST", target(visible), { app, token: other.token }), "a user who manages nothing", 403, 5403);
-    await expectRefused(await send("POST", target(hidden), { app, token: other.token }), "that user, video hidden", 404, 404);
+    await expectRefused(await api(target(visible), { method: "POST", app }), "no token", 401, 4500);
+    await expectRefused(await api(target(visible), { method: "POST", app, token: other.token }), "a user who manages nothing", 403, 5403);
+    await expectRefused(await api(target(hidden), { method: "POST", app, token: other.token }), "that user, video hidden", 404, 404);
     for (const [who, v, what] of [
       [manager, hidden, "the manager, video hidden"],
       [staff, visible, "staff"],
     ] as const) {
-      const res = await send("POST", target(v), { app, token: who.token });
+      const res = await api(target(v), { method: "POST", app, token: who.token });
       await expectStatus(res, what, 202);
       const job = await waitForJob(((await res.json()) as { job: { id: string } }).job.id, who.token);
       expect(job.status, what).toBe("succeeded");
@@ -75,26 +76,30 @@ describe("routes of official applications: a signed official app=, then the user
     const ofVideos = { path: "/v4/subtitle_completions.json", json: { video_ids: [visible.video] } };
     const ofHidden = { path: "/v4/subtitle_completions.json", json: { container_id: hidden.wireId } };
     await officialOnly("POST", ofVideos, { officialApp, partnerApp });
-    await expectStatus(await send("POST", ofVideos, { app: officialApp }), "no token", 200);
+    await expectStatus(await api(ofVideos, { method: "POST", app: officialApp }), "no token", 200);
     await expectRefused(
-      await send("POST", ofHidden, { app: officialApp, token: other.token }),
+      await api(ofHidden, { method: "POST", app: officialApp, token: other.token }),
       "a hidden container, another user",
       404,
       404,
     );
-    await expectStatus(await send("POST", ofHidden, { app: officialApp, token: manager.token }), "a hidden container, its manager", 200);
-    await expectStatus(await send("POST", ofHidden, { app: officialApp, token: staff.token }), "a hidden container, staff", 200);
+    await expectStatus(
+      await api(ofHidden, { method: "POST", app: officialApp, token: manager.token }),
+      "a hidden container, its manager",
+      200,
+    );
+    await expectStatus(await api(ofHidden, { method: "POST", app: officialApp, token: staff.token }), "a hidden container, staff", 200);
   });
 
   test(`${HISTORIES.op}: the user themself or staff`, async ({ user: owner, otherUser: other, staff, officialApp, partnerApp }) => {
     const mine = { path: `/v4/users/${owner.id}/subtitle_histories.json`, json: {} };
     await officialOnly("POST", mine, { token: owner.token, officialApp, partnerApp });
-    await expectRefused(await send("POST", mine, { app: officialApp }), "no token", 401, 4500);
-    await expectRefused(await send("POST", mine, { app: officialApp, token: other.token }), "another user", 403, 5403);
-    await expectStatus(await send("POST", mine, { app: officialApp, token: owner.token }), "the user", 200);
-    await expectStatus(await send("POST", mine, { app: officialApp, token: staff.token }), "staff", 200);
+    await expectRefused(await api(mine, { method: "POST", app: officialApp }), "no token", 401, 4500);
+    await expectRefused(await api(mine, { method: "POST", app: officialApp, token: other.token }), "another user", 403, 5403);
+    await expectStatus(await api(mine, { method: "POST", app: officialApp, token: owner.token }), "the user", 200);
+    await expectStatus(await api(mine, { method: "POST", app: officialApp, token: staff.token }), "staff", 200);
     const nobody = { path: "/v4/users/999999999u/subtitle_histories.json", json: {} };
-    await expectRefused(await send("POST", nobody, { app: officialApp, token: staff.token }), "staff, no such user", 404, 404);
+    await expectRefused(await api(nobody, { method: "POST", app: officialApp, token: staff.token }), "staff, no such user", 404, 404);
   });
 });
 
@@ -110,7 +115,8 @@ const report = (prefix: string) => (v: { original: string }) => ({
   path: `/v4/${prefix}/${v.original}/report.json`,
   json: { reason: "typo" },
 });
-// Both spellings of every translation route (docs/api.md, "Translations"), each op written out for part 1's coverage check.
+// Both spellings of every translation route (docs/api.md, "Translations, captions, timed comments and histories"),
+// each op written out for part 1's coverage check.
 const COMMUNITY: CommunityWrite[] = [
   { op: "POST /v4/tranlslations/{subtitle_id}/like.json", ok: 200, target: vote("tranlslations", "like") },
   { op: "POST /v4/tranlslations/{subtitle_id}/dislike.json", ok: 200, target: vote("tranlslations", "dislike") },
@@ -130,13 +136,26 @@ describe("votes, reports and caption suggestions: any application and any user; 
     test(`${route.op}`, async ({ user: owner, otherUser: voter, staff, partnerApp, officialApp }) => {
       const visible = route.target(await video(owner));
       const hidden = route.target(await video(owner, true));
-      await expectRefused(await send("POST", visible, { token: voter.token }), "no app=", 400, 5002, "app");
-      await expectRefused(await send("POST", visible, { app: partnerApp }), "no token", 401, 4500);
-      await expectRefused(await send("POST", hidden, { app: partnerApp, token: voter.token }), "a user, video hidden", 404, 404);
-      await expectRefused(await send("POST", hidden, { app: partnerApp, token: owner.token }), "its manager, video hidden", 404, 404);
-      await expectRefused(await send("POST", hidden, { app: officialApp, token: staff.token }), "staff, video hidden", 404, 404);
-      await expectStatus(await send("POST", visible, { app: partnerApp, token: voter.token }), "a user with a partner app", route.ok);
-      await expectStatus(await send("POST", visible, { app: officialApp, token: staff.token }), "staff with the official app", route.ok);
+      await expectRefused(await api(visible, { method: "POST", token: voter.token }), "no app=", 400, 5002, "app");
+      await expectRefused(await api(visible, { method: "POST", app: partnerApp }), "no token", 401, 4500);
+      await expectRefused(await api(hidden, { method: "POST", app: partnerApp, token: voter.token }), "a user, video hidden", 404, 404);
+      await expectRefused(
+        await api(hidden, { method: "POST", app: partnerApp, token: owner.token }),
+        "its manager, video hidden",
+        404,
+        404,
+      );
+      await expectRefused(await api(hidden, { method: "POST", app: officialApp, token: staff.token }), "staff, video hidden", 404, 404);
+      await expectStatus(
+        await api(visible, { method: "POST", app: partnerApp, token: voter.token }),
+        "a user with a partner app",
+        route.ok,
+      );
+      await expectStatus(
+        await api(visible, { method: "POST", app: officialApp, token: staff.token }),
+        "staff with the official app",
+        route.ok,
+      );
     });
   }
 });
@@ -151,7 +170,7 @@ describe("timed comments: any user writes on a video they can see; the author, m
   });
   /** A comment of `author` on `v`, and its DELETE target. */
   const posted = async (v: { video: string }, author: Signed) => {
-    const res = await send("POST", comment(v), author);
+    const res = await api(comment(v), { method: "POST", token: author.token });
     await expectStatus(res, "posting the comment", 201);
     return { path: `/v4/videos/${v.video}/timed_comments/${((await res.json()) as { id: string }).id}.json` };
   };
@@ -159,26 +178,26 @@ describe("timed comments: any user writes on a video they can see; the author, m
   test(`${COMMENT.op}: a user token; a hidden video 404 to who cannot see it`, async ({ user: manager, otherUser: other }) => {
     const visible = await video(manager);
     const hidden = await video(manager, true);
-    await expectRefused(await send("POST", comment(visible)), "no token", 401, 4500);
-    await expectRefused(await send("POST", comment(hidden), other), "a user, video hidden", 404, 404);
-    await expectStatus(await send("POST", comment(visible), other), "any user", 201);
+    await expectRefused(await api(comment(visible), { method: "POST" }), "no token", 401, 4500);
+    await expectRefused(await api(comment(hidden), { method: "POST", token: other.token }), "a user, video hidden", 404, 404);
+    await expectStatus(await api(comment(visible), { method: "POST", token: other.token }), "any user", 201);
   });
 
   test(`${UNCOMMENT.op}: the author, the container's managers, staff`, async ({ user: manager, otherUser: author, staff }) => {
     const v = await video(manager);
     const bystander = await signedInUser();
-    await expectRefused(await send("DELETE", await posted(v, author)), "no token", 401, 4500);
-    await expectRefused(await send("DELETE", await posted(v, author), bystander), "another user", 403, 5403);
+    await expectRefused(await api(await posted(v, author), { method: "DELETE" }), "no token", 401, 4500);
+    await expectRefused(await api(await posted(v, author), { method: "DELETE", token: bystander.token }), "another user", 403, 5403);
     for (const [who, what] of [
       [author, "the author"],
       [manager, "the container's manager"],
       [staff, "staff"],
     ] as const) {
-      await expectStatus(await send("DELETE", await posted(v, author), who), what, 204);
+      await expectStatus(await api(await posted(v, author), { method: "DELETE", token: who.token }), what, 204);
     }
     const onHidden = await posted(v, author);
     await db().update(videos).set({ state: "pending" }).where(eq(videos.id, v.id));
-    await expectRefused(await send("DELETE", onHidden, bystander), "another user, video hidden since", 404, 404);
-    await expectStatus(await send("DELETE", onHidden, manager), "the manager, video hidden since", 204);
+    await expectRefused(await api(onHidden, { method: "DELETE", token: bystander.token }), "another user, video hidden since", 404, 404);
+    await expectStatus(await api(onHidden, { method: "DELETE", token: manager.token }), "the manager, video hidden since", 204);
   });
 });

@@ -1,9 +1,9 @@
-// The authorization matrix of the write routes outside /v4/users/<id>/ (issue 12, part 8), part 3: webhook endpoints
-// (issue 15). An application signs as itself; no user token is involved. Part 1, authorization-writes.test.ts, checks
-// that every write of /openapi.json is covered somewhere.
-import { createApplication } from "../helpers";
+// The authorization matrix of the write routes outside /v4/users/<id>/, part 3: webhook endpoints (docs/decisions.md,
+// "Endpoints belong to a signed application, not a user"). An application signs as itself; no user token is involved.
+// Part 1, authorization-writes.test.ts, checks that every write of /openapi.json is covered somewhere.
+import { api, createApplication, type Target } from "../helpers";
 import { describe, test } from "../helpers/fixtures";
-import { expectRefused, expectStatus, send, type Target } from "../helpers/write-authz";
+import { expectRefused, expectStatus } from "../helpers/write-authz";
 import { stubReceivers } from "../helpers/outbound";
 
 stubReceivers();
@@ -11,9 +11,9 @@ stubReceivers();
 /** A fresh application with one endpoint and one delivery (a ping) of it. */
 async function scene() {
   const app = (await createApplication()).wireId;
-  const created = await send("POST", { path: "/v4/webhooks.json", json: { url: "https://receiver.example.com/hook" } }, { app });
+  const created = await api({ path: "/v4/webhooks.json", json: { url: "https://receiver.example.com/hook" } }, { method: "POST", app });
   const webhook = ((await created.json()) as { webhook: { id: string } }).webhook.id;
-  const pinged = await send("POST", { path: `/v4/webhooks/${webhook}/ping.json` }, { app });
+  const pinged = await api({ path: `/v4/webhooks/${webhook}/ping.json` }, { method: "POST", app });
   const delivery = ((await pinged.json()) as { delivery: { id: string } }).delivery.id;
   return { app, webhook, delivery };
 }
@@ -73,13 +73,13 @@ describe("webhook endpoints: the application that owns them, signed; no user tok
       const method = route.op.split(" ")[0];
       const s = await scene();
       const target = route.target(s);
-      await expectRefused(await send(method, target, { token: user.token }), "no app= (a user token does not do)", 400, 5002, "app");
-      await expectRefused(await send(method, target, { app: s.app, unsigned: true }), "its application, unsigned", 401, 4, "sig");
+      await expectRefused(await api(target, { method, token: user.token }), "no app= (a user token does not do)", 400, 5002, "app");
+      await expectRefused(await api(target, { method, app: s.app, unsigned: true }), "its application, unsigned", 401, 4, "sig");
       if (route.ofEndpoint) {
-        await expectRefused(await send(method, target, { app: partnerApp }), "another application", 404, 404);
-        await expectRefused(await send(method, target, { app: officialApp, token: user.token }), "an official application", 404, 404);
+        await expectRefused(await api(target, { method, app: partnerApp }), "another application", 404, 404);
+        await expectRefused(await api(target, { method, app: officialApp, token: user.token }), "an official application", 404, 404);
       }
-      await expectStatus(await send(method, target, { app: s.app }), "its application, signed", route.ok);
+      await expectStatus(await api(target, { method, app: s.app }), "its application, signed", route.ok);
     });
   }
 });

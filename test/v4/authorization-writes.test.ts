@@ -1,14 +1,15 @@
-// The authorization matrix of the write routes outside /v4/users/<id>/ (issue 12, part 8), part 1: catalogue writes,
-// lists and notifications sent to subscribers. Part 2 (authorization-writes-localisation.test.ts) has the
-// official-application routes, translations, captions, timed comments, sessions and /oauth/token; the user-scoped
-// routes are in authorization-matrix.test.ts. The first test fails when /openapi.json has a write in none of them.
+// The authorization matrix of the write routes outside /v4/users/<id>/ (docs/decisions.md,
+// "Official applications must sign"), part 1: catalogue writes, lists and notifications sent to subscribers. Part 2
+// (authorization-writes-localisation.test.ts) has the official-application routes, translations, captions, timed
+// comments, sessions and /oauth/token; the user-scoped routes are in authorization-matrix.test.ts. The first test
+// fails when /openapi.json has a write in none of them.
 import { descriptions, titles } from "../../src/db/schema";
-import { createApplication, createUser, db, signedInUser } from "../helpers";
+import { api, createApplication, createUser, db, signedInUser, type Target } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { minimal } from "../helpers/container-writes";
 import { describe, expect, test, type Signed } from "../helpers/fixtures";
 import { waitForJob } from "../helpers/jobs";
-import { coveredWrites, documentedWrites, expectRefused, expectStatus, normaliseOp, send, type Target } from "../helpers/write-authz";
+import { coveredWrites, documentedWrites, expectRefused, expectStatus, normaliseOp } from "../helpers/write-authz";
 
 describe("every write operation of /openapi.json is in an authorization test", () => {
   test("none is missing, and every op named here exists", async () => {
@@ -159,19 +160,33 @@ describe('catalogue writes and lists (docs/api.md, "Catalogue writes" and "Lists
     test(`${route.op}: ${rule}`, async ({ user: manager, otherUser: other, staff }) => {
       const fresh = async (hidden?: "container" | "video") => route.target(await scene(manager, hidden));
       const method = route.op.split(" ")[0];
-      await expectRefused(await send(method, await fresh()), "no token", 401, 4500);
-      await expectRefused(await send(method, await fresh(), other), "a user who manages nothing", 403, 5403);
+      await expectRefused(await api(await fresh(), { method }), "no token", 401, 4500);
+      await expectRefused(await api(await fresh(), { method, token: other.token }), "a user who manages nothing", 403, 5403);
       if (route.hides && route.staffOnly) {
         // Staff-only routes refuse everyone else before any lookup, so a hidden (or missing) object is 403 too and
         // reveals nothing; README's general "cannot even see: 404" is about routes open to managers.
-        await expectRefused(await send(method, await fresh(route.hides), other), `that user, ${route.hides} hidden`, 403, 5403);
-        await expectRefused(await send(method, await fresh(), manager), "the container's manager", 403, 5403);
+        await expectRefused(
+          await api(await fresh(route.hides), { method, token: other.token }),
+          `that user, ${route.hides} hidden`,
+          403,
+          5403,
+        );
+        await expectRefused(await api(await fresh(), { method, token: manager.token }), "the container's manager", 403, 5403);
       } else if (route.hides) {
-        await expectRefused(await send(method, await fresh(route.hides), other), `that user, ${route.hides} hidden`, 404, 404);
-        await expectStatus(await send(method, await fresh(), manager), "the container's manager", route.ok);
-        await expectStatus(await send(method, await fresh(route.hides), manager), `the manager, ${route.hides} hidden`, route.ok);
+        await expectRefused(
+          await api(await fresh(route.hides), { method, token: other.token }),
+          `that user, ${route.hides} hidden`,
+          404,
+          404,
+        );
+        await expectStatus(await api(await fresh(), { method, token: manager.token }), "the container's manager", route.ok);
+        await expectStatus(
+          await api(await fresh(route.hides), { method, token: manager.token }),
+          `the manager, ${route.hides} hidden`,
+          route.ok,
+        );
       }
-      const res = await send(method, await fresh(), staff);
+      const res = await api(await fresh(), { method, token: staff.token });
       await expectStatus(res, "staff", route.ok);
       // A queued list edit is seen through, so no job of this file is left running into the next one.
       if (route.ok === 202)
@@ -184,17 +199,19 @@ describe('catalogue writes and lists (docs/api.md, "Catalogue writes" and "Lists
     staff,
   }) => {
     const s = await scene(manager);
-    const res = await send(
-      "PUT",
+    const res = await api(
       { path: `/v4/containers/${s.container}.json`, json: { flags: { on_air: true, hosted: false } } },
-      manager,
+      { method: "PUT", token: manager.token },
     );
     const refused = res.clone();
     await expectRefused(res, "manager sends flags.hosted", 403, 5403);
     expect(((await refused.json()) as { error: string }).error).toMatch(/hosted/);
-    const after = (await (await send("GET", { path: `/v4/containers/${s.container}.json` })).json()) as { flags: { on_air: boolean } };
+    const after = (await (await api({ path: `/v4/containers/${s.container}.json` })).json()) as { flags: { on_air: boolean } };
     expect(after.flags.on_air, "the allowed field of the refused PUT was not written either").toBe(false);
-    const staffRes = await send("PUT", { path: `/v4/containers/${s.container}.json`, json: { flags: { hosted: false } } }, staff);
+    const staffRes = await api(
+      { path: `/v4/containers/${s.container}.json`, json: { flags: { hosted: false } } },
+      { method: "PUT", token: staff.token },
+    );
     await expectStatus(staffRes, "staff sends flags.hosted", 200);
   });
 });
@@ -213,39 +230,39 @@ describe("notifications to a container's subscribers: its listed managers only, 
   test(`${SEND.op} (the path's user)`, async ({ user: manager, otherUser: other, staff }) => {
     const { container } = await scene(manager);
     const own = (u: Signed) => notify(`/v4/users/${u.id}/notifications.json`, container);
-    await expectRefused(await send("POST", own(manager)), "no token", 401, 4500);
-    await expectRefused(await send("POST", own(manager), other), "another user's path", 403, 5403);
-    await expectRefused(await send("POST", own(manager), staff), "staff on the manager's path", 403, 5403);
-    await expectRefused(await send("POST", own(other), other), "a user who does not manage it", 403, 5403);
-    await expectRefused(await send("POST", own(staff), staff), "staff who do not manage it", 403, 5403);
+    await expectRefused(await api(own(manager), { method: "POST" }), "no token", 401, 4500);
+    await expectRefused(await api(own(manager), { method: "POST", token: other.token }), "another user's path", 403, 5403);
+    await expectRefused(await api(own(manager), { method: "POST", token: staff.token }), "staff on the manager's path", 403, 5403);
+    await expectRefused(await api(own(other), { method: "POST", token: other.token }), "a user who does not manage it", 403, 5403);
+    await expectRefused(await api(own(staff), { method: "POST", token: staff.token }), "staff who do not manage it", 403, 5403);
     await expectRefused(
-      await send("POST", notify(`/v4/users/${manager.id}/notifications.json`, "999999999c"), manager),
+      await api(notify(`/v4/users/${manager.id}/notifications.json`, "999999999c"), { method: "POST", token: manager.token }),
       "no such container",
       404,
       404,
     );
-    await accepted(await send("POST", own(manager), manager), "the manager", manager.token);
+    await accepted(await api(own(manager), { method: "POST", token: manager.token }), "the manager", manager.token);
   });
 
   test(`${SEND_ALIAS.op} (the token's user)`, async ({ user: manager, otherUser: other, staff }) => {
     const { container } = await scene(manager);
     const alias = notify("/v4/notifications.json", container);
-    await expectRefused(await send("POST", alias), "no token", 401, 4500);
-    await expectRefused(await send("POST", alias, other), "a user who does not manage it", 403, 5403);
-    await expectRefused(await send("POST", alias, staff), "staff who do not manage it", 403, 5403);
-    await accepted(await send("POST", alias, manager), "the manager", manager.token);
+    await expectRefused(await api(alias, { method: "POST" }), "no token", 401, 4500);
+    await expectRefused(await api(alias, { method: "POST", token: other.token }), "a user who does not manage it", 403, 5403);
+    await expectRefused(await api(alias, { method: "POST", token: staff.token }), "staff who do not manage it", 403, 5403);
+    await accepted(await api(alias, { method: "POST", token: manager.token }), "the manager", manager.token);
   });
 
   test("a staff member listed as a manager may send", async ({ user: manager }) => {
     const staffManager = await signedInUser({ staff: true });
     const { container } = await scene(staffManager);
     await accepted(
-      await send("POST", notify("/v4/notifications.json", container), staffManager),
+      await api(notify("/v4/notifications.json", container), { method: "POST", token: staffManager.token }),
       "staff who manage it",
       staffManager.token,
     );
     await expectRefused(
-      await send("POST", notify("/v4/notifications.json", container), manager),
+      await api(notify("/v4/notifications.json", container), { method: "POST", token: manager.token }),
       "a manager of other containers",
       403,
       5403,
@@ -261,12 +278,13 @@ const OAUTH = { op: "POST /oauth/token" };
 // The session token in the path is the credential: a token= of someone else grants nothing (docs/api.md, "Sessions").
 describe("sessions and /oauth/token: the credential sent is the only authority", () => {
   const session = (token: string) => ({ path: `/v5/sessions/${token}.json` });
-  const userOf = async (token: string) => (await send("GET", session(token))).status;
+  const userOf = async (token: string) => (await api(session(token))).status;
   const DEAD = "A".repeat(43);
 
   test(`${LOGIN.op}: a wrong password 401, the right one 201`, async () => {
     const bob = await signedInUser();
-    const login = (password: string) => send("POST", { path: "/v5/sessions.json", json: { username: bob.user.username, password } });
+    const login = (password: string) =>
+      api({ path: "/v5/sessions.json", json: { username: bob.user.username, password } }, { method: "POST" });
     await expectRefused(await login("wrong"), "wrong password", 401, 7403);
     const res = await login(bob.password);
     await expectStatus(res, "the right password", 201);
@@ -279,10 +297,15 @@ describe("sessions and /oauth/token: the credential sent is the only authority",
   ] as const) {
     test(`${route.op}: an unknown token 404 (vcode 11) whoever asks; the token itself ${ok}`, async ({ otherUser: other }) => {
       const bob = await signedInUser();
-      await expectRefused(await send(method, session(DEAD)), "an unknown token", 404, 11);
-      await expectRefused(await send(method, session(DEAD), other), "an unknown token, with another user's token=", 404, 11);
+      await expectRefused(await api(session(DEAD), { method }), "an unknown token", 404, 11);
+      await expectRefused(
+        await api(session(DEAD), { method, token: other.token }),
+        "an unknown token, with another user's token=",
+        404,
+        11,
+      );
       expect(await userOf(other.token), "the other user's session is untouched").toBe(200);
-      const res = await send(method, session(bob.token), other);
+      const res = await api(session(bob.token), { method, token: other.token });
       await expectStatus(res, "bob's token (another user's token= alongside)", ok);
       if (ok === 201) expect(((await res.json()) as { user: { id: string } }).user.id, "the path token's user").toBe(bob.id);
       expect(await userOf(bob.token), "bob's old token is gone").toBe(404);
@@ -293,7 +316,7 @@ describe("sessions and /oauth/token: the credential sent is the only authority",
   test(`${OAUTH.op}: no or wrong client credentials 401 invalid_client; a wrong password invalid_grant`, async () => {
     const client = await createApplication({ secret: "authz-client-secret" });
     const bob = await createUser();
-    const token = (json: Record<string, string>) => send("POST", { path: "/oauth/token", json });
+    const token = (json: Record<string, string>) => api({ path: "/oauth/token", json }, { method: "POST" });
     const oauthError = async (res: Response, status: number, error: string) => {
       expect({ status: res.status, error: ((await res.json()) as { error: string }).error }).toEqual({ status, error });
     };

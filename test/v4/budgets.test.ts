@@ -1,4 +1,4 @@
-// Rows-read budgets (DESIGN.md §7) on a seeded catalogue of 10,000 containers and 100,000+ videos: a page of
+// Rows-read budgets (docs/spec/limits.md, "Rows-read budgets") on a seeded catalogue of 10,000 containers and 100,000+ videos: a page of
 // 25 containers reads at most 200 rows whatever the filter and sort, a bulk ids= read at most 10 rows per id,
 // a container's episodes page at most 200, one container at most 2. D1 bills per row read, so these are the
 // cost of the hot catalogue reads; the figures are copied into docs/performance.md.

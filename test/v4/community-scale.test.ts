@@ -1,9 +1,9 @@
-// Issue 5, part 7: rows-read budgets (DESIGN.md §7) for users with 10,000 threads, subscriptions and markers.
+// Rows-read budgets (docs/spec/limits.md, "Rows-read budgets") for users with 10,000 threads, subscriptions and markers.
 // A thread list page reads at most 100 rows; subscription and marker pages keep the same bound. Counts read
 // trigger-kept counter rows; `ids=true` reads every subscription by necessity. The figures are printed at the end.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApplication, rowsRead, signedInUser } from "../helpers";
-import { bulkFollows, bulkThreads, call, videosInOwnContainers } from "../helpers/community";
+import { api, createApplication, rowsRead, signedInUser } from "../helpers";
+import { bulkFollows, bulkThreads, videosInOwnContainers } from "../helpers/community";
 
 type Json = any;
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
@@ -29,7 +29,7 @@ describe.each(["subscriptions", "markers"] as const)("%s of a user with 10,000",
   let heavy: Signed;
   let newest: string[];
   const list = (query: Record<string, string> = {}) =>
-    call("GET", `/v4/users/${heavy.id}/${table}.json`, { token: heavy.token, app: official, query });
+    api(`/v4/users/${heavy.id}/${table}.json`, { token: heavy.token, app: official, query });
 
   beforeAll(async () => {
     official = (await createApplication({ official: true })).wireId;
@@ -38,7 +38,8 @@ describe.each(["subscriptions", "markers"] as const)("%s of a user with 10,000",
     // API first (the bulk rows are older), since the subscription limit would refuse them afterwards.
     const videos = await videosInOwnContainers(26, `scale ${table}`);
     for (const v of videos) {
-      const res = await call("POST", `/v4/users/${heavy.id}/${table}.json`, {
+      const res = await api(`/v4/users/${heavy.id}/${table}.json`, {
+        method: "POST",
         token: heavy.token,
         app: official,
         json: { resource_id: v.wireId },
@@ -79,7 +80,7 @@ describe("threads of a user with 10,000", () => {
   let peer: Signed;
   let range: { from: number; to: number };
   const on = (who: Signed, path: string, query: Record<string, string> = {}) =>
-    call("GET", `/v4/users/${who.id}/${path}`, { token: who.token, query });
+    api(`/v4/users/${who.id}/${path}`, { token: who.token, query });
 
   beforeAll(async () => {
     [owner, peer] = [await signedInUser(), await signedInUser()];

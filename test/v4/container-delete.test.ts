@@ -20,9 +20,9 @@ import {
   videos,
 } from "../../src/db/schema";
 import { KV_KEYS } from "../../src/services/kv-cache";
-import { db, errorBody, signedInUser } from "../helpers";
+import { api, db, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { del, minimal, post, put, send } from "../helpers/container-writes";
+import { del, minimal, post, put } from "../helpers/container-writes";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 let staff: User;
@@ -47,7 +47,7 @@ describe("DELETE /v4/containers/<id>.json", () => {
       expect(res.status).toBe(403);
       expect((await errorBody(res)).vcode).toBe(5403);
     }
-    expect((await send("GET", `/v4/containers/${c.wireId}.json`)).status).toBe(200);
+    expect((await api(`/v4/containers/${c.wireId}.json`)).status).toBe(200);
     expect((await del("999999999c", staff.token)).status).toBe(404);
   });
 
@@ -82,8 +82,8 @@ describe("DELETE /v4/containers/<id>.json", () => {
     const res = await del(c.wireId, staff.token);
     expect(res.status).toBe(204);
     expect(await res.text()).toBe("");
-    expect((await send("GET", `/v4/containers/${c.wireId}.json`, staff.token)).status).toBe(404);
-    expect((await send("GET", `/v4/videos/${v1.wireId}.json`, staff.token)).status).toBe(404);
+    expect((await api(`/v4/containers/${c.wireId}.json`, { token: staff.token })).status).toBe(404);
+    expect((await api(`/v4/videos/${v1.wireId}.json`, { token: staff.token })).status).toBe(404);
 
     const polymorphic = (t: typeof titles | typeof descriptions | typeof subtitleCompletions | typeof subscriptions | typeof markers) =>
       d

@@ -5,7 +5,7 @@ import { insertGenreLinks, insertLicenses, insertManagers, insertTexts, newConta
 import { WRITE_LIMITS } from "../../src/routes/v4/contracts/catalogue-writes";
 import { api, db, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { fieldsOf, minimal, post, put, read, send } from "../helpers/container-writes";
+import { fieldsOf, minimal, post, put, read } from "../helpers/container-writes";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 let staff: User;
@@ -88,8 +88,8 @@ describe("POST /v4/containers.json: happy path", () => {
   it("creates a pending container that only staff and its managers can read", async () => {
     const res = await post(staff.token, minimal({ state: "pending", managers: [manager.id] }));
     const { id } = (await res.json()) as { id: string };
-    expect((await send("GET", `/v4/containers/${id}.json`)).status).toBe(404);
-    expect((await send("GET", `/v4/containers/${id}.json`, manager.token)).status).toBe(200);
+    expect((await api(`/v4/containers/${id}.json`)).status).toBe(404);
+    expect((await api(`/v4/containers/${id}.json`, { token: manager.token })).status).toBe(200);
   });
 
   it("documents the write routes in the OpenAPI document", async () => {
@@ -251,8 +251,8 @@ describe("PUT /v4/containers/<id>.json", () => {
       managers: [{ id: other.id }],
       episodes: { count: 0 },
     });
-    expect((await send("GET", `/v4/containers/${c.wireId}.json`)).status).toBe(404);
-    expect((await send("GET", `/v4/containers/${c.wireId}.json`, other.token)).status).toBe(200);
+    expect((await api(`/v4/containers/${c.wireId}.json`)).status).toBe(404);
+    expect((await api(`/v4/containers/${c.wireId}.json`, { token: other.token })).status).toBe(200);
     const rows = await db().select().from(licenses).where(eq(licenses.containerId, c.id));
     expect(rows.map((r) => `${r.region}/${r.platform}`)).toEqual(["fr/tv"]);
   });

@@ -561,7 +561,7 @@ describe("OpenAPI", () => {
   });
 });
 
-describe("rows read (DESIGN.md §7 budgets)", () => {
+describe("rows read (docs/spec/limits.md#rows-read-budgets)", () => {
   it("stays within 200 rows per page of 25 and 10 rows per bulk id", () => {
     console.log(
       `rows read on ${SIZE} containers:\n${Object.entries(measured)

@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 
 describe("GET /v4/containers/<id>.json", () => {
-  it("answers the full WIRE.md container shape in one D1 row", async () => {
+  it("answers the full container shape of docs/spec/wire.md in one D1 row", async () => {
     const res = await api(`/v4/containers/${series.wireId}.json`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, any>;

@@ -1,7 +1,8 @@
-// Delete budgets (issue 12, part 2) on the large catalogue (10,000 containers, ~126,000 videos) with subtitle
-// history volume (two rows per video): deleting a video reads at most 1,000 rows; deleting a container does
-// bounded work per request: a small one in the request (204), a large one hidden at once and removed in
-// chunks by a container-delete job (202), no chunk statement reading more than the chunk budget.
+// Delete budgets (docs/decisions.md, "Large container deletes become a job") on the large catalogue (10,000
+// containers, ~126,000 videos) with subtitle history volume (two rows per video): deleting a video reads at most
+// 1,000 rows; deleting a container does bounded work per request: a small one in the request (204), a large one
+// hidden at once and removed in chunks by a container-delete job (202), no chunk statement reading more than the
+// chunk budget.
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTAINER_DELETE_SYNC_ROWS } from "../../src/services/container-delete";

@@ -1,6 +1,6 @@
-// Issue 13, part 4: D1 bills rows written, index entries and trigger writes included. An SRT import writes at
-// most 15 rows per cue (a segment, a subtitle, the language count; its history is one row per kind and chunk),
-// and importing the same file again writes nothing.
+// docs/decisions.md, "An import's history is one row per kind and chunk": D1 bills rows written, index entries and
+// trigger writes included. An SRT import writes at most 15 rows per cue (a segment, a subtitle, the language count;
+// its history is one row per kind and chunk), and importing the same file again writes nothing.
 import { beforeAll, describe, expect, it } from "vitest";
 import { findJob } from "../../src/db/queries/jobs";
 import { createUser, db } from "../helpers";

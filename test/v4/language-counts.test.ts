@@ -1,5 +1,6 @@
-// Issue 13, part 3: the two language lists read the trigger-kept language_counts (one row per language), never
-// the subtitles, however many there are; their answers equal a full count over visible videos.
+// docs/decisions.md, "Language counts are kept by triggers": the two language lists read the trigger-kept
+// language_counts (one row per language), never the subtitles, however many there are; their answers equal a full
+// count over visible videos.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createApplication, rowsRead } from "../helpers";
@@ -7,7 +8,7 @@ import { createContainer, createVideo } from "../helpers/catalogue";
 
 let app: string;
 
-/** The counts as the lists answered them before issue 13: one grouped pass over every subtitle. */
+/** The counts as the lists answered them before the trigger-kept counts: one grouped pass over every subtitle. */
 const fullCount = async (which: "originals" | "translations") => {
   const { results } = await env.DB.prepare(
     `SELECT g.language AS language,

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
+import { api, type ApiInit, createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { bulkFollows, call, followables, type CallOptions } from "../helpers/community";
+import { bulkFollows, followables } from "../helpers/community";
 
 type Json = any;
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
@@ -15,10 +15,10 @@ beforeAll(async () => {
   [alice, bob, staff] = [await signedInUser(), await signedInUser(), await signedInUser({ staff: true })];
 });
 
-const marks = (who: Signed, opts: CallOptions = {}) => ({
-  list: (query: Record<string, string> = {}) => call("GET", `/v4/users/${who.id}/markers.json`, { token: who.token, query, ...opts }),
-  add: (json: unknown) => call("POST", `/v4/users/${who.id}/markers.json`, { token: who.token, json, ...opts }),
-  remove: (id: string) => call("DELETE", `/v4/users/${who.id}/markers/${id}.json`, { token: who.token, ...opts }),
+const marks = (who: Signed, opts: ApiInit = {}) => ({
+  list: (query: Record<string, string> = {}) => api(`/v4/users/${who.id}/markers.json`, { token: who.token, query, ...opts }),
+  add: (json: unknown) => api(`/v4/users/${who.id}/markers.json`, { method: "POST", token: who.token, json, ...opts }),
+  remove: (id: string) => api(`/v4/users/${who.id}/markers/${id}.json`, { method: "DELETE", token: who.token, ...opts }),
 });
 
 describe("markers: happy path", () => {
@@ -59,7 +59,7 @@ describe("markers: happy path", () => {
     const official = (await createApplication({ official: true })).wireId;
     const { container } = await followables("separate");
     await marks(user).add({ resource_id: container.wireId });
-    const subs = await call("GET", `/v4/users/${user.id}/subscriptions.json`, { token: user.token, app: official, query: { ids: "true" } });
+    const subs = await api(`/v4/users/${user.id}/subscriptions.json`, { token: user.token, app: official, query: { ids: "true" } });
     expect(await subs.json()).toEqual([]);
   });
 
@@ -104,9 +104,9 @@ describe("markers: only_count", () => {
     expect(res.status).toBe(400);
     expect((await errorBody(res)).details?.map((d) => d.field)).toContain("only_count");
     const path = `/v4/users/${alice.id}/markers.json`;
-    expect((await call("GET", path, { query: { only_count: "true" } })).status).toBe(401);
-    expect((await call("GET", path, { token: bob.token, query: { only_count: "true" } })).status).toBe(403);
-    expect((await call("GET", path, { token: staff.token, query: { only_count: "true" } })).status).toBe(200);
+    expect((await api(path, { query: { only_count: "true" } })).status).toBe(401);
+    expect((await api(path, { token: bob.token, query: { only_count: "true" } })).status).toBe(403);
+    expect((await api(path, { token: staff.token, query: { only_count: "true" } })).status).toBe(200);
   });
 });
 
@@ -130,7 +130,7 @@ describe("markers: bad input", () => {
     const extra = await marks(alice).add({ resource_id: video.wireId, note: "x" });
     expect(extra.status).toBe(201);
     expect(extra.headers.get("x-ignored-fields")).toBe("note");
-    const notJson = await call("POST", `/v4/users/${alice.id}/markers.json`, { token: alice.token });
+    const notJson = await api(`/v4/users/${alice.id}/markers.json`, { method: "POST", token: alice.token });
     expect(notJson.status).toBe(400);
   });
 
@@ -159,16 +159,16 @@ describe("markers: security", () => {
       { name: "remove", method: "DELETE", path: `/v4/users/${owner.id}/markers/${container.wireId}.json`, json: undefined },
     ];
     for (const r of routes) {
-      const anonymous = await call(r.method, r.path, { json: r.json });
+      const anonymous = await api(r.path, { method: r.method, json: r.json });
       expect(anonymous.status, r.name).toBe(401);
       expect((await errorBody(anonymous)).vcode).toBe(4500);
-      const other = await call(r.method, r.path, { token: bob.token, json: r.json });
+      const other = await api(r.path, { method: r.method, token: bob.token, json: r.json });
       expect(other.status, r.name).toBe(403);
       expect((await errorBody(other)).vcode).toBe(5403);
     }
     for (const who of [owner, staff]) {
       for (const r of routes) {
-        const res = await call(r.method, r.path, { token: who.token, json: r.json });
+        const res = await api(r.path, { method: r.method, token: who.token, json: r.json });
         expect(res.status, r.name).toBeLessThan(300);
       }
     }

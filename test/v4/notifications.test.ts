@@ -22,12 +22,6 @@ let manager: SignedIn, otherManager: SignedIn, plain: SignedIn, staff: SignedIn,
 let channel: Awaited<ReturnType<typeof createContainer>>;
 let otherChannel: Awaited<ReturnType<typeof createContainer>>;
 
-const post = (path: string, json: unknown, token?: string) =>
-  api(`${path}${token ? `${path.includes("?") ? "&" : "?"}token=${token}` : ""}`, { method: "POST", json });
-const get = (path: string, token?: string) => api(`${path}${token ? `${path.includes("?") ? "&" : "?"}token=${token}` : ""}`);
-const call = (method: string, path: string, token?: string) =>
-  api(`${path}${token ? `${path.includes("?") ? "&" : "?"}token=${token}` : ""}`, { method });
-
 /** Notifications put straight into an inbox (the fan-out job has its own tests); oldest first. */
 async function deliverTo(
   userId: number,
@@ -57,11 +51,11 @@ beforeAll(async () => {
 
 describe("POST /v4/users/<id>/notifications.json?container_id=", () => {
   it("queues a notification-fanout job for a manager of the container: 202 with the job", async () => {
-    const res = await post(
-      `/v4/users/${manager.id}/notifications.json?container_id=${channel.wireId}`,
-      { content: "  Episode 5 is up!  " },
-      manager.token,
-    );
+    const res = await api(`/v4/users/${manager.id}/notifications.json?container_id=${channel.wireId}`, {
+      method: "POST",
+      json: { content: "  Episode 5 is up!  " },
+      token: manager.token,
+    });
     expect(res.status).toBe(202);
     const { job } = (await res.json()) as { job: { id: string; type: string; status: string; url: { api: string } } };
     expect(job).toMatchObject({ type: "notification-fanout", status: "queued" });
@@ -72,27 +66,38 @@ describe("POST /v4/users/<id>/notifications.json?container_id=", () => {
   });
 
   it("serves the alias /v4/notifications.json?container_id= as the token's user", async () => {
-    const res = await post(`/v4/notifications.json?container_id=${channel.wireId}`, { content: "alias" }, manager.token);
+    const res = await api(`/v4/notifications.json?container_id=${channel.wireId}`, {
+      method: "POST",
+      json: { content: "alias" },
+      token: manager.token,
+    });
     expect(res.status).toBe(202);
     const { job } = (await res.json()) as { job: { id: string } };
     expect((await findJob(db(), Number.parseInt(job.id, 10)))?.params).toMatchObject({ senderId: manager.user.id, content: "alias" });
-    const anonymous = await post(`/v4/notifications.json?container_id=${channel.wireId}`, { content: "x" });
+    const anonymous = await api(`/v4/notifications.json?container_id=${channel.wireId}`, { method: "POST", json: { content: "x" } });
     expect(anonymous.status).toBe(401);
-    const notManager = await post(`/v4/notifications.json?container_id=${channel.wireId}`, { content: "x" }, plain.token);
+    const notManager = await api(`/v4/notifications.json?container_id=${channel.wireId}`, {
+      method: "POST",
+      json: { content: "x" },
+      token: plain.token,
+    });
     expect(notManager.status).toBe(403);
   });
 
   it("refuses everyone but a manager of that very container, sending as themself", async () => {
     const path = (u: SignedIn) => `/v4/users/${u.id}/notifications.json?container_id=${channel.wireId}`;
-    const anonymous = await post(path(manager), { content: "x" });
+    const anonymous = await api(path(manager), { method: "POST", json: { content: "x" } });
     expect(anonymous.status).toBe(401);
     expect((await errorBody(anonymous)).vcode).toBe(4500);
     for (const [who, res] of [
-      ["manager of another container", await post(path(otherManager), { content: "x" }, otherManager.token)],
-      ["plain user", await post(path(plain), { content: "x" }, plain.token)],
-      ["staff, not a manager", await post(path(staff), { content: "x" }, staff.token)],
-      ["path user is not the token's", await post(path(manager), { content: "x" }, plain.token)],
-      ["staff on a manager's path", await post(path(manager), { content: "x" }, staff.token)],
+      [
+        "manager of another container",
+        await api(path(otherManager), { method: "POST", json: { content: "x" }, token: otherManager.token }),
+      ],
+      ["plain user", await api(path(plain), { method: "POST", json: { content: "x" }, token: plain.token })],
+      ["staff, not a manager", await api(path(staff), { method: "POST", json: { content: "x" }, token: staff.token })],
+      ["path user is not the token's", await api(path(manager), { method: "POST", json: { content: "x" }, token: plain.token })],
+      ["staff on a manager's path", await api(path(manager), { method: "POST", json: { content: "x" }, token: staff.token })],
     ] as const) {
       expect(res.status, who).toBe(403);
       expect((await errorBody(res)).vcode, who).toBe(5403);
@@ -101,10 +106,10 @@ describe("POST /v4/users/<id>/notifications.json?container_id=", () => {
 
   it("400s a missing or malformed container_id and bad content, naming the field; 404s a missing container", async () => {
     const base = `/v4/users/${manager.id}/notifications.json`;
-    const missing = await post(base, { content: "x" }, manager.token);
+    const missing = await api(base, { method: "POST", json: { content: "x" }, token: manager.token });
     expect(missing.status).toBe(400);
     expect((await errorBody(missing)).details?.map((d) => d.field)).toEqual(["container_id"]);
-    const malformed = await post(`${base}?container_id=abc`, { content: "x" }, manager.token);
+    const malformed = await api(`${base}?container_id=abc`, { method: "POST", json: { content: "x" }, token: manager.token });
     expect((await errorBody(malformed)).details?.map((d) => d.field)).toEqual(["container_id"]);
 
     const q = `${base}?container_id=${channel.wireId}`;
@@ -115,12 +120,12 @@ describe("POST /v4/users/<id>/notifications.json?container_id=", () => {
       { content: { text: "x" } },
       { content: "x".repeat(MAX_NOTIFICATION_LENGTH + 1) },
     ]) {
-      const res = await post(q, json, manager.token);
+      const res = await api(q, { method: "POST", json, token: manager.token });
       expect(res.status, JSON.stringify(json).slice(0, 40)).toBe(400);
       expect((await errorBody(res)).details?.map((d) => d.field)).toEqual(["content"]);
     }
     // An unknown field is ignored and named in x-ignored-fields; a number is read as its text.
-    const extra = await post(q, { content: 5, to: "1u" }, manager.token);
+    const extra = await api(q, { method: "POST", json: { content: 5, to: "1u" }, token: manager.token });
     expect(extra.status).toBe(202);
     expect(extra.headers.get("x-ignored-fields")).toBe("to");
     const { job } = (await extra.json()) as { job: { id: string } };
@@ -129,9 +134,11 @@ describe("POST /v4/users/<id>/notifications.json?container_id=", () => {
       senderId: manager.user.id,
       content: "5",
     });
-    expect((await post(q, { content: "x".repeat(MAX_NOTIFICATION_LENGTH) }, manager.token)).status).toBe(202);
+    expect((await api(q, { method: "POST", json: { content: "x".repeat(MAX_NOTIFICATION_LENGTH) }, token: manager.token })).status).toBe(
+      202,
+    );
 
-    const gone = await post(`${base}?container_id=999999999c`, { content: "x" }, manager.token);
+    const gone = await api(`${base}?container_id=999999999c`, { method: "POST", json: { content: "x" }, token: manager.token });
     expect(gone.status).toBe(404);
   });
 });
@@ -149,7 +156,7 @@ describe("inbox", () => {
   });
 
   it("lists newest first, with the container and sender", async () => {
-    const res = await get(`/v4/users/${alice.id}/notifications.json`, alice.token);
+    const res = await api(`/v4/users/${alice.id}/notifications.json`, { token: alice.token });
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("private, no-store");
     const body = (await res.json()) as Envelope;
@@ -174,37 +181,41 @@ describe("inbox", () => {
 
   it("pages, counts and answers ids", async () => {
     const page2 = (await (
-      await get(`/v4/users/${alice.id}/notifications.json?per_page=2&page=2&with_paging=true`, alice.token)
+      await api(`/v4/users/${alice.id}/notifications.json?per_page=2&page=2&with_paging=true`, { token: alice.token })
     ).json()) as Envelope;
     expect((page2.response as Notification[]).map((n) => n.content)).toEqual(["third", "second"]);
     expect(page2).toMatchObject({ more: true, count: 5 });
     const onlyIds = (await (
-      await get(`/v4/users/${alice.id}/notifications.json?only_ids=true&unread=true`, alice.token)
+      await api(`/v4/users/${alice.id}/notifications.json?only_ids=true&unread=true`, { token: alice.token })
     ).json()) as Envelope;
     expect(onlyIds.response).toEqual([expect.stringMatching(/^\d+n$/), ids[3], ids[1]]);
   });
 
   it("unread=true keeps the unread ones; only_count answers {count}", async () => {
-    const unread = (await (await get(`/v4/users/${alice.id}/notifications.json?unread=true`, alice.token)).json()) as Envelope;
+    const unread = (await (await api(`/v4/users/${alice.id}/notifications.json?unread=true`, { token: alice.token })).json()) as Envelope;
     expect((unread.response as Notification[]).map((n) => n.content)).toEqual(["orphan", "fourth", "second"]);
-    expect(await (await get(`/v4/users/${alice.id}/notifications.json?unread=true&only_count=true`, alice.token)).json()).toEqual({
+    expect(
+      await (await api(`/v4/users/${alice.id}/notifications.json?unread=true&only_count=true`, { token: alice.token })).json(),
+    ).toEqual({
       count: 3,
     });
-    expect(await (await get(`/v4/users/${alice.id}/notifications.json?only_count=true`, alice.token)).json()).toEqual({ count: 5 });
-    expect(await (await get(`/v4/notifications.json?unread=true&only_count=true`, alice.token)).json()).toEqual({ count: 3 });
-    const bad = await get(`/v4/users/${alice.id}/notifications.json?unread=maybe`, alice.token);
+    expect(await (await api(`/v4/users/${alice.id}/notifications.json?only_count=true`, { token: alice.token })).json()).toEqual({
+      count: 5,
+    });
+    expect(await (await api(`/v4/notifications.json?unread=true&only_count=true`, { token: alice.token })).json()).toEqual({ count: 3 });
+    const bad = await api(`/v4/users/${alice.id}/notifications.json?unread=maybe`, { token: alice.token });
     expect(bad.status).toBe(400);
     expect((await errorBody(bad)).details?.map((d) => d.field)).toEqual(["unread"]);
   });
 
   it("answers the owner and staff only", async () => {
     const path = `/v4/users/${alice.id}/notifications.json`;
-    expect((await get(path)).status).toBe(401);
-    expect((await get(path, bob.token)).status).toBe(403);
-    expect((await get(`${path}?only_count=true`, bob.token)).status).toBe(403);
-    expect((await get(path, staff.token)).status).toBe(200);
-    expect((await get("/v4/notifications.json")).status).toBe(401);
-    const alias = (await (await get("/v4/notifications.json", bob.token)).json()) as Envelope;
+    expect((await api(path)).status).toBe(401);
+    expect((await api(path, { token: bob.token })).status).toBe(403);
+    expect((await api(`${path}?only_count=true`, { token: bob.token })).status).toBe(403);
+    expect((await api(path, { token: staff.token })).status).toBe(200);
+    expect((await api("/v4/notifications.json")).status).toBe(401);
+    const alias = (await (await api("/v4/notifications.json", { token: bob.token })).json()) as Envelope;
     expect((alias.response as Notification[]).map((n) => n.content)).toEqual(["bob's own"]);
   });
 });
@@ -213,25 +224,30 @@ describe("one notification: read, mark, delete", () => {
   it("reads one; another user's id or a malformed one is 404", async () => {
     const [id] = await deliverTo(alice.user.id, ["read me"]);
     const [bobs] = await deliverTo(bob.user.id, ["bob's"]);
-    const one = await get(`/v4/users/${alice.id}/notifications/${id}.json`, alice.token);
+    const one = await api(`/v4/users/${alice.id}/notifications/${id}.json`, { token: alice.token });
     expect(one.status).toBe(200);
     expect(await one.json()).toMatchObject({ id, content: "read me", unread: true, container: { id: channel.wireId } });
     // Reading does not mark it read.
-    expect(await (await get(`/v4/users/${alice.id}/notifications/${id}.json`, alice.token)).json()).toMatchObject({ unread: true });
-    expect((await get(`/v4/users/${alice.id}/notifications/${bobs}.json`, alice.token)).status).toBe(404);
-    expect((await get(`/v4/users/${alice.id}/notifications/${bobs}.json`, staff.token)).status).toBe(404);
-    expect((await get(`/v4/users/${alice.id}/notifications/12x.json`, alice.token)).status).toBe(404);
-    expect((await get(`/v4/users/${alice.id}/notifications/${id}.json`)).status).toBe(401);
-    expect((await get(`/v4/users/${alice.id}/notifications/${id}.json`, bob.token)).status).toBe(403);
-    expect((await get(`/v4/users/${alice.id}/notifications/${id}.json`, staff.token)).status).toBe(200);
+    expect(await (await api(`/v4/users/${alice.id}/notifications/${id}.json`, { token: alice.token })).json()).toMatchObject({
+      unread: true,
+    });
+    expect((await api(`/v4/users/${alice.id}/notifications/${bobs}.json`, { token: alice.token })).status).toBe(404);
+    expect((await api(`/v4/users/${alice.id}/notifications/${bobs}.json`, { token: staff.token })).status).toBe(404);
+    expect((await api(`/v4/users/${alice.id}/notifications/12x.json`, { token: alice.token })).status).toBe(404);
+    expect((await api(`/v4/users/${alice.id}/notifications/${id}.json`)).status).toBe(401);
+    expect((await api(`/v4/users/${alice.id}/notifications/${id}.json`, { token: bob.token })).status).toBe(403);
+    expect((await api(`/v4/users/${alice.id}/notifications/${id}.json`, { token: staff.token })).status).toBe(200);
   });
 
   it("PUT ?unread=false marks it read and ?unread=true unread again, idempotently; counts follow", async () => {
     const [id] = await deliverTo(bob.user.id, ["mark me"]);
     const path = `/v4/users/${bob.id}/notifications/${id}.json`;
     const unreadCount = async () =>
-      ((await (await get(`/v4/users/${bob.id}/notifications.json?unread=true&only_count=true`, bob.token)).json()) as { count: number })
-        .count;
+      (
+        (await (await api(`/v4/users/${bob.id}/notifications.json?unread=true&only_count=true`, { token: bob.token })).json()) as {
+          count: number;
+        }
+      ).count;
     const before = await unreadCount();
     for (const [flag, unread, count] of [
       ["false", false, before - 1],
@@ -240,7 +256,7 @@ describe("one notification: read, mark, delete", () => {
       ["true", true, before],
       ["0", false, before - 1],
     ] as const) {
-      const res = await call("PUT", `${path}?unread=${flag}`, bob.token);
+      const res = await api(`${path}?unread=${flag}`, { method: "PUT", token: bob.token });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ id, unread });
       expect(await unreadCount()).toBe(count);
@@ -252,13 +268,15 @@ describe("one notification: read, mark, delete", () => {
     const [alices] = await deliverTo(alice.user.id, ["alice's"]);
     const path = `/v4/users/${bob.id}/notifications/${id}.json`;
     for (const q of ["", "?unread=maybe"]) {
-      const res = await call("PUT", `${path}${q}`, bob.token);
+      const res = await api(`${path}${q}`, { method: "PUT", token: bob.token });
       expect(res.status).toBe(400);
       expect((await errorBody(res)).details?.map((d) => d.field)).toEqual(["unread"]);
     }
-    expect((await call("PUT", `/v4/users/${bob.id}/notifications/${alices}.json?unread=false`, bob.token)).status).toBe(404);
-    expect((await call("PUT", `${path}?unread=false`)).status).toBe(401);
-    expect((await call("PUT", `${path}?unread=false`, alice.token)).status).toBe(403);
+    expect((await api(`/v4/users/${bob.id}/notifications/${alices}.json?unread=false`, { method: "PUT", token: bob.token })).status).toBe(
+      404,
+    );
+    expect((await api(`${path}?unread=false`, { method: "PUT" })).status).toBe(401);
+    expect((await api(`${path}?unread=false`, { method: "PUT", token: alice.token })).status).toBe(403);
     expect(
       (
         await db()
@@ -269,10 +287,12 @@ describe("one notification: read, mark, delete", () => {
       )?.unread,
     ).toBe(true);
     // Staff act on a user's path, as on every user-scoped route.
-    const asStaff = await call("PUT", `${path}?unread=false`, staff.token);
+    const asStaff = await api(`${path}?unread=false`, { method: "PUT", token: staff.token });
     expect(asStaff.status).toBe(200);
     expect(await asStaff.json()).toMatchObject({ id, unread: false });
-    expect((await call("PUT", `/v4/users/${bob.id}/notifications/${alices}.json?unread=false`, staff.token)).status).toBe(404);
+    expect((await api(`/v4/users/${bob.id}/notifications/${alices}.json?unread=false`, { method: "PUT", token: staff.token })).status).toBe(
+      404,
+    );
   });
 
   it("DELETE answers 204, then the notification is gone (404); counts follow", async () => {
@@ -280,21 +300,21 @@ describe("one notification: read, mark, delete", () => {
     const path = `/v4/users/${bob.id}/notifications/${id}.json`;
     const counts = () => db().select().from(notificationCounts).where(eq(notificationCounts.userId, bob.user.id)).get();
     const before = await counts();
-    expect((await call("DELETE", path)).status).toBe(401);
-    expect((await call("DELETE", path, alice.token)).status).toBe(403);
-    expect((await call("DELETE", `/v4/users/${alice.id}/notifications/${id}.json`, alice.token)).status).toBe(404);
-    const res = await call("DELETE", path, bob.token);
+    expect((await api(path, { method: "DELETE" })).status).toBe(401);
+    expect((await api(path, { method: "DELETE", token: alice.token })).status).toBe(403);
+    expect((await api(`/v4/users/${alice.id}/notifications/${id}.json`, { method: "DELETE", token: alice.token })).status).toBe(404);
+    const res = await api(path, { method: "DELETE", token: bob.token });
     expect(res.status).toBe(204);
     expect(await res.text()).toBe("");
-    expect((await get(path, bob.token)).status).toBe(404);
-    expect((await call("DELETE", path, bob.token)).status).toBe(404);
+    expect((await api(path, { token: bob.token })).status).toBe(404);
+    expect((await api(path, { method: "DELETE", token: bob.token })).status).toBe(404);
     expect(await counts()).toEqual({ userId: bob.user.id, total: before!.total - 1, unread: before!.unread - 1 });
     const [other] = await deliverTo(bob.user.id, ["moderated"]);
-    expect((await call("DELETE", `/v4/users/${bob.id}/notifications/${other}.json`, staff.token)).status).toBe(204);
+    expect((await api(`/v4/users/${bob.id}/notifications/${other}.json`, { method: "DELETE", token: staff.token })).status).toBe(204);
   });
 });
 
-describe("authorization matrix (DESIGN.md §5)", () => {
+describe("authorization matrix (docs/spec/design.md#user-scoped-routes)", () => {
   it("walks every notification route: no token 401, another user's 403, the owner 2xx, someone else's id 404", async () => {
     const [mine, toDelete] = await deliverTo(manager.user.id, ["matrix", "matrix delete"]);
     const [bobs] = await deliverTo(bob.user.id, ["not manager's"]);
@@ -308,22 +328,20 @@ describe("authorization matrix (DESIGN.md §5)", () => {
       { name: "mark", method: "PUT", path: `${u}/notifications/${mine}.json?unread=false`, ok: 200 },
       { name: "delete", method: "DELETE", path: `${u}/notifications/${toDelete}.json`, ok: 204 },
     ];
-    const send = (r: (typeof routes)[number], path: string, token?: string) =>
-      api(`${path}${token ? `${path.includes("?") ? "&" : "?"}token=${token}` : ""}`, { method: r.method, json: r.json });
     for (const r of routes) {
-      const anonymous = await send(r, r.path);
+      const anonymous = await api(r.path, { method: r.method, json: r.json });
       expect(anonymous.status, r.name).toBe(401);
       expect((await errorBody(anonymous)).vcode, r.name).toBe(4500);
-      const other = await send(r, r.path, plain.token);
+      const other = await api(r.path, { method: r.method, json: r.json, token: plain.token });
       expect(other.status, r.name).toBe(403);
       expect((await errorBody(other)).vcode, r.name).toBe(5403);
-      expect((await send(r, r.path, manager.token)).status, r.name).toBe(r.ok);
+      expect((await api(r.path, { method: r.method, json: r.json, token: manager.token })).status, r.name).toBe(r.ok);
     }
     // Bob's notification through the manager's path: not found, for the manager and for staff.
     for (const method of ["GET", "PUT", "DELETE"]) {
       const path = `${u}/notifications/${bobs}.json${method === "PUT" ? "?unread=false" : ""}`;
       for (const token of [manager.token, staff.token]) {
-        expect((await send({ name: method, method, path, ok: 0 }, path, token)).status, method).toBe(404);
+        expect((await api(path, { method, token })).status, method).toBe(404);
       }
     }
     expect(
@@ -353,7 +371,7 @@ describe("scale: a user with 10,000 notifications", () => {
     const path = `/v4/users/${heavy.id}/notifications.json`;
     const figures: Record<string, number> = {};
     const measure = async (name: string, query: string) => {
-      const res = await get(`${path}${query}`, heavy.token);
+      const res = await api(`${path}${query}`, { token: heavy.token });
       expect(res.status, name).toBe(200);
       figures[name] = rowsRead(res);
       return res.json();

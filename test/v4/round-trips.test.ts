@@ -8,7 +8,7 @@ import { issueV3Token } from "../../src/lib/v3-tokens";
 import { v3Token } from "../helpers/v3";
 
 /**
- * Issue 13, "one round trip per read": every catalogue read is one D1 statement or one batch, counted by the
+ * docs/decisions.md, "One round trip per read": every catalogue read is one D1 statement or one batch, counted by the
  * `d1-queries` entry of Server-Timing (a batch counts its statements, so the figure is the statements of one trip).
  * What is asserted is the number of round trips: `trips` counts a batch once.
  */
@@ -127,7 +127,7 @@ describe("v3 reads", () => {
 });
 
 /**
- * A parameter no route reads, unique per request: the edge cache (issue 13, part 1) keys on the whole query, so the
+ * A parameter no route reads, unique per request: the edge cache (docs/decisions.md, "Edge cache") keys on the whole query, so the
  * read reaches the Worker's D1 path, which is what is counted here.
  */
 const fresh = (path: string) => `${path}${path.includes("?") ? "&" : "?"}rt=${crypto.randomUUID()}`;

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
+import { api, type ApiInit, createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { bulkFollows, call, followables, type CallOptions } from "../helpers/community";
+import { bulkFollows, followables } from "../helpers/community";
 
 type Json = any;
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
@@ -19,11 +19,12 @@ beforeAll(async () => {
   [alice, bob, staff] = [await signedInUser(), await signedInUser(), await signedInUser({ staff: true })];
 });
 
-const subs = (who: Signed, opts: CallOptions = {}) => ({
+const subs = (who: Signed, opts: ApiInit = {}) => ({
   list: (query: Record<string, string> = {}) =>
-    call("GET", `/v4/users/${who.id}/subscriptions.json`, { token: who.token, app: official, query, ...opts }),
-  add: (json: unknown) => call("POST", `/v4/users/${who.id}/subscriptions.json`, { token: who.token, app: official, json, ...opts }),
-  remove: (id: string) => call("DELETE", `/v4/users/${who.id}/subscriptions/${id}.json`, { token: who.token, app: official, ...opts }),
+    api(`/v4/users/${who.id}/subscriptions.json`, { token: who.token, app: official, query, ...opts }),
+  add: (json: unknown) => api(`/v4/users/${who.id}/subscriptions.json`, { method: "POST", token: who.token, app: official, json, ...opts }),
+  remove: (id: string) =>
+    api(`/v4/users/${who.id}/subscriptions/${id}.json`, { method: "DELETE", token: who.token, app: official, ...opts }),
 });
 
 describe("subscriptions: happy path", () => {
@@ -136,10 +137,10 @@ describe("subscriptions: only_count", () => {
     }
     expect(await (await subs(alice).list({ only_count: "true", ids: "false" })).json()).toMatchObject({ count: expect.any(Number) });
     const path = `/v4/users/${alice.id}/subscriptions.json`;
-    expect((await call("GET", path, { token: alice.token, query: { only_count: "true" } })).status).toBe(400); // no app
-    expect((await call("GET", path, { token: alice.token, app: partner, query: { only_count: "true" } })).status).toBe(403);
-    expect((await call("GET", path, { app: official, query: { only_count: "true" } })).status).toBe(401);
-    expect((await call("GET", path, { token: bob.token, app: official, query: { only_count: "true" } })).status).toBe(403);
+    expect((await api(path, { token: alice.token, query: { only_count: "true" } })).status).toBe(400); // no app
+    expect((await api(path, { token: alice.token, app: partner, query: { only_count: "true" } })).status).toBe(403);
+    expect((await api(path, { app: official, query: { only_count: "true" } })).status).toBe(401);
+    expect((await api(path, { token: bob.token, app: official, query: { only_count: "true" } })).status).toBe(403);
   });
 });
 
@@ -214,16 +215,16 @@ describe("subscriptions: security", () => {
     const owner = await signedInUser();
     const { container } = await followables("matrix");
     for (const r of routes(owner, container.wireId)) {
-      const anonymous = await call(r.method, r.path, { app: official, json: r.json });
+      const anonymous = await api(r.path, { method: r.method, app: official, json: r.json });
       expect(anonymous.status, r.name).toBe(401);
       expect((await errorBody(anonymous)).vcode).toBe(4500);
-      const other = await call(r.method, r.path, { app: official, token: bob.token, json: r.json });
+      const other = await api(r.path, { method: r.method, app: official, token: bob.token, json: r.json });
       expect(other.status, r.name).toBe(403);
       expect((await errorBody(other)).vcode).toBe(5403);
     }
     for (const who of [owner, staff]) {
       for (const r of routes(owner, container.wireId)) {
-        const res = await call(r.method, r.path, { app: official, token: who.token, json: r.json });
+        const res = await api(r.path, { method: r.method, app: official, token: who.token, json: r.json });
         expect(res.status, `${r.name} as ${who === owner ? "owner" : "staff"}`).toBeLessThan(300);
       }
     }
@@ -232,10 +233,10 @@ describe("subscriptions: security", () => {
   it("needs an official application: none is 400 naming app, another 403", async () => {
     const { container } = await followables("apps");
     for (const r of routes(alice, container.wireId)) {
-      const none = await call(r.method, r.path, { token: alice.token, json: r.json });
+      const none = await api(r.path, { method: r.method, token: alice.token, json: r.json });
       expect(none.status, r.name).toBe(400);
       expect((await errorBody(none)).details?.[0].field).toBe("app");
-      const other = await call(r.method, r.path, { app: partner, token: alice.token, json: r.json });
+      const other = await api(r.path, { method: r.method, app: partner, token: alice.token, json: r.json });
       expect(other.status, r.name).toBe(403);
       expect((await errorBody(other)).vcode).toBe(5403);
     }
@@ -251,8 +252,8 @@ describe("subscriptions: security", () => {
   });
 
   it("404s a user that does not exist for staff; a dead token is 401 vcode 11", async () => {
-    expect((await call("GET", "/v4/users/999999999u/subscriptions.json", { app: official, token: staff.token })).status).toBe(404);
-    const dead = await call("GET", `/v4/users/${alice.id}/subscriptions.json`, { app: official, token: "not-a-session" });
+    expect((await api("/v4/users/999999999u/subscriptions.json", { app: official, token: staff.token })).status).toBe(404);
+    const dead = await api(`/v4/users/${alice.id}/subscriptions.json`, { app: official, token: "not-a-session" });
     expect(dead.status).toBe(401);
     expect((await errorBody(dead)).vcode).toBe(11);
   });

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { errorBody, rowsRead, signedInUser } from "../helpers";
-import { call, type CallOptions } from "../helpers/community";
+import { api, type ApiInit, errorBody, rowsRead, signedInUser } from "../helpers";
 
 type Json = any;
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
@@ -12,17 +11,17 @@ beforeAll(async () => {
 });
 
 /** Calls on `who`'s own paths with their token (or `opts.token`). */
-const as = (who: Signed, opts: CallOptions = {}) => {
+const as = (who: Signed, opts: ApiInit = {}) => {
   const base = `/v4/users/${who.id}`;
-  const o = (extra: CallOptions) => ({ token: who.token, ...opts, ...extra });
+  const o = (extra: ApiInit) => ({ token: who.token, ...opts, ...extra });
   return {
-    list: (query: Record<string, string> = {}) => call("GET", `${base}/threads.json`, o({ query })),
-    start: (json: unknown) => call("POST", `${base}/threads.json`, o({ json })),
-    read: (t: string) => call("GET", `${base}/threads/${t}.json`, o({})),
-    reply: (t: string, json: unknown) => call("POST", `${base}/threads/${t}/messages.json`, o({ json })),
-    mark: (t: string, query: Record<string, string>) => call("PUT", `${base}/threads/${t}.json`, o({ query })),
-    remove: (t: string) => call("DELETE", `${base}/threads/${t}.json`, o({})),
-    alerts: (query: Record<string, string> = {}) => call("GET", `${base}/alerts.json`, o({ query })),
+    list: (query: Record<string, string> = {}) => api(`${base}/threads.json`, o({ query })),
+    start: (json: unknown) => api(`${base}/threads.json`, { method: "POST", ...o({ json }) }),
+    read: (t: string) => api(`${base}/threads/${t}.json`, o({})),
+    reply: (t: string, json: unknown) => api(`${base}/threads/${t}/messages.json`, { method: "POST", ...o({ json }) }),
+    mark: (t: string, query: Record<string, string>) => api(`${base}/threads/${t}.json`, { method: "PUT", ...o({ query }) }),
+    remove: (t: string) => api(`${base}/threads/${t}.json`, { method: "DELETE", ...o({}) }),
+    alerts: (query: Record<string, string> = {}) => api(`${base}/alerts.json`, o({ query })),
   };
 };
 
@@ -144,7 +143,7 @@ describe("threads: happy path", () => {
     expect(await counted.json()).toEqual({ count: 2 });
     expect(rowsRead(counted)).toBeLessThanOrEqual(5); // session, user, one thread_counts row
     expect(await (await as(alice).alerts({ only_count: "1" })).json()).toEqual({ count: 2 });
-    const notes = await call("GET", `/v4/users/${alice.id}/notifications.json`, {
+    const notes = await api(`/v4/users/${alice.id}/notifications.json`, {
       token: alice.token,
       query: { unread: "true", only_count: "true" },
     });
@@ -300,11 +299,11 @@ describe("threads: security", () => {
     const [owner, peer, stranger] = [await signedInUser(), await signedInUser(), await signedInUser()];
     const t = await start(peer, owner);
     for (const r of routes(owner, t.id, peer)) {
-      const anonymous = await call(r.method, r.path, { json: r.json });
+      const anonymous = await api(r.path, { method: r.method, json: r.json });
       expect(anonymous.status, r.name).toBe(401);
       expect((await errorBody(anonymous)).vcode).toBe(4500);
       for (const intruder of [stranger, peer]) {
-        const other = await call(r.method, r.path, { token: intruder.token, json: r.json });
+        const other = await api(r.path, { method: r.method, token: intruder.token, json: r.json });
         expect(other.status, r.name).toBe(403);
         expect((await errorBody(other)).vcode).toBe(5403);
       }
@@ -312,7 +311,7 @@ describe("threads: security", () => {
     for (const who of [owner, staff]) {
       const fresh = await start(peer, owner);
       for (const r of routes(owner, fresh.id, peer)) {
-        const res = await call(r.method, r.path, { token: who.token, json: r.json });
+        const res = await api(r.path, { method: r.method, token: who.token, json: r.json });
         expect(res.status, `${r.name} as ${who === owner ? "owner" : "staff"}`).toBeLessThan(300);
       }
     }
@@ -323,7 +322,7 @@ describe("threads: security", () => {
     const bobs = await start(bob, carol, "private");
     for (const token of [alice.token, staff.token]) {
       for (const r of routes(alice, bobs.id, carol).filter((x) => ["read", "reply", "mark", "delete"].includes(x.name))) {
-        const res = await call(r.method, r.path, { token, json: r.json });
+        const res = await api(r.path, { method: r.method, token, json: r.json });
         expect(res.status, r.name).toBe(404);
       }
     }

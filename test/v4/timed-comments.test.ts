@@ -25,9 +25,8 @@ let otherVideo: { id: number; wireId: string };
 let hidden: { id: number; wireId: string };
 
 const path = (v: { wireId: string }, x: string) => `/v4/videos/${v.wireId}/timed_comments/${x}.json`;
-const send = (method: string, p: string, token?: string, json?: unknown) => api(token ? `${p}?token=${token}` : p, { method, json });
 const comment = async (token: string, time: number, text: string, v = video, language = "fr") => {
-  const res = await send("POST", path(v, language), token, { time, comment: text });
+  const res = await api(path(v, language), { method: "POST", token, json: { time, comment: text } });
   expect(res.status).toBe(201);
   return (await res.json()) as Comment;
 };
@@ -41,8 +40,8 @@ beforeAll(async () => {
 });
 
 describe("timed comments: happy path", () => {
-  it("creates a comment and answers it in the WIRE.md shape", async () => {
-    const res = await send("POST", path(video, "FR"), author.token, { time: 116000, comment: "  Bravo !  " });
+  it("creates a comment and answers it in the shape of docs/spec/wire.md", async () => {
+    const res = await api(path(video, "FR"), { method: "POST", token: author.token, json: { time: 116000, comment: "  Bravo !  " } });
     expect(res.status).toBe(201);
     const body = (await res.json()) as Comment;
     expect(body).toEqual({
@@ -115,7 +114,9 @@ describe("timed comments: happy path", () => {
   });
 
   it("takes any time when the duration is unknown", async () => {
-    expect((await send("POST", path(otherVideo, "en"), author.token, { time: 99_000_000, comment: "x" })).status).toBe(201);
+    expect(
+      (await api(path(otherVideo, "en"), { method: "POST", token: author.token, json: { time: 99_000_000, comment: "x" } })).status,
+    ).toBe(201);
   });
 });
 
@@ -133,19 +134,21 @@ describe("timed comments: bad input", () => {
       [{ comment: "x", user_id: "1u" }, "time"],
     ];
     for (const [json, field] of cases) {
-      const res = await send("POST", path(video, "fr"), author.token, json);
+      const res = await api(path(video, "fr"), { method: "POST", token: author.token, json });
       expect(res.status, JSON.stringify(json).slice(0, 60)).toBe(400);
       const err = await errorBody(res);
       expect(err.vcode).toBe(5002);
       expect(err.details?.map((d) => d.field)).toContain(field);
     }
-    expect((await send("POST", path(video, "fr"), author.token, { time: 120_000, comment: "x".repeat(500) })).status).toBe(201);
+    expect(
+      (await api(path(video, "fr"), { method: "POST", token: author.token, json: { time: 120_000, comment: "x".repeat(500) } })).status,
+    ).toBe(201);
     // A numeric string is read as the number; an unknown field is ignored and named in x-ignored-fields.
-    const extra = await send("POST", path(video, "fr"), author.token, { time: "100", comment: "x", user_id: "1u" });
+    const extra = await api(path(video, "fr"), { method: "POST", token: author.token, json: { time: "100", comment: "x", user_id: "1u" } });
     expect(extra.status).toBe(201);
     expect(extra.headers.get("x-ignored-fields")).toBe("user_id");
     expect(await extra.json()).toMatchObject({ time: 100, user: { id: author.id } });
-    const lang = await send("POST", path(video, "french"), author.token, { time: 1, comment: "x" });
+    const lang = await api(path(video, "french"), { method: "POST", token: author.token, json: { time: 1, comment: "x" } });
     expect(lang.status).toBe(400);
     expect((await errorBody(lang)).details?.[0].field).toBe("language_code");
   });
@@ -155,14 +158,14 @@ describe("timed comments: bad input", () => {
     expect((await api(path({ wireId: "12c" }, "fr"))).status).toBe(404);
     expect((await api(path(video, "french"))).status).toBe(404);
     expect((await api(path(hidden, "fr"))).status).toBe(404);
-    expect((await send("GET", path(hidden, "fr"), manager.token)).status).toBe(200);
-    expect((await send("POST", path(hidden, "fr"), author.token, { time: 1, comment: "x" })).status).toBe(404);
+    expect((await api(path(hidden, "fr"), { token: manager.token })).status).toBe(200);
+    expect((await api(path(hidden, "fr"), { method: "POST", token: author.token, json: { time: 1, comment: "x" } })).status).toBe(404);
   });
 });
 
 describe("timed comments: security", () => {
   it("needs a token to comment (401/4500)", async () => {
-    const res = await send("POST", path(video, "fr"), undefined, { time: 1, comment: "x" });
+    const res = await api(path(video, "fr"), { method: "POST", json: { time: 1, comment: "x" } });
     expect(res.status).toBe(401);
     expect((await errorBody(res)).vcode).toBe(4500);
   });
@@ -170,25 +173,25 @@ describe("timed comments: security", () => {
   it("lets the author, the container's managers and staff delete; nobody else", async () => {
     for (const deleter of [author, manager, staff]) {
       const c = await comment(author.token, 5_000, `to delete by ${deleter.user.username}`);
-      const none = await send("DELETE", path(video, c.id));
+      const none = await api(path(video, c.id), { method: "DELETE" });
       expect(none.status).toBe(401);
       expect((await errorBody(none)).vcode).toBe(4500);
-      const foreign = await send("DELETE", path(video, c.id), other.token);
+      const foreign = await api(path(video, c.id), { method: "DELETE", token: other.token });
       expect(foreign.status).toBe(403);
       expect((await errorBody(foreign)).vcode).toBe(5403);
-      expect((await send("DELETE", path(video, c.id), deleter.token)).status).toBe(204);
+      expect((await api(path(video, c.id), { method: "DELETE", token: deleter.token })).status).toBe(204);
       const left = (await (await api(path(video, "fr"))).json()) as Comment[];
       expect(left.map((x) => x.id)).not.toContain(c.id);
-      expect((await send("DELETE", path(video, c.id), deleter.token)).status).toBe(404);
+      expect((await api(path(video, c.id), { method: "DELETE", token: deleter.token })).status).toBe(404);
     }
   });
 
   it("is 404 for a comment of another video, a missing comment or a malformed id", async () => {
     const c = await comment(author.token, 1, "mine");
-    expect((await send("DELETE", path(otherVideo, c.id), author.token)).status).toBe(404);
-    expect((await send("DELETE", path(video, "999999999tc"), author.token)).status).toBe(404);
-    expect((await send("DELETE", path(video, "fr"), author.token)).status).toBe(404);
-    expect((await send("DELETE", path(video, c.id.replace("tc", "t")), author.token)).status).toBe(404);
-    expect((await send("DELETE", path(video, c.id), author.token)).status).toBe(204);
+    expect((await api(path(otherVideo, c.id), { method: "DELETE", token: author.token })).status).toBe(404);
+    expect((await api(path(video, "999999999tc"), { method: "DELETE", token: author.token })).status).toBe(404);
+    expect((await api(path(video, "fr"), { method: "DELETE", token: author.token })).status).toBe(404);
+    expect((await api(path(video, c.id.replace("tc", "t")), { method: "DELETE", token: author.token })).status).toBe(404);
+    expect((await api(path(video, c.id), { method: "DELETE", token: author.token })).status).toBe(204);
   });
 });

@@ -15,16 +15,13 @@ beforeAll(async () => {
   [staff, manager, other] = await Promise.all([signedInUser({ staff: true }), signedInUser(), signedInUser()]);
 });
 
-const send = (method: string, path: string, token?: string, json?: unknown) =>
-  api(token ? `${path}?token=${token}` : path, { method, json });
-
 /** A fresh container (managed by `manager`) with one video: `base` is the path prefix of either. */
 async function fixture(owner: "containers" | "videos") {
   const c = await createContainer({ title: "Original", managers: [manager.user.id] });
   const v = await createVideo(c.id, { title: "Original" });
   return { base: owner === "containers" ? `/v4/containers/${c.wireId}` : `/v4/videos/${v.wireId}`, container: c, video: v };
 }
-const read = async (base: string) => (await send("GET", `${base}.json`, staff.token)).json() as Promise<any>;
+const read = async (base: string) => (await api(`${base}.json`, { token: staff.token })).json() as Promise<any>;
 
 const KINDS = [
   { path: "titles", field: "title", map: "titles" },
@@ -38,26 +35,28 @@ for (const owner of ["containers", "videos"] as const) {
     describe(`${kind.path} of ${owner}: happy path`, () => {
       it("creates, replaces and deletes one language, visible on the next read", async () => {
         const { base } = await fixture(owner);
-        const created = await send("POST", `${base}/${kind.path}.json`, manager.token, body("ko", "첫째"));
+        const created = await api(`${base}/${kind.path}.json`, { method: "POST", token: manager.token, json: body("ko", "첫째") });
         expect(created.status).toBe(201);
         expect(await created.json()).toEqual({ ok: true });
         expect((await read(base))[kind.map].ko).toBe("첫째");
 
-        const replaced = await send("POST", `${base}/${kind.path}.json`, staff.token, body("KO", "  둘째 "));
+        const replaced = await api(`${base}/${kind.path}.json`, { method: "POST", token: staff.token, json: body("KO", "  둘째 ") });
         expect(replaced.status).toBe(201);
         expect((await read(base))[kind.map].ko).toBe("둘째");
 
-        const deleted = await send("DELETE", `${base}/${kind.path}/ko.json`, manager.token);
+        const deleted = await api(`${base}/${kind.path}/ko.json`, { method: "DELETE", token: manager.token });
         expect(deleted.status).toBe(204);
         expect((await read(base))[kind.map]).not.toHaveProperty("ko");
-        expect((await send("DELETE", `${base}/${kind.path}/ko.json`, manager.token)).status).toBe(404);
+        expect((await api(`${base}/${kind.path}/ko.json`, { method: "DELETE", token: manager.token })).status).toBe(404);
       });
 
       it("takes regional codes such as pt-br", async () => {
         const { base } = await fixture(owner);
-        expect((await send("POST", `${base}/${kind.path}.json`, manager.token, body("pt-BR", "Olá"))).status).toBe(201);
+        expect((await api(`${base}/${kind.path}.json`, { method: "POST", token: manager.token, json: body("pt-BR", "Olá") })).status).toBe(
+          201,
+        );
         expect((await read(base))[kind.map]["pt-br"]).toBe("Olá");
-        expect((await send("DELETE", `${base}/${kind.path}/pt-BR.json`, manager.token)).status).toBe(204);
+        expect((await api(`${base}/${kind.path}/pt-BR.json`, { method: "DELETE", token: manager.token })).status).toBe(204);
       });
     });
 
@@ -75,7 +74,7 @@ for (const owner of ["containers", "videos"] as const) {
           [body("korean", "x"), "language_code"],
         ];
         for (const [json, field] of cases) {
-          const res = await send("POST", `${base}/${kind.path}.json`, staff.token, json);
+          const res = await api(`${base}/${kind.path}.json`, { method: "POST", token: staff.token, json });
           expect(res.status).toBe(400);
           const err = await errorBody(res);
           expect(err.vcode).toBe(5002);
@@ -85,20 +84,24 @@ for (const owner of ["containers", "videos"] as const) {
 
       it("ignores an unknown field, naming it in x-ignored-fields, and reads a number as its text", async () => {
         const { base } = await fixture(owner);
-        const res = await send("POST", `${base}/${kind.path}.json`, staff.token, { ...body("ko", "x"), extra: 1 });
+        const res = await api(`${base}/${kind.path}.json`, { method: "POST", token: staff.token, json: { ...body("ko", "x"), extra: 1 } });
         expect(res.status).toBe(201);
         expect(res.headers.get("x-ignored-fields")).toBe("extra");
-        const numeric = await send("POST", `${base}/${kind.path}.json`, staff.token, { language_code: "ko", [kind.field]: 5 });
+        const numeric = await api(`${base}/${kind.path}.json`, {
+          method: "POST",
+          token: staff.token,
+          json: { language_code: "ko", [kind.field]: 5 },
+        });
         expect(numeric.status).toBe(201);
         expect((await read(base))[kind.map].ko).toBe("5");
       });
 
       it("is 404 for a malformed language code or a missing owner", async () => {
         const { base } = await fixture(owner);
-        expect((await send("DELETE", `${base}/${kind.path}/k_o.json`, staff.token)).status).toBe(404);
+        expect((await api(`${base}/${kind.path}/k_o.json`, { method: "DELETE", token: staff.token })).status).toBe(404);
         const missing = owner === "containers" ? "/v4/containers/999999999c" : "/v4/videos/999999999v";
-        expect((await send("POST", `${missing}/${kind.path}.json`, staff.token, body("ko", "x"))).status).toBe(404);
-        expect((await send("DELETE", `${missing}/${kind.path}/ko.json`, staff.token)).status).toBe(404);
+        expect((await api(`${missing}/${kind.path}.json`, { method: "POST", token: staff.token, json: body("ko", "x") })).status).toBe(404);
+        expect((await api(`${missing}/${kind.path}/ko.json`, { method: "DELETE", token: staff.token })).status).toBe(404);
       });
     });
 
@@ -109,17 +112,17 @@ for (const owner of ["containers", "videos"] as const) {
           ["POST", `${base}/${kind.path}.json`, body("fr", "x")],
           ["DELETE", `${base}/${kind.path}/fr.json`, undefined],
         ] as const) {
-          const none = await send(method, path, undefined, json);
+          const none = await api(path, { method, json });
           expect(none.status).toBe(401);
           expect((await errorBody(none)).vcode).toBe(4500);
-          const res = await send(method, path, other.token, json);
+          const res = await api(path, { method, token: other.token, json });
           expect(res.status).toBe(403);
           expect((await errorBody(res)).vcode).toBe(5403);
         }
-        expect((await send("POST", `${base}/${kind.path}.json`, manager.token, body("fr", "x"))).status).toBe(201);
-        expect((await send("POST", `${base}/${kind.path}.json`, other.token, body("fr", "y"))).status).toBe(403);
+        expect((await api(`${base}/${kind.path}.json`, { method: "POST", token: manager.token, json: body("fr", "x") })).status).toBe(201);
+        expect((await api(`${base}/${kind.path}.json`, { method: "POST", token: other.token, json: body("fr", "y") })).status).toBe(403);
         expect((await read(base))[kind.map].fr).toBe("x");
-        expect((await send("DELETE", `${base}/${kind.path}/fr.json`, staff.token)).status).toBe(204);
+        expect((await api(`${base}/${kind.path}/fr.json`, { method: "DELETE", token: staff.token })).status).toBe(204);
       });
     });
   }
@@ -129,25 +132,28 @@ describe("the English title", () => {
   it("cannot be deleted from a container or a video (400 naming language_code), but can be replaced", async () => {
     for (const owner of ["containers", "videos"] as const) {
       const { base } = await fixture(owner);
-      const res = await send("DELETE", `${base}/titles/en.json`, staff.token);
+      const res = await api(`${base}/titles/en.json`, { method: "DELETE", token: staff.token });
       expect(res.status).toBe(400);
       expect((await errorBody(res)).details).toEqual([{ field: "language_code", message: expect.stringContaining("English") }]);
-      expect((await send("POST", `${base}/titles.json`, manager.token, { language_code: "en", title: "Renamed" })).status).toBe(201);
+      expect(
+        (await api(`${base}/titles.json`, { method: "POST", token: manager.token, json: { language_code: "en", title: "Renamed" } }))
+          .status,
+      ).toBe(201);
       expect((await read(base)).titles.en).toBe("Renamed");
     }
   });
 
   it("drives the container's sort title", async () => {
     const { base, container } = await fixture("containers");
-    await send("POST", `${base}/titles.json`, manager.token, { language_code: "en", title: "Zebra Crossing" });
+    await api(`${base}/titles.json`, { method: "POST", token: manager.token, json: { language_code: "en", title: "Zebra Crossing" } });
     const [row] = await db().select().from(containers).where(eq(containers.id, container.id));
     expect(row.sortTitle).toBe("zebra crossing");
   });
 
   it("is shown in the container summary of its videos", async () => {
     const { base, video } = await fixture("containers");
-    await send("POST", `${base}/titles.json`, manager.token, { language_code: "de", title: "Deutsch" });
-    const res = await send("GET", `/v4/videos/${video.wireId}.json`);
+    await api(`${base}/titles.json`, { method: "POST", token: manager.token, json: { language_code: "de", title: "Deutsch" } });
+    const res = await api(`/v4/videos/${video.wireId}.json`);
     expect(((await res.json()) as any).container.titles).toMatchObject({ en: "Original", de: "Deutsch" });
   });
 });
@@ -160,12 +166,15 @@ describe("updated_at", () => {
     const reset = () => db().update(containers).set({ updatedAt: epoch }).where(eq(containers.id, container.id));
 
     await reset();
-    expect((await send("DELETE", `${base}/descriptions/fr.json`, manager.token)).status).toBe(404);
+    expect((await api(`${base}/descriptions/fr.json`, { method: "DELETE", token: manager.token })).status).toBe(404);
     expect(await stamp()).toBe(0);
-    expect((await send("POST", `${base}/descriptions.json`, manager.token, { language_code: "fr", description: "d" })).status).toBe(201);
+    expect(
+      (await api(`${base}/descriptions.json`, { method: "POST", token: manager.token, json: { language_code: "fr", description: "d" } }))
+        .status,
+    ).toBe(201);
     expect(await stamp()).toBeGreaterThan(0);
     await reset();
-    expect((await send("DELETE", `${base}/descriptions/fr.json`, manager.token)).status).toBe(204);
+    expect((await api(`${base}/descriptions/fr.json`, { method: "DELETE", token: manager.token })).status).toBe(204);
     expect(await stamp()).toBeGreaterThan(0);
   });
 });
@@ -177,22 +186,35 @@ describe("KV-cached listings", () => {
   it("are invalidated by a container's title writes, not by descriptions or video titles", async () => {
     const { base, video } = await fixture("containers");
     await prime();
-    expect((await send("POST", `${base}/descriptions.json`, manager.token, { language_code: "en", description: "d" })).status).toBe(201);
-    expect((await send("POST", `/v4/videos/${video.wireId}/titles.json`, manager.token, { language_code: "ko", title: "t" })).status).toBe(
-      201,
-    );
+    expect(
+      (await api(`${base}/descriptions.json`, { method: "POST", token: manager.token, json: { language_code: "en", description: "d" } }))
+        .status,
+    ).toBe(201);
+    expect(
+      (
+        await api(`/v4/videos/${video.wireId}/titles.json`, {
+          method: "POST",
+          token: manager.token,
+          json: { language_code: "ko", title: "t" },
+        })
+      ).status,
+    ).toBe(201);
     expect(await cached()).not.toBeNull();
 
-    expect((await send("POST", `${base}/titles.json`, manager.token, { language_code: "ko", title: "새" })).status).toBe(201);
+    expect(
+      (await api(`${base}/titles.json`, { method: "POST", token: manager.token, json: { language_code: "ko", title: "새" } })).status,
+    ).toBe(201);
     expect(await cached()).toBeNull();
 
     await prime();
-    expect((await send("DELETE", `${base}/titles/ko.json`, manager.token)).status).toBe(204);
+    expect((await api(`${base}/titles/ko.json`, { method: "DELETE", token: manager.token })).status).toBe(204);
     expect(await cached()).toBeNull();
 
     await prime();
-    expect((await send("DELETE", `${base}/titles/ko.json`, manager.token)).status).toBe(404);
-    expect((await send("POST", `${base}/titles.json`, other.token, { language_code: "ko", title: "x" })).status).toBe(403);
+    expect((await api(`${base}/titles/ko.json`, { method: "DELETE", token: manager.token })).status).toBe(404);
+    expect(
+      (await api(`${base}/titles.json`, { method: "POST", token: other.token, json: { language_code: "ko", title: "x" } })).status,
+    ).toBe(403);
     expect(await cached()).not.toBeNull();
   });
 });

@@ -180,7 +180,8 @@ describe("translations: happy path", () => {
     }
     const extra = await createVideo(series.id, { number: 5 });
     await createSubtitles(extra.id, 2, { ko: 2, de: 2 });
-    // Issue 13: no five-minute KV copy any more; the counts are read whole (one row per language).
+    // docs/decisions.md, "Language counts are kept by triggers": no five-minute KV copy any more; the counts are
+    // read whole (one row per language).
     const fresh = await get("/v4/translations/languages.json");
     expect(await fresh.json()).toContainEqual({ language: "de", count: 2 });
     expect(rowsRead(fresh)).toBeLessThanOrEqual(20);

@@ -15,13 +15,11 @@ beforeAll(async () => {
   series = await createContainer({ type: "series", title: "Video Writes", managers: [manager.user.id] });
 });
 
-const send = (method: string, path: string, token?: string, json?: unknown) =>
-  api(token ? `${path}?token=${token}` : path, { method, json });
 const postVideo = (containerId: string, token: string | undefined, json: unknown) =>
-  send("POST", `/v4/containers/${containerId}/videos.json`, token, json);
-const put = (id: string, token: string | undefined, json: unknown) => send("PUT", `/v4/videos/${id}.json`, token, json);
-const del = (id: string, token?: string) => send("DELETE", `/v4/videos/${id}.json`, token);
-const readContainer = async (id: string) => (await send("GET", `/v4/containers/${id}.json`)).json() as Promise<any>;
+  api(`/v4/containers/${containerId}/videos.json`, { method: "POST", token, json });
+const put = (id: string, token: string | undefined, json: unknown) => api(`/v4/videos/${id}.json`, { method: "PUT", token, json });
+const del = (id: string, token?: string) => api(`/v4/videos/${id}.json`, { method: "DELETE", token });
+const readContainer = async (id: string) => (await api(`/v4/containers/${id}.json`)).json() as Promise<any>;
 
 const episode = (over: Record<string, unknown> = {}) => ({ type: "episode", titles: { en: "An episode" }, ...over });
 
@@ -60,7 +58,7 @@ describe("POST /v4/containers/<id>/videos.json", () => {
       container: { id: series.wireId, type: "series", titles: { en: "Video Writes" } },
     });
     expect(body.id).toMatch(/^\d+v$/);
-    expect(await (await send("GET", `/v4/videos/${body.id}.json`)).json()).toEqual(body);
+    expect(await (await api(`/v4/videos/${body.id}.json`)).json()).toEqual(body);
     expect((await readContainer(series.wireId)).episodes.count).toBe(before + 1);
   });
 
@@ -75,8 +73,8 @@ describe("POST /v4/containers/<id>/videos.json", () => {
       flags: { hd: false, state: "pending" },
       images: {},
     });
-    expect((await send("GET", `/v4/videos/${body.id}.json`)).status).toBe(404);
-    expect((await send("GET", `/v4/videos/${body.id}.json`, manager.token)).status).toBe(200);
+    expect((await api(`/v4/videos/${body.id}.json`)).status).toBe(404);
+    expect((await api(`/v4/videos/${body.id}.json`, { token: manager.token })).status).toBe(200);
   });
 
   it("only takes video types that fit the container (400 naming type)", async () => {
@@ -146,7 +144,7 @@ describe("PUT /v4/videos/<id>.json", () => {
     expect(res.status).toBe(200);
     const expected = { number: null, duration: 1800, origin: { language: "en" }, flags: { hd: true, state: "normal" }, images: {} };
     expect(await res.json()).toMatchObject(expected);
-    expect(await (await send("GET", `/v4/videos/${v.wireId}.json`)).json()).toMatchObject(expected);
+    expect(await (await api(`/v4/videos/${v.wireId}.json`)).json()).toMatchObject(expected);
   });
 
   it("moves the container's counts with the state", async () => {
@@ -196,7 +194,7 @@ describe("DELETE /v4/videos/<id>.json", () => {
     await db().insert(descriptions).values({ resourceKind: "v", resourceId: v.id, language: "en", text: "Doomed." });
     const res = await del(v.wireId, manager.token);
     expect(res.status).toBe(204);
-    expect((await send("GET", `/v4/videos/${v.wireId}.json`, staff.token)).status).toBe(404);
+    expect((await api(`/v4/videos/${v.wireId}.json`, { token: staff.token })).status).toBe(404);
     for (const t of [titles, descriptions]) {
       expect(
         await db()

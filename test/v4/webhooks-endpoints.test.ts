@@ -1,4 +1,4 @@
-// Webhook endpoints (issue 15, parts 1 and 4): CRUD, secrets, limits, validation, deliveries, redelivery, ping.
+// Webhook endpoints (docs/decisions.md, "Signed webhooks"): CRUD, secrets, limits, validation, deliveries, redelivery, ping.
 // Who may call them (unsigned, no app, another application) is in webhooks-security.test.ts.
 import { eq } from "drizzle-orm";
 import { recordEvent } from "../../src/db/queries/webhook-events";

@@ -1,5 +1,6 @@
-// Webhook endpoints (issue 15): who may call them, what another application sees, the loopback rule as production
-// has it, resuming a paused endpoint, and the per-application limit on requests that call receivers.
+// Webhook endpoints (docs/decisions.md, "Signed webhooks"): who may call them, what another application sees, the
+// loopback rule as production has it, resuming a paused endpoint, and the per-application limit on requests that call
+// receivers.
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookEndpoints } from "../../src/db/schema";

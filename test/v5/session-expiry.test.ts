@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { redactUrl } from "../../src/lib/redact";
 import { hashToken } from "../../src/lib/tokens";
-import { SESSION_IDLE_SECONDS, SESSION_LIFETIME_SECONDS, SESSION_REFRESH_SECONDS } from "../../src/services/sessions";
-import { api, createUser, errorBody, login, rowsRead, signedInUser } from "../helpers";
+import { liveSession, SESSION_IDLE_SECONDS, SESSION_LIFETIME_SECONDS, SESSION_REFRESH_SECONDS } from "../../src/services/sessions";
+import { api, createUser, db, errorBody, login, rowsRead, signedInUser } from "../helpers";
 import { createContainer } from "../helpers/catalogue";
 
 const DAY = 86_400;
@@ -111,10 +111,27 @@ describe("session lifetime", () => {
     expect(((await res.json()) as { expires_at: string }).expires_at).toBe(new Date(end * 1000).toISOString().replace(".000", ""));
   });
 
+  it("ends a session at the second its idle time or its lifetime runs out", async () => {
+    // The clock is passed in, so the second that decides cannot be crossed by the time the test itself takes.
+    const t = now();
+    const [edge, idle, endsNow, endsNext] = await Promise.all([1, 2, 3, 4].map(() => signedInUser()));
+    await setTimes(edge.token, { lastUsedAt: t - SESSION_IDLE_SECONDS + 1 });
+    await setTimes(idle.token, { lastUsedAt: t - SESSION_IDLE_SECONDS });
+    await setTimes(endsNow.token, { lastUsedAt: t, expiresAt: t });
+    await setTimes(endsNext.token, { lastUsedAt: t, expiresAt: t + 1 });
+    // A month unused is also more than a day: the live one is refreshed to `t`, so its idle expiry moves on.
+    expect(await liveSession(db(), edge.token, undefined, t)).toMatchObject({ expiresAt: t + SESSION_IDLE_SECONDS });
+    expect(await liveSession(db(), endsNext.token, undefined, t)).toMatchObject({ expiresAt: t + 1 });
+    expect(await liveSession(db(), idle.token, undefined, t)).toBeUndefined();
+    expect(await liveSession(db(), endsNow.token, undefined, t)).toBeUndefined();
+    // Without a waitUntil the bookkeeping is awaited: both expired rows are gone, the live ones stay.
+    expect([await row(idle.token), await row(endsNow.token)]).toEqual([null, null]);
+    expect((await row(edge.token))?.last_used_at).toBe(t);
+    expect(await row(endsNext.token)).not.toBeNull();
+  });
+
   it("ends a session left unused for the idle time: 404 on GET, and the row is deleted", async () => {
     const u = await signedInUser();
-    await setTimes(u.token, { lastUsedAt: idleExpired() + 2 });
-    expect((await api(`/v5/sessions/${u.token}.json`)).status).toBe(200);
     await setTimes(u.token, { lastUsedAt: idleExpired() });
     const res = await api(`/v5/sessions/${u.token}.json`);
     expect(res.status).toBe(404);

@@ -41,7 +41,7 @@ describe("POST /v5/sessions.json (none -> valid)", () => {
   });
 });
 
-describe("bad input to POST /v5/sessions.json is a 4xx with the WIRE.md body", () => {
+describe("bad input to POST /v5/sessions.json is a 4xx with the error body of docs/spec/wire.md", () => {
   it("names missing fields", async () => {
     const res = await post({ username: "alice_s" });
     expect(res.status).toBe(400);

@@ -3,7 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../../src/db/schema";
 import { WEBHOOK_EVENTS, type WebhookEventType } from "../../src/domain/webhook-events";
-import { renderEventData } from "../../src/views/webhook-event";
+import { renderEventData } from "../../src/webhooks/event-body";
 import { db } from "../helpers";
 
 /**

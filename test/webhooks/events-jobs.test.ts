@@ -1,4 +1,4 @@
-// Issue 15, part 2: job.succeeded / job.failed go to the application that started the job with a signed request;
+// docs/decisions.md, "Who hears what": job.succeeded / job.failed go to the application that started the job with a signed request;
 // an SRT import records one subtitles.updated with its last chunk, and its completion job one completion.updated per
 // video and container whose percentages changed.
 import { env } from "cloudflare:workers";

@@ -1,5 +1,6 @@
-// Issue 15, part 2: catalogue events are recorded in the same D1 batch as the write that causes them, and fan out to
-// the subscribed endpoints of official applications only.
+// docs/decisions.md, "Events are rows written with the change; deliveries are rows made by a trigger": catalogue
+// events are recorded in the same D1 batch as the write that causes them, and fan out to the subscribed endpoints of
+// official applications only.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { webhookEndpoints } from "../../src/db/schema";
@@ -28,12 +29,14 @@ beforeAll(async () => {
   await addEndpoint(partner.id, ["container.updated", "container.deleted", "subtitles.updated"]);
 });
 
-const call = (method: string, path: string, json?: unknown) => api(`${path}?token=${staff.token}`, { method, json });
-
 describe("container.updated", () => {
   it("a PUT of the container records one event, delivered to subscribed official endpoints only", async () => {
     const c = await createContainer();
-    const res = await call("PUT", `/v4/containers/${c.wireId}.json`, { flags: { on_air: true }, release_date: "2020-01-02" });
+    const res = await api(`/v4/containers/${c.wireId}.json`, {
+      method: "PUT",
+      token: staff.token,
+      json: { flags: { on_air: true }, release_date: "2020-01-02" },
+    });
     expect(res.status).toBe(200);
     const { event, data } = await onlyEvent("container.updated", { container_id: c.wireId });
     expect(data).toEqual({ container_id: c.wireId, url: `${env.API_ORIGIN}/v4/containers/${c.wireId}.json` });
@@ -42,7 +45,7 @@ describe("container.updated", () => {
 
   it("a PUT that changes nothing writes nothing and records nothing", async () => {
     const c = await createContainer();
-    expect((await call("PUT", `/v4/containers/${c.wireId}.json`, {})).status).toBe(200);
+    expect((await api(`/v4/containers/${c.wireId}.json`, { method: "PUT", token: staff.token, json: {} })).status).toBe(200);
     expect(await eventsWhere("container.updated", { container_id: c.wireId })).toEqual([]);
   });
 
@@ -50,17 +53,30 @@ describe("container.updated", () => {
     const c = await createContainer();
     const v = await createVideo(c.id);
     const base = `/v4/containers/${c.wireId}`;
-    expect((await call("POST", `${base}/titles.json`, { language_code: "fr", title: "Bonjour" })).status).toBeLessThan(300);
-    expect((await call("POST", `${base}/descriptions.json`, { language_code: "fr", description: "Texte" })).status).toBeLessThan(300);
-    expect((await call("DELETE", `${base}/titles/fr.json`)).status).toBeLessThan(300);
+    expect(
+      (await api(`${base}/titles.json`, { method: "POST", token: staff.token, json: { language_code: "fr", title: "Bonjour" } })).status,
+    ).toBeLessThan(300);
+    expect(
+      (await api(`${base}/descriptions.json`, { method: "POST", token: staff.token, json: { language_code: "fr", description: "Texte" } }))
+        .status,
+    ).toBeLessThan(300);
+    expect((await api(`${base}/titles/fr.json`, { method: "DELETE", token: staff.token })).status).toBeLessThan(300);
     const events = await eventsWhere("container.updated", { container_id: c.wireId });
     expect(events).toHaveLength(3);
     for (const e of events) expect(await deliveredTo(e.id)).toEqual([everything.id]);
 
     // A missing text is a 404 that changed nothing: no event.
-    expect((await call("DELETE", `${base}/descriptions/de.json`)).status).toBe(404);
+    expect((await api(`${base}/descriptions/de.json`, { method: "DELETE", token: staff.token })).status).toBe(404);
     expect(await eventsWhere("container.updated", { container_id: c.wireId })).toHaveLength(3);
-    expect((await call("POST", `/v4/videos/${v.wireId}/titles.json`, { language_code: "fr", title: "Épisode" })).status).toBeLessThan(300);
+    expect(
+      (
+        await api(`/v4/videos/${v.wireId}/titles.json`, {
+          method: "POST",
+          token: staff.token,
+          json: { language_code: "fr", title: "Épisode" },
+        })
+      ).status,
+    ).toBeLessThan(300);
     expect(await eventsWhere("container.updated", { container_id: c.wireId })).toHaveLength(3);
   });
 
@@ -81,7 +97,7 @@ describe("container.updated", () => {
 describe("container.deleted", () => {
   it("a small container deleted in its request: one event, to both subscribed official endpoints", async () => {
     const c = await createContainer();
-    expect((await call("DELETE", `/v4/containers/${c.wireId}.json`)).status).toBe(204);
+    expect((await api(`/v4/containers/${c.wireId}.json`, { method: "DELETE", token: staff.token })).status).toBe(204);
     const { event, data } = await onlyEvent("container.deleted", { container_id: c.wireId });
     expect(data).toEqual({ container_id: c.wireId });
     expect(await deliveredTo(event.id)).toEqual([everything.id, deletions.id].sort((a, b) => a - b));
@@ -106,7 +122,7 @@ describe("container.deleted", () => {
     expect(await eventsWhere("container.deleted", { container_id: hidden.wireId })).toEqual([]);
 
     const c = await large();
-    const res = await call("DELETE", `/v4/containers/${c.wireId}.json`);
+    const res = await api(`/v4/containers/${c.wireId}.json`, { method: "DELETE", token: staff.token });
     expect(res.status).toBe(202);
     const { job } = (await res.json()) as { job: { id: string } };
     expect((await waitForJob(job.id, staff.token)).status).toBe("succeeded");
@@ -132,7 +148,7 @@ describe("subtitles.updated when a video is deleted", () => {
     )
       .bind(s1.id, s2.id, v.id)
       .run();
-    expect((await call("DELETE", `/v4/videos/${v.wireId}.json`)).status).toBe(204);
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "DELETE", token: staff.token })).status).toBe(204);
     const events = await eventsWhere("subtitles.updated", { video_id: v.wireId });
     expect(events.map((e) => e.data.language).sort()).toEqual(["en", "pt-br"]);
     const { event, data } = await onlyEvent("subtitles.updated", { video_id: v.wireId, language: "pt-br" });
@@ -146,7 +162,7 @@ describe("subtitles.updated when a video is deleted", () => {
     });
     expect(await deliveredTo(event.id)).toEqual([everything.id]);
 
-    expect((await call("DELETE", `/v4/videos/${bare.wireId}.json`)).status).toBe(204);
+    expect((await api(`/v4/videos/${bare.wireId}.json`, { method: "DELETE", token: staff.token })).status).toBe(204);
     expect(await eventsWhere("subtitles.updated", { video_id: bare.wireId })).toEqual([]);
   });
 });

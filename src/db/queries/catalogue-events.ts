@@ -4,11 +4,12 @@ import { descriptions, titles, webhookEvents } from "../schema";
 import type { EventInput } from "./webhook-events";
 
 /**
- * The catalogue events of issue 15 (subtitles.updated, completion.updated, container.updated, container.deleted), as
- * stored: ids on the wire form and paths the delivery turns into URLs (src/views/webhook-event.ts). Audience: every
- * official application (no applicationId). Events whose existence depends on the batch itself (a text that may be
- * missing, a container that may be gone, the languages a video had) are INSERT ... SELECT statements, so they are
- * recorded exactly when the change is made, in its transaction; the others go through recordEvent.
+ * The catalogue events (subtitles.updated, completion.updated, container.updated, container.deleted; docs/decisions.md,
+ * "Signed webhooks"), as stored: ids on the wire form and paths the delivery turns into URLs
+ * (src/webhooks/event-body.ts). Audience: every official application (no applicationId). Events whose existence depends
+ * on the batch itself (a text that may be missing, a container that may be gone, the languages a video had) are INSERT
+ * ... SELECT statements, so they are recorded exactly when the change is made, in its transaction; the others go
+ * through recordEvent.
  */
 
 /**

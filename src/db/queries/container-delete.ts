@@ -2,10 +2,10 @@ import type { DB } from "../client";
 import { containerDeletedStatement } from "./catalogue-events";
 
 /**
- * Deleting a container in bounded steps (issue 12). One DELETE of the container row cascades through every
- * video, segment, subtitle and history row under it in a single statement, and D1 runs one statement at a
- * time: a large container stalled every other request. These statements weigh a container, and remove what
- * hangs off it a chunk at a time, each chunk one short statement.
+ * Deleting a container in bounded steps (docs/decisions.md, "Large container deletes become a job"). One DELETE of the
+ * container row cascades through every video, segment, subtitle and history row under it in a single statement, and D1
+ * runs one statement at a time: a large container stalled every other request. These statements weigh a container,
+ * and remove what hangs off it a chunk at a time, each chunk one short statement.
  */
 
 /**

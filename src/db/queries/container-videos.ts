@@ -28,7 +28,5 @@ export function containerVideosQuery(db: DB, q: PageQuery) {
   return db.select().from(videos).where(where(q)).orderBy(dir(videos.number), dir(videos.id)).limit(q.limit).offset(q.offset);
 }
 
-export const listContainerVideos = (db: DB, q: PageQuery) => containerVideosQuery(db, q).all();
-
 /** The total for `with_paging` (batchable; one row `{n}`). */
 export const countContainerVideosQuery = (db: DB, q: ContainerVideosQuery) => db.select({ n: count() }).from(videos).where(where(q));

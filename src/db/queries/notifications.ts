@@ -25,9 +25,6 @@ export async function countNotifications(db: DB, userId: number) {
   return { total: row?.total ?? 0, unread: row?.unread ?? 0 };
 }
 
-/** Unread notifications of a user (for badges and alerts.json): one row read. */
-export const countUnreadNotifications = async (db: DB, userId: number) => (await countNotifications(db, userId)).unread;
-
 /** One notification of this user; another user's id is simply not found. */
 export const findNotification = (db: DB, userId: number, id: number) =>
   db

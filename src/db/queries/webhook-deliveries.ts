@@ -3,7 +3,7 @@ import type { DB } from "../client";
 import { webhookDeliveries as d, webhookEndpoints as e, webhookEvents as ev } from "../schema";
 
 /**
- * The sending side of webhooks (issue 15): the consumer's claim and record (src/webhooks/delivery.ts) and the
+ * The sending side of webhooks (docs/decisions.md, "Signed webhooks"): the consumer's claim and record (src/webhooks/delivery.ts) and the
  * sweeper's reclaim, pump check and prune (src/webhooks/sweep.ts). Times are unix seconds, given by the caller so
  * tests can move the clock.
  */

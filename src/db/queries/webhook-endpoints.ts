@@ -5,7 +5,7 @@ import { recordEvent } from "./webhook-events";
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 
-/** How long a rotated-out secret keeps signing, so receivers can switch over (issue 15). */
+/** How long a rotated-out secret keeps signing, so receivers can switch over (docs/decisions.md, "Signed webhooks"). */
 export const PREVIOUS_SECRET_SECONDS = 24 * 60 * 60;
 
 const owned = (applicationId: number, id: number) => and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.applicationId, applicationId));

@@ -3,10 +3,10 @@ import { webhookEvents } from "../schema";
 import type { StoredEventData, WebhookEventType } from "../../domain/webhook-events";
 
 /**
- * An event to record in the same batch as the change that causes it (issue 15): put the returned statement in that
- * change's `db.batch`. The trigger webhook_events_fan_out (migrations/0020_webhooks.sql) creates its deliveries in
- * the same transaction; after the batch, `sendDeliveries(env)` (src/webhooks/pump.ts) asks the consumer to send
- * them, and the sweeper sends them anyway if that message is lost. One row written per event.
+ * An event to record in the same batch as the change that causes it (docs/decisions.md, "Signed webhooks"): put the
+ * returned statement in that change's `db.batch`. The trigger webhook_events_fan_out (migrations/0020_webhooks.sql)
+ * creates its deliveries in the same transaction; after the batch, `sendDeliveries(env)` (src/webhooks/pump.ts) asks
+ * the consumer to send them, and the sweeper sends them anyway if that message is lost. One row written per event.
  *
  * `applicationId` set: only that application's endpoints hear it; left out: every official application's.
  * `endpointId`: that endpoint only (ping).

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { CONTAINER_STATES, CONTAINER_TYPES, VIDEO_STATES, VIDEO_TYPES } from "../../domain/catalogue-types";
 import { createdAt, flag, updatedAt } from "./columns";
 
 /** The parts of a container document that live in other tables, denormalised onto the row. */
@@ -21,10 +22,7 @@ export interface VideoDoc {
   subtitle_completions: Record<string, number>;
 }
 
-export const CONTAINER_TYPES = ["film", "series", "news", "artist"] as const;
-export const VIDEO_TYPES = ["episode", "movie", "clip", "trailer", "music_video", "news_clip"] as const;
-export const VIDEO_STATES = ["normal", "pending", "blocked"] as const;
-export const CONTAINER_STATES = ["normal", "pending", "blocked"] as const;
+export { CONTAINER_STATES, CONTAINER_TYPES, VIDEO_STATES, VIDEO_TYPES };
 /** Resources that titles, descriptions, subscriptions and markers point at. */
 export const RESOURCE_KINDS = ["c", "v", "l"] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
@@ -53,10 +51,10 @@ export const containers = sqliteTable(
     releaseDate: text("release_date"),
     airTime: integer("air_time"),
     newestVideoAt: integer("newest_video_at"),
-    // Derived by SQL triggers (migrations/0003_derived_documents.sql) from titles, descriptions, genres, completions, managers and
-    // videos, so reading a container costs one row. Never written by hand.
+    // Derived by SQL triggers (src/db/triggers/documents.sql) from titles, descriptions, genres, completions, managers,
+    // licenses and videos, so reading a container costs one row. Never written by hand.
     doc: text("doc", { mode: "json" }).$type<ContainerDoc>(),
-    // Bumped by triggers (migrations/0003) when a source of `doc` or of the facets changes.
+    // Bumped by triggers (src/db/triggers/documents.sql) when a source of `doc` or of the facets changes.
     docVersion: integer("doc_version").notNull().default(0),
     facetVersion: integer("facet_version").notNull().default(0),
     createdAt: createdAt(),
@@ -205,8 +203,8 @@ export const listItems = sqliteTable(
  * any single-filter listing in any sort order is one index range scan: the page costs the same at 100
  * containers as at 100,000. Facets: `all`, `public` (hosted and licensed), `type:<t>`, `genre:<id>`,
  * `country:<cc>`, `sub:<lang>` (completion at or above the listing threshold), `family` (not adult),
- * `unhosted`, `unlicensed` (a fan channel's other facets are `x:`-prefixed, migration 0012). Rebuilt by the
- * triggers of migrations/0003_derived_documents.sql, 0012 and 0014; named in TypeScript by src/domain/facets.ts.
+ * `unhosted`, `unlicensed` (a fan channel's other facets are `x:`-prefixed). Rebuilt by the triggers of
+ * src/db/triggers/facets.sql; named in TypeScript by src/domain/facets.ts.
  */
 export const containerFacets = sqliteTable(
   "container_facets",
@@ -224,7 +222,7 @@ export const containerFacets = sqliteTable(
     airTime: integer("air_time").notNull().default(0),
     sortTitle: text("sort_title").notNull().default(""),
     // sort=number: normal-state videos of the container's main child type (episodes of a series, ...), from
-    // doc.video_counts (migration 0014).
+    // doc.video_counts (the triggers of src/db/triggers/facets.sql).
     videoCount: integer("video_count").notNull().default(0),
   },
   (t) => [

@@ -37,7 +37,7 @@ export const markers = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.resourceKind, t.resourceId] }),
     index("markers_user_created").on(t.userId, t.createdAt),
-    // Deleting a container or video deletes its markers (cleanup triggers of migration 0003): without this,
+    // Deleting a container or video deletes its markers (src/db/triggers/polymorphic-cleanup.sql): without this,
     // every video deleted scans all markers (migration 0017).
     index("markers_resource").on(t.resourceKind, t.resourceId),
   ],
@@ -95,7 +95,7 @@ export const threadParticipants = sqliteTable(
 
 /**
  * A user's thread counts (live inbox, unread inbox, live sent), kept by triggers on `thread_participants`
- * (migration 0007_community_indexes_triggers) so `only_count`, `with_paging` and alerts read one row.
+ * (src/db/triggers/community-counts.sql) so `only_count`, `with_paging` and alerts read one row.
  * Never written by hand.
  */
 export const threadCounts = sqliteTable("thread_counts", {
@@ -108,7 +108,7 @@ export const threadCounts = sqliteTable("thread_counts", {
 });
 
 /**
- * A user's numbers of subscriptions and markers, kept by triggers on those tables (same migration), so the
+ * A user's numbers of subscriptions and markers, kept by triggers on those tables (same file), so the
  * subscription limit and `with_paging` counts read one row. Never written by hand.
  */
 export const followCounts = sqliteTable("follow_counts", {
@@ -161,8 +161,8 @@ export const notifications = sqliteTable(
 );
 
 /**
- * A user's notification counts (all and unread), kept by triggers on `notifications` (migration
- * 0005_community_counts_triggers) so the unread badge and `with_paging` counts read one row. Never written by hand.
+ * A user's notification counts (all and unread), kept by triggers on `notifications`
+ * (src/db/triggers/community-counts.sql) so the unread badge and `with_paging` counts read one row. Never written by hand.
  */
 export const notificationCounts = sqliteTable("notification_counts", {
   userId: integer("user_id")

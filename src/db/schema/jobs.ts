@@ -4,7 +4,6 @@ import { createdAt, updatedAt } from "./columns";
 import { applications, users } from "./users";
 
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const jobs = sqliteTable(
   "jobs",

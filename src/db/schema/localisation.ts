@@ -35,7 +35,8 @@ export const subtitles = sqliteTable(
     text: text("text").notNull(),
     authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
     version: integer("version").notNull().default(1),
-    // Kept by triggers (migration 0015): 1 when the language is not the video's origin language.
+    // Kept by triggers (src/db/triggers/translation-flag.sql): 1 when the language is not the video's origin language
+    // (else its container's).
     isTranslation: integer("is_translation").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -95,8 +96,9 @@ export const subtitleHistories = sqliteTable(
 );
 
 /**
- * Contributions per (container, user), derived from `subtitle_histories` by triggers (migration
- * 0005_community_counts_triggers): history rows of kind segment and subtitle, and their sum. Never written by hand.
+ * Contributions per (container, user), derived from `subtitle_histories` by triggers
+ * (src/db/triggers/community-counts.sql): the `count` of history rows of kind segment and of kind subtitle, and their
+ * sum. Never written by hand.
  * Lists read it in `total` order, so a page costs about a page of rows however many histories lie behind it.
  */
 export const contributions = sqliteTable(
@@ -121,7 +123,8 @@ export const contributions = sqliteTable(
 
 /**
  * Subtitles per language over visible videos, split into originals and translations: kept by the triggers of
- * migration 0019 (subtitle, video and container writes), read whole by the two language lists. Never written by hand.
+ * src/db/triggers/language-counts.sql (subtitle, video and container writes), read whole by the two language lists.
+ * Never written by hand.
  */
 export const languageCounts = sqliteTable("language_counts", {
   language: text("language").primaryKey(),
@@ -129,7 +132,7 @@ export const languageCounts = sqliteTable("language_counts", {
   translations: integer("translations").notNull().default(0),
 });
 
-/** The same per container over its normal videos, whatever the container's state (migration 0019). */
+/** The same per container over its normal videos, whatever the container's state (same triggers). */
 export const containerLanguageCounts = sqliteTable(
   "container_language_counts",
   {

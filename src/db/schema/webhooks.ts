@@ -4,16 +4,15 @@ import { createdAt, updatedAt } from "./columns";
 import { applications } from "./users";
 
 export const WEBHOOK_ENDPOINT_STATUSES = ["active", "paused"] as const;
-export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 
 /**
  * pending: due at next_attempt_at; sending: claimed until lease_until; then succeeded or failed for good. held: waiting
- * for its paused endpoint to be resumed (triggers of migrations/0020_webhooks.sql), outside the claim's index.
+ * for its paused endpoint to be resumed (triggers of src/db/triggers/webhooks.sql), outside the claim's index.
  */
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "sending", "held", "succeeded", "failed"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-/** An application's receiver (issue 15): where events are POSTed, which ones, and with which secret. */
+/** An application's receiver (docs/decisions.md, "Signed webhooks"): where events are POSTed, which ones, and with which secret. */
 export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
   {
@@ -71,7 +70,7 @@ export const webhookEvents = sqliteTable(
   ],
 );
 
-/** One event to one endpoint, with its attempts (the trigger webhook_events_fan_out creates them). */
+/** One event to one endpoint, with its attempts (the trigger webhook_events_fan_out, src/db/triggers/webhooks.sql, creates them). */
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {

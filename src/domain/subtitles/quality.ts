@@ -12,7 +12,7 @@ export interface QualityCount {
   cues: number[];
 }
 
-/** What an import noticed: it informs and refuses nothing (docs/api.md, "Quality report"). */
+/** What an import noticed: it informs and refuses nothing (docs/api.md, "The quality report"). */
 export interface QualityReport {
   reordered: QualityCount;
   zero_length: QualityCount;

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { V3_SUBTITLE_THRESHOLD } from "../../domain/facets";
 import { createRouter } from "../../lib/router";
-import { publicCache } from "../../middleware/cache";
+import { withProperties } from "../../lib/route-properties";
 import { v3Auth } from "../../middleware/v3";
 import { depsOf } from "../../services/deps";
 import { findV3Movie, findV3Series, listComingSoon, listEpisodes, listMovieVideos, v3Genres } from "../../services/v3";
@@ -30,73 +30,85 @@ const GENRE_KINDS = {
 } as const;
 
 const genresRoute = (kind: keyof typeof GENRE_KINDS) =>
-  createRoute({
-    method: "get",
-    path: `/api/v3/genres/${kind}`,
-    summary: `v3 genres of ${kind.replace("_", " ")} (.json or .xml)`,
-    description:
-      (kind === "music_videos"
-        ? "The music genre set (ids 23 to 34), which artists and their music videos carry. "
-        : "The 22 genres of the interface document (id 16 before 15). ") +
-      "Filters keep genres that have resources " +
-      `matching them: origin_country, subtitle_language (at least ${V3_SUBTITLE_THRESHOLD}% complete), ` +
-      "watchable_in and platform (only with watchable_in).",
-    middleware: [v3Auth, publicCache] as const,
-    request: {
-      query: z.object({
-        ...licenceQuery,
-        origin_country: countryQuery("origin country"),
-        subtitle_language: countryQuery("language code"),
-        access_token: z.string().optional(),
-      }),
-    },
-    responses: { 200: jsonOrXml(v3Envelope(Genre), "genres"), ...v3Errors },
-  });
+  withProperties(
+    createRoute({
+      method: "get",
+      path: `/api/v3/genres/${kind}`,
+      summary: `v3 genres of ${kind.replace("_", " ")} (.json or .xml)`,
+      description:
+        (kind === "music_videos"
+          ? "The music genre set (ids 23 to 34), which artists and their music videos carry. "
+          : "The 22 general genres (ids 1 to 22, 16 listed before 15). ") +
+        "Filters keep genres that have resources " +
+        `matching them: origin_country, subtitle_language (at least ${V3_SUBTITLE_THRESHOLD}% complete), ` +
+        "watchable_in and platform (only with watchable_in).",
+      middleware: [v3Auth] as const,
+      request: {
+        query: z.object({
+          ...licenceQuery,
+          origin_country: countryQuery("origin country"),
+          subtitle_language: countryQuery("language code"),
+          access_token: z.string().optional(),
+        }),
+      },
+      responses: { 200: jsonOrXml(v3Envelope(Genre), "genres"), ...v3Errors },
+    }),
+    { cache: "public" },
+  );
 
 const COMING_SOON = { "": ["film", "series"], "/movies": ["film"], "/series": ["series"] } as const;
 
 const comingSoonRoute = (suffix: keyof typeof COMING_SOON) =>
-  createRoute({
-    method: "get",
-    path: `/api/v3/coming_soon${suffix}`,
-    summary: `v3 coming soon${suffix ? ` (${suffix.slice(1)})` : ""} (.json or .xml)`,
-    description:
-      "Upcoming titles, soonest release first. `language` picks titles and descriptions in that language, " +
-      "falling back to English (`title_language` / `description_language` say which was used).",
-    middleware: [v3Auth, publicCache] as const,
-    request: {
-      query: z.object({
-        ...licenceQuery,
-        ...v3PagingQuery,
-        language: z
-          .string()
-          .regex(/^[a-z]{2}(-[a-z]{2,4})?$/i)
-          .optional(),
-        access_token: z.string().optional(),
-      }),
-    },
-    responses: { 200: jsonOrXml(v3Envelope(Item), "coming-soon items"), ...v3Errors },
-  });
+  withProperties(
+    createRoute({
+      method: "get",
+      path: `/api/v3/coming_soon${suffix}`,
+      summary: `v3 coming soon${suffix ? ` (${suffix.slice(1)})` : ""} (.json or .xml)`,
+      description:
+        "Upcoming titles, soonest release first. `language` picks titles and descriptions in that language, " +
+        "falling back to English (`title_language` / `description_language` say which was used).",
+      middleware: [v3Auth] as const,
+      request: {
+        query: z.object({
+          ...licenceQuery,
+          ...v3PagingQuery,
+          language: z
+            .string()
+            .regex(/^[a-z]{2}(-[a-z]{2,4})?$/i)
+            .optional(),
+          access_token: z.string().optional(),
+        }),
+      },
+      responses: { 200: jsonOrXml(v3Envelope(Item), "coming-soon items"), ...v3Errors },
+    }),
+    { cache: "public" },
+  );
 
 const moviesRoute = (path: string) =>
-  createRoute({
-    method: "get",
-    path,
-    summary: "v3 movie list",
-    middleware: [v3Auth, publicCache] as const,
-    request: { query: z.object({ ...v3PagingQuery, access_token: z.string().optional() }) },
-    responses: { 200: jsonOrXml(v3Envelope(Item), "movies"), ...v3Errors },
-  });
+  withProperties(
+    createRoute({
+      method: "get",
+      path,
+      summary: "v3 movie list",
+      middleware: [v3Auth] as const,
+      request: { query: z.object({ ...v3PagingQuery, access_token: z.string().optional() }) },
+      responses: { 200: jsonOrXml(v3Envelope(Item), "movies"), ...v3Errors },
+    }),
+    { cache: "public" },
+  );
 
 const oneRoute = (kind: "movies" | "series") =>
-  createRoute({
-    method: "get",
-    path: `/api/v3/${kind}/{id}`,
-    summary: `one v3 ${kind === "movies" ? "movie" : "series"} (the \`uri\` of search results)`,
-    middleware: [v3Auth, publicCache] as const,
-    request: { params: z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/) }), query: z.object({ access_token: z.string().optional() }) },
-    responses: { 200: jsonOrXml(Item, "the resource"), ...v3Errors },
-  });
+  withProperties(
+    createRoute({
+      method: "get",
+      path: `/api/v3/${kind}/{id}`,
+      summary: `one v3 ${kind === "movies" ? "movie" : "series"} (the \`uri\` of search results)`,
+      middleware: [v3Auth] as const,
+      request: { params: z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/) }), query: z.object({ access_token: z.string().optional() }) },
+      responses: { 200: jsonOrXml(Item, "the resource"), ...v3Errors },
+    }),
+    { cache: "public" },
+  );
 
 export const v3CatalogueRouter = createRouter();
 
@@ -145,17 +157,20 @@ v3CatalogueRouter.openapi(oneRoute("movies"), async (c) => {
   return v3Respond(c, v3Movie(found.video, found.container, v3Context(c, found.genreNames)));
 });
 
-const episodesRoute = createRoute({
-  method: "get",
-  path: "/api/v3/series/{id}/episodes",
-  summary: "episodes of a v3 series (the `episodes.uri` of series resources)",
-  middleware: [v3Auth, publicCache] as const,
-  request: {
-    params: z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/) }),
-    query: z.object({ ...v3PagingQuery, access_token: z.string().optional() }),
-  },
-  responses: { 200: jsonOrXml(v3Envelope(Item), "episodes in number order"), ...v3Errors },
-});
+const episodesRoute = withProperties(
+  createRoute({
+    method: "get",
+    path: "/api/v3/series/{id}/episodes",
+    summary: "episodes of a v3 series (the `episodes.uri` of series resources)",
+    middleware: [v3Auth] as const,
+    request: {
+      params: z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/) }),
+      query: z.object({ ...v3PagingQuery, access_token: z.string().optional() }),
+    },
+    responses: { 200: jsonOrXml(v3Envelope(Item), "episodes in number order"), ...v3Errors },
+  }),
+  { cache: "public" },
+);
 
 v3CatalogueRouter.openapi(episodesRoute, async (c) => {
   const q = c.req.valid("query");

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError, OAuthError } from "../../lib/errors";
 import { createRouter, documentedAs } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { IGNORED_FIELDS_HEADER, normalise, readBody } from "../../lib/tolerant-input";
 import { V3_TOKEN_TTL_SECONDS, issueV3Token } from "../../lib/v3-tokens";
 import { depsOf } from "../../services/deps";
@@ -45,35 +46,38 @@ const TokenResponse = z
 
 const OAuthErrorBody = z.object({ error: z.string(), error_description: z.string() }).openapi("OAuthError");
 
-const token = createRoute({
-  method: "post",
-  path: "/oauth/token",
-  summary: "v3 OAuth 2.0 access token",
-  description:
-    "`grant_type` = `client_credentials` or `password` (with `username` + `password`, or `social_access_token`: " +
-    "an OpenID Connect ID token of a configured social network, which creates or links the account as v5 does), " +
-    "with `client_id` and `client_secret`, in a form body, a JSON body or the query (as the v4 gem sends them). " +
-    "Tokens are valid for 24 hours; the password grant's response includes `user_id`.",
-  // Parameters are read by tokenParams (query, form or JSON) so every failure keeps the OAuth error body.
-  request: { query: TokenRequest },
-  responses: {
-    200: { description: "a token", content: { "application/json": { schema: TokenResponse } } },
-    400: {
-      description: "invalid_request, invalid_grant or unsupported_grant_type",
-      content: { "application/json": { schema: OAuthErrorBody } },
+const token = withProperties(
+  createRoute({
+    method: "post",
+    path: "/oauth/token",
+    summary: "v3 OAuth 2.0 access token",
+    description:
+      "`grant_type` = `client_credentials` or `password` (with `username` + `password`, or `social_access_token`: " +
+      "an OpenID Connect ID token of a configured social network, which creates or links the account as v5 does), " +
+      "with `client_id` and `client_secret`, in a form body, a JSON body or the query (as the v4 gem sends them). " +
+      "Tokens are valid for 24 hours; the password grant's response includes `user_id`.",
+    // Parameters are read by tokenParams (query, form or JSON) so every failure keeps the OAuth error body.
+    request: { query: TokenRequest },
+    responses: {
+      200: { description: "a token", content: { "application/json": { schema: TokenResponse } } },
+      400: {
+        description: "invalid_request, invalid_grant or unsupported_grant_type",
+        content: { "application/json": { schema: OAuthErrorBody } },
+      },
+      401: { description: "invalid_client", content: { "application/json": { schema: OAuthErrorBody } } },
+      429: {
+        description: "temporarily_unavailable: too many logins (`Retry-After`)",
+        content: { "application/json": { schema: OAuthErrorBody } },
+      },
+      503: {
+        description:
+          "temporarily_unavailable: the social login is misconfigured or its keys unreachable, or the server has no token signing key",
+        content: { "application/json": { schema: OAuthErrorBody } },
+      },
     },
-    401: { description: "invalid_client", content: { "application/json": { schema: OAuthErrorBody } } },
-    429: {
-      description: "temporarily_unavailable: too many logins (`Retry-After`)",
-      content: { "application/json": { schema: OAuthErrorBody } },
-    },
-    503: {
-      description:
-        "temporarily_unavailable: the social login is misconfigured or its keys unreachable, or the server has no token signing key",
-      content: { "application/json": { schema: OAuthErrorBody } },
-    },
-  },
-});
+  }),
+  { writeLimit: null, noWriteLimitBecause: "the token endpoint: an application authenticates as itself, there is no user to count" },
+);
 documentedAs(token, {
   body: {
     required: false,

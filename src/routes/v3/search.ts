@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../lib/router";
-import { publicCache } from "../../middleware/cache";
+import { withProperties } from "../../lib/route-properties";
 import { v3Auth } from "../../middleware/v3";
 import { depsOf } from "../../services/deps";
 import { V3_SEARCH_CANDIDATES, V3_SEARCH_LIMIT, searchV3 } from "../../services/v3";
@@ -8,27 +8,30 @@ import { licenceFilter } from "../../services/v3-filters";
 import { v3SearchItem } from "../../views/v3";
 import { licenceQuery, v3Context, v3Envelope, v3Respond } from "./shared";
 
-const search = createRoute({
-  method: "get",
-  path: "/api/v3/search",
-  summary: "v3 search over movies, series, artists, newscasts and coming-soon items (.json or .xml)",
-  description:
-    `Matches container titles in every language (full-text, prefix match on each word, all words required). ` +
-    `The first ${V3_SEARCH_CANDIDATES} matches are ranked (title starting with the query, containing it, then ` +
-    `views) and at most ${V3_SEARCH_LIMIT} returned. Item types: series, movie, coming_soon, other (artists, news). ` +
-    "`watchable_in` keeps containers licensed in that region, on `platform` when given (only with watchable_in), " +
-    "as coming soon does.",
-  middleware: [v3Auth, publicCache] as const,
-  request: {
-    query: z.object({ query: z.string().trim().min(1).max(200), ...licenceQuery, access_token: z.string().optional() }),
-  },
-  responses: {
-    200: { description: "search results", content: { "application/json": { schema: v3Envelope(z.record(z.string(), z.unknown())) } } },
-    400: { description: "missing query" },
-    401: { description: "missing or invalid access_token" },
-    403: { description: "expired access_token" },
-  },
-});
+const search = withProperties(
+  createRoute({
+    method: "get",
+    path: "/api/v3/search",
+    summary: "v3 search over movies, series, artists, newscasts and coming-soon items (.json or .xml)",
+    description:
+      `Matches container titles in every language (full-text, prefix match on each word, all words required). ` +
+      `The first ${V3_SEARCH_CANDIDATES} matches are ranked (title starting with the query, containing it, then ` +
+      `views) and at most ${V3_SEARCH_LIMIT} returned. Item types: series, movie, coming_soon, other (artists, news). ` +
+      "`watchable_in` keeps containers licensed in that region, on `platform` when given (only with watchable_in), " +
+      "as coming soon does.",
+    middleware: [v3Auth] as const,
+    request: {
+      query: z.object({ query: z.string().trim().min(1).max(200), ...licenceQuery, access_token: z.string().optional() }),
+    },
+    responses: {
+      200: { description: "search results", content: { "application/json": { schema: v3Envelope(z.record(z.string(), z.unknown())) } } },
+      400: { description: "missing query" },
+      401: { description: "missing or invalid access_token" },
+      403: { description: "expired access_token" },
+    },
+  }),
+  { cache: "public" },
+);
 
 export const v3SearchRouter = createRouter().openapi(search, async (c) => {
   const q = c.req.valid("query");

@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
 import { tryParseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireApp } from "../../middleware/application";
 import { requireUser } from "../../middleware/session";
@@ -24,46 +25,55 @@ import { LanguageCountsSchema, languagePair } from "./contracts/translations";
  */
 const APP = "Needs `app=<application id>` (400 naming `app` without it).";
 
-const random = createRoute({
-  method: "get",
-  path: "/v4/captions/random",
-  summary: "A random caption to work on",
-  description:
-    `${APP} An original subtitle (in \`from\` when given) of a normal video whose segment has no subtitle in ` +
-    "`to` yet; without `to`, in a language drawn from those the catalogue has subtitles in (`target_language` " +
-    "names it). `origin_language` and `target_language` are other names of `from` and `to`. " +
-    `The pick examines at most ${CAPTION_ATTEMPTS} windows of ${CAPTION_WINDOW} subtitles (two from ` +
-    "random points, then the start), so it costs the same on any catalogue size; 404 when those windows hold " +
-    "no candidate, which for a nearly finished language can happen while a rare one remains: ask again.",
-  middleware: [requireApp] as const,
-  request: { query: RandomCaptionQuery },
-  responses: { 200: jsonResponse(CaptionSchema, "a caption"), ...errorResponses(400, 404) },
-});
+const random = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/captions/random",
+    summary: "A random caption to work on",
+    description:
+      `${APP} An original subtitle (in \`from\` when given) of a normal video whose segment has no subtitle in ` +
+      "`to` yet; without `to`, in a language drawn from those the catalogue has subtitles in (`target_language` " +
+      "names it). `origin_language` and `target_language` are other names of `from` and `to`. " +
+      `The pick examines at most ${CAPTION_ATTEMPTS} windows of ${CAPTION_WINDOW} subtitles (two from ` +
+      "random points, then the start), so it costs the same on any catalogue size; 404 when those windows hold " +
+      "no candidate, which for a nearly finished language can happen while a rare one remains: ask again.",
+    middleware: [requireApp] as const,
+    request: { query: RandomCaptionQuery },
+    responses: { 200: jsonResponse(CaptionSchema, "a caption"), ...errorResponses(400, 404) },
+  }),
+  { cache: "none" },
+);
 
-const create = createRoute({
-  method: "post",
-  path: "/v4/captions",
-  summary: "Suggest a translation of a caption",
-  description:
-    `${APP} A user token is required. \`origin_subtitle_id\` names an original subtitle of a normal video ` +
-    "(unknown: 404; a translation: 400); `language` must differ from the original's (400).",
-  middleware: [requireApp, requireUser] as const,
-  request: { body: jsonBody(CaptionCreateBody) },
-  responses: { 201: jsonResponse(CaptionSuggestionSchema, "the suggestion"), ...errorResponses(400, 401, 404, 413) },
-});
+const create = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/captions",
+    summary: "Suggest a translation of a caption",
+    description:
+      `${APP} A user token is required. \`origin_subtitle_id\` names an original subtitle of a normal video ` +
+      "(unknown: 404; a translation: 400); `language` must differ from the original's (400).",
+    middleware: [requireApp, requireUser] as const,
+    request: { body: jsonBody(CaptionCreateBody) },
+    responses: { 201: jsonResponse(CaptionSuggestionSchema, "the suggestion"), ...errorResponses(400, 401, 404, 413) },
+  }),
+  { writeLimit: "suggestions" },
+);
 
-const languages = createRoute({
-  method: "get",
-  path: "/v4/captions/languages",
-  summary: "Languages with captions to work on",
-  description:
-    `${APP} Origin languages with the number of original subtitles in each, most first: ` +
-    `\`[{"language": "ko", "count": 123}]\`. Counted over the whole catalogue's visible videos ` +
-    "and kept current as subtitles change.",
-  middleware: [requireApp] as const,
-  request: {},
-  responses: { 200: jsonResponse(LanguageCountsSchema, "languages and counts"), ...errorResponses(400) },
-});
+const languages = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/captions/languages",
+    summary: "Languages with captions to work on",
+    description:
+      `${APP} Origin languages with the number of original subtitles in each, most first: ` +
+      `\`[{"language": "ko", "count": 123}]\`. Counted over the whole catalogue's visible videos ` +
+      "and kept current as subtitles change.",
+    middleware: [requireApp] as const,
+    request: {},
+    responses: { 200: jsonResponse(LanguageCountsSchema, "languages and counts"), ...errorResponses(400) },
+  }),
+  { cache: "none" },
+);
 
 export const captionsRouter = createRouter()
   .openapi(random, async (c) => {

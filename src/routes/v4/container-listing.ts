@@ -5,9 +5,9 @@ import { SUBTITLE_COMPLETION_THRESHOLD } from "../../domain/facets";
 import { formatId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
-import { publicCache } from "../../middleware/cache";
 import {
   allContainersAlphabetically,
   bulkContainers,
@@ -17,7 +17,8 @@ import {
   listingType,
 } from "../../services/container-listing";
 import { depsOf } from "../../services/deps";
-import { TYPE_OF_PSEUDO, containerConcise, containerView, type ContainerRow } from "../../views/catalogue";
+import { TYPE_OF_PSEUDO } from "../../domain/catalogue-types";
+import { containerConcise, containerView, type ContainerRow } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
 import {
   ConciseContainerList,
@@ -43,53 +44,61 @@ const LISTING_DESCRIPTION =
   "first; `direction` is ignored with the other sorts); unknown sorts and " +
   `malformed filters are 400 naming the field. ${LISTING_LIMITS} Public: ETag and 304.`;
 
-const list = createRoute({
-  method: "get",
-  path: "/v4/containers",
-  summary: "List containers, or read up to 25 by id",
-  description: LISTING_DESCRIPTION,
-  middleware: [publicCache] as const,
-  request: { query: ContainerListQuery },
-  responses: { 200: jsonResponse(ContainerList, "the v4 list envelope"), ...errorResponses(400) },
-});
-
-const pseudoList = (pseudo: keyof typeof TYPE_OF_PSEUDO) =>
+const list = withProperties(
   createRoute({
     method: "get",
-    path: `/v4/${pseudo}`,
-    summary: `List ${pseudo} (same as /v4/containers.json?type=${TYPE_OF_PSEUDO[pseudo]})`,
-    description:
-      `${LISTING_DESCRIPTION} The type comes from the path; \`ids=\` keeps only ${pseudo}, and a \`type=\` naming ` +
-      "another type lists nothing.",
-    middleware: [publicCache] as const,
-    request: { query: PseudoListQuery },
+    path: "/v4/containers",
+    summary: "List containers, or read up to 25 by id",
+    description: LISTING_DESCRIPTION,
+    request: { query: ContainerListQuery },
     responses: { 200: jsonResponse(ContainerList, "the v4 list envelope"), ...errorResponses(400) },
-  });
+  }),
+  { cache: "public", sessionInBatch: true },
+);
 
-const all = createRoute({
-  method: "get",
-  path: "/v4/containers/all",
-  summary: "Concise list of all containers, alphabetically",
-  description:
-    "Every normal-state container (`id`, `type`, `titles`, `url`) sorted by its English (else first) title " +
-    "as people read it (case and accents ignored: apple, Banana, eagle, Ébène, Zebra), in one unpaged envelope. " +
-    "Cached in KV and refreshed when containers, their titles, type or state change.",
-  middleware: [publicCache] as const,
-  responses: { 200: jsonResponse(ConciseContainerList, "all containers") },
-});
+const pseudoList = (pseudo: keyof typeof TYPE_OF_PSEUDO) =>
+  withProperties(
+    createRoute({
+      method: "get",
+      path: `/v4/${pseudo}`,
+      summary: `List ${pseudo} (same as /v4/containers.json?type=${TYPE_OF_PSEUDO[pseudo]})`,
+      description:
+        `${LISTING_DESCRIPTION} The type comes from the path; \`ids=\` keeps only ${pseudo}, and a \`type=\` naming ` +
+        "another type lists nothing.",
+      request: { query: PseudoListQuery },
+      responses: { 200: jsonResponse(ContainerList, "the v4 list envelope"), ...errorResponses(400) },
+    }),
+    { cache: "public", sessionInBatch: true },
+  );
 
-const genresRoute = createRoute({
-  method: "get",
-  path: "/v4/containers/genres",
-  summary: "Genres for containers",
-  description:
-    "Bare array of every genre containers carry, in listing order: the general set (films, series, news; 16 " +
-    "before 15) then the music set (artists and music videos), each item with its `set`. `set=general|music` " +
-    "keeps one set; `type=artist` (`artists`) the music set, another type the general set. Cached in KV.",
-  middleware: [publicCache] as const,
-  request: { query: GenresQuery },
-  responses: { 200: jsonResponse(GenreList, "the genres"), ...errorResponses(400) },
-});
+const all = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/containers/all",
+    summary: "Concise list of all containers, alphabetically",
+    description:
+      "Every normal-state container (`id`, `type`, `titles`, `url`) sorted by its English (else first) title " +
+      "as people read it (case and accents ignored: apple, Banana, eagle, Ébène, Zebra), in one unpaged envelope. " +
+      "Cached in KV and refreshed when containers, their titles, type or state change.",
+    responses: { 200: jsonResponse(ConciseContainerList, "all containers") },
+  }),
+  { cache: "public" },
+);
+
+const genresRoute = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/containers/genres",
+    summary: "Genres for containers",
+    description:
+      "Bare array of every genre containers carry, in listing order: the general set (films, series, news; 16 " +
+      "before 15) then the music set (artists and music videos), each item with its `set`. `set=general|music` " +
+      "keeps one set; `type=artist` (`artists`) the music set, another type the general set. Cached in KV.",
+    request: { query: GenresQuery },
+    responses: { 200: jsonResponse(GenreList, "the genres"), ...errorResponses(400) },
+  }),
+  { cache: "public" },
+);
 
 type ListBody = z.infer<typeof ContainerList>;
 

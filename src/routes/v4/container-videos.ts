@@ -6,12 +6,13 @@ import { missingUser } from "../../middleware/session";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
-import { publicCache } from "../../middleware/cache";
 import { containerVideosPage } from "../../services/container-videos";
 import { depsOf } from "../../services/deps";
-import { CHILD_KEY, TYPE_OF_PSEUDO, VIDEO_TYPE_OF_CHILD_KEY, videoView, type ContainerRow } from "../../views/catalogue";
+import { CHILD_KEY, TYPE_OF_PSEUDO, VIDEO_TYPE_OF_CHILD_KEY } from "../../domain/catalogue-types";
+import { videoView, type ContainerRow } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
 import { idParam } from "./contracts/catalogue";
 import { ContainerChildrenQuery, ContainerVideosQuery, LISTING_LIMITS, VideoList, type VideosQuery } from "./contracts/container-listing";
@@ -31,29 +32,33 @@ const responses = { 200: jsonResponse(VideoList, "the v4 list envelope of videos
 
 /** `base` is `containers` or a pseudo-type segment (`series`, `films`, ...). */
 const videosRoute = (base: string) =>
-  createRoute({
-    method: "get",
-    path: `/v4/${base}/{container_id}/videos`,
-    summary: base === "containers" ? "A container's videos" : `A container's videos (alias under /v4/${base})`,
-    description: DESCRIPTION + (base === "containers" ? "" : ` Only for containers of type ${TYPE_OF_PSEUDO[base as Pseudo]}.`),
-    middleware: [publicCache] as const,
-    request: { params, query: ContainerVideosQuery },
-    responses,
-  });
+  withProperties(
+    createRoute({
+      method: "get",
+      path: `/v4/${base}/{container_id}/videos`,
+      summary: base === "containers" ? "A container's videos" : `A container's videos (alias under /v4/${base})`,
+      description: DESCRIPTION + (base === "containers" ? "" : ` Only for containers of type ${TYPE_OF_PSEUDO[base as Pseudo]}.`),
+      request: { params, query: ContainerVideosQuery },
+      responses,
+    }),
+    { cache: "public", sessionInBatch: true },
+  );
 
 const childRoute = (base: string, key: ChildKey) =>
-  createRoute({
-    method: "get",
-    path: `/v4/${base}/{container_id}/${key}`,
-    summary:
-      base === "containers"
-        ? `A container's ${key} (videos of type ${VIDEO_TYPE_OF_CHILD_KEY[key]})`
-        : `A container's ${key} (alias under /v4/${base})`,
-    description: DESCRIPTION + (base === "containers" ? "" : ` Only for containers of type ${TYPE_OF_PSEUDO[base as Pseudo]}.`),
-    middleware: [publicCache] as const,
-    request: { params, query: ContainerChildrenQuery },
-    responses,
-  });
+  withProperties(
+    createRoute({
+      method: "get",
+      path: `/v4/${base}/{container_id}/${key}`,
+      summary:
+        base === "containers"
+          ? `A container's ${key} (videos of type ${VIDEO_TYPE_OF_CHILD_KEY[key]})`
+          : `A container's ${key} (alias under /v4/${base})`,
+      description: DESCRIPTION + (base === "containers" ? "" : ` Only for containers of type ${TYPE_OF_PSEUDO[base as Pseudo]}.`),
+      request: { params, query: ContainerChildrenQuery },
+      responses,
+    }),
+    { cache: "public", sessionInBatch: true },
+  );
 
 type Body = z.infer<typeof VideoList>;
 

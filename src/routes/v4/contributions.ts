@@ -2,9 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import { parseId } from "../../lib/ids";
 import { paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
-import { publicCache } from "../../middleware/cache";
 import { contributionCountOfUser, contributionsOfUser, contributorsOfContainer } from "../../services/contributions";
 import { depsOf } from "../../services/deps";
 import { containerContributorView, userContributionView } from "../../views/contribution";
@@ -22,47 +22,53 @@ const DERIVED =
   "Derived from subtitle histories: `segments` counts timing changes, `subtitles` text changes (every history " +
   "row, re-edits included).";
 
-const userContributions = createRoute({
-  method: "get",
-  path: "/v4/users/{user_id}/contributions",
-  summary: "Containers a user contributed to (bare array)",
-  description:
-    `${DERIVED} Most contributions first (ties: newer container first); containers not in the normal state ` +
-    `are left out. \`page\`, \`per_page\` (25, clamped to 100) and \`type\`. ${PUBLIC}`,
-  middleware: [publicCache] as const,
-  request: { params: idParam("user_id", "12u"), query: ContributionsQuery },
-  responses: { 200: jsonResponse(UserContributions, "`[{container, segments, subtitles}]`"), ...errorResponses(400, 404) },
-});
-
-const userCount = createRoute({
-  method: "get",
-  path: "/v4/users/{user_id}/contributions/count",
-  summary: "Number of contributions of a user",
-  description:
-    '`{"count": N}`: the user\'s segment and subtitle history rows over every container (with `type`, only ' + `that kind). ${PUBLIC}`,
-  middleware: [publicCache] as const,
-  request: { params: idParam("user_id", "12u"), query: ContributionCountQuery },
-  responses: { 200: jsonResponse(ContributionCount, "the count"), ...errorResponses(400, 404) },
-});
-
-const contributors = (base: "container" | "containers") =>
+const userContributions = withProperties(
   createRoute({
     method: "get",
-    path: `/v4/${base}/{container_id}/contributions`,
-    summary:
-      base === "container"
-        ? "Contributors of a container (bare array; the interface's singular `container`)"
-        : "Contributors of a container (alias of `/v4/container/<id>/contributions.json`)",
+    path: "/v4/users/{user_id}/contributions",
+    summary: "Containers a user contributed to (bare array)",
     description:
-      `${DERIVED} Most contributions first (ties: newer user first). \`page\`, \`per_page\` (25, clamped to ` +
-      `100) and \`type\`. Containers not in the normal state are 404 except to their managers and staff. ${PUBLIC}`,
-    middleware: [publicCache] as const,
-    request: { params: idParam("container_id", "50c"), query: ContributionsQuery },
-    responses: {
-      200: jsonResponse(ContainerContributors, "`[{user, segments, subtitles}]`"),
-      ...errorResponses(400, 404),
-    },
-  });
+      `${DERIVED} Most contributions first (ties: newer container first); containers not in the normal state ` +
+      `are left out. \`page\`, \`per_page\` (25, clamped to 100) and \`type\`. ${PUBLIC}`,
+    request: { params: idParam("user_id", "12u"), query: ContributionsQuery },
+    responses: { 200: jsonResponse(UserContributions, "`[{container, segments, subtitles}]`"), ...errorResponses(400, 404) },
+  }),
+  { cache: "public", sessionInBatch: true },
+);
+
+const userCount = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/users/{user_id}/contributions/count",
+    summary: "Number of contributions of a user",
+    description:
+      '`{"count": N}`: the user\'s segment and subtitle history rows over every container (with `type`, only ' + `that kind). ${PUBLIC}`,
+    request: { params: idParam("user_id", "12u"), query: ContributionCountQuery },
+    responses: { 200: jsonResponse(ContributionCount, "the count"), ...errorResponses(400, 404) },
+  }),
+  { cache: "public", sessionInBatch: true },
+);
+
+const contributors = (base: "container" | "containers") =>
+  withProperties(
+    createRoute({
+      method: "get",
+      path: `/v4/${base}/{container_id}/contributions`,
+      summary:
+        base === "container"
+          ? "Contributors of a container (bare array; the interface's singular `container`)"
+          : "Contributors of a container (alias of `/v4/container/<id>/contributions.json`)",
+      description:
+        `${DERIVED} Most contributions first (ties: newer user first). \`page\`, \`per_page\` (25, clamped to ` +
+        `100) and \`type\`. Containers not in the normal state are 404 except to their managers and staff. ${PUBLIC}`,
+      request: { params: idParam("container_id", "50c"), query: ContributionsQuery },
+      responses: {
+        200: jsonResponse(ContainerContributors, "`[{user, segments, subtitles}]`"),
+        ...errorResponses(400, 404),
+      },
+    }),
+    { cache: "public", sessionInBatch: true },
+  );
 
 export const contributionsRouter = createRouter()
   .openapi(userContributions, async (c) => {

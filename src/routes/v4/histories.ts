@@ -3,6 +3,7 @@ import { ApiError } from "../../lib/errors";
 import { parseId, tryParseId } from "../../lib/ids";
 import { listEnvelope, pagingQuery, paging } from "../../lib/paging";
 import { alsoAsGet, createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { requireOfficialApp } from "../../middleware/application";
 import { requireUser } from "../../middleware/session";
@@ -13,27 +14,30 @@ import { idParam } from "./contracts/catalogue";
 import { HistoriesBody, HistoriesEnvelope } from "./contracts/histories";
 
 const list = alsoAsGet(
-  createRoute({
-    method: "post",
-    path: "/v4/users/{user_id}/subtitle_histories",
-    summary: "A user's subtitle history (official applications)",
-    description:
-      "Every timing (`segment`) and text (`subtitle`) change the user made, newest first, in the v4 list envelope. " +
-      "The optional JSON body filters by `video_id` and `language` and may carry `page` and `per_page` (the same " +
-      "query parameters win when both are sent). Official applications only (`app=` missing 400, another application 403); " +
-      "the user themself or staff: no token 401/4500, another user's token 403/5403, an unknown user 404 (staff). " +
-      "Also served as GET with the filters in the query, as the v4 gem reads it.",
-    middleware: [requireOfficialApp, requireUser] as const,
-    request: {
-      params: idParam("user_id", "12u"),
-      query: z.object(pagingQuery),
-      body: { required: false, content: { "application/json": { schema: HistoriesBody } } },
-    },
-    responses: {
-      200: jsonResponse(HistoriesEnvelope, "the history page"),
-      ...errorResponses(400, 401, 403, 404, 413),
-    },
-  }),
+  withProperties(
+    createRoute({
+      method: "post",
+      path: "/v4/users/{user_id}/subtitle_histories",
+      summary: "A user's subtitle history (official applications)",
+      description:
+        "Every timing (`segment`) and text (`subtitle`) change the user made, newest first, in the v4 list envelope. " +
+        "The optional JSON body filters by `video_id` and `language` and may carry `page` and `per_page` (the same " +
+        "query parameters win when both are sent). Official applications only (`app=` missing 400, another application 403); " +
+        "the user themself or staff: no token 401/4500, another user's token 403/5403, an unknown user 404 (staff). " +
+        "Also served as GET with the filters in the query, as the v4 gem reads it.",
+      middleware: [requireOfficialApp, requireUser] as const,
+      request: {
+        params: idParam("user_id", "12u"),
+        query: z.object(pagingQuery),
+        body: { required: false, content: { "application/json": { schema: HistoriesBody } } },
+      },
+      responses: {
+        200: jsonResponse(HistoriesEnvelope, "the history page"),
+        ...errorResponses(400, 401, 403, 404, 413),
+      },
+    }),
+    { cache: "user", writeLimit: null, noWriteLimitBecause: "a read: its filters come in a JSON body, as the interface has it" },
+  ),
 );
 
 export const historiesRouter = createRouter().openapi(list, async (c) => {

@@ -1,8 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { JOB_STATUSES } from "../../db/schema";
-import { jobTypes } from "../../jobs";
+import { jobTypes, type JobType } from "../../jobs";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
@@ -29,17 +30,21 @@ export const JobSchema = z
 /** The one shape of a job on the wire: the 202 that accepts it and GET /v4/jobs/<id>.json both answer `{"job": {...}}`. */
 export const JobEnvelope = z.object({ job: JobSchema }).openapi("JobEnvelope");
 
-const read = createRoute({
-  method: "get",
-  path: "/v4/jobs/{job_id}",
-  summary: "Status, progress and result of a queued job",
-  description: "Visible to the user who started the job and to staff.",
-  middleware: [requireUser] as const,
-  request: { params: z.object({ job_id: z.string().openapi({ example: "4j" }) }) },
-  responses: { 200: jsonResponse(JobEnvelope, "the job"), ...errorResponses(401, 404) },
-});
+const read = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/jobs/{job_id}",
+    summary: "Status, progress and result of a queued job",
+    description: "Visible to the user who started the job and to staff.",
+    middleware: [requireUser] as const,
+    request: { params: z.object({ job_id: z.string().openapi({ example: "4j" }) }) },
+    responses: { 200: jsonResponse(JobEnvelope, "the job"), ...errorResponses(401, 404) },
+  }),
+  { cache: "user" },
+);
 
 export const jobsRouter = createRouter().openapi(read, async (c) => {
   const job = await readableJob(depsOf(c), c.get("user")!, parseId(c.req.valid("param").job_id, "j"));
-  return c.json({ job: jobView(job, new URL(c.req.url).origin) }, 200);
+  // A stored row holds only registry names: enqueue writes them from a definition.
+  return c.json({ job: jobView({ ...job, type: job.type as JobType }, new URL(c.req.url).origin) }, 200);
 });

@@ -6,9 +6,9 @@ import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
-import { publicCache } from "../../middleware/cache";
 import { depsOf } from "../../services/deps";
 import { MAX_LIST_ITEMS, createList, editableList, itemWireId, readList } from "../../services/lists";
 import { requireStaff } from "../../middleware/session";
@@ -18,49 +18,57 @@ import { idParam } from "./contracts/catalogue";
 import { ListCreateBody, ListEditBody, ListItemsEnvelope, ListItemsQuery, ListSchema } from "./contracts/lists";
 import { JobEnvelope } from "./jobs";
 
-const read = createRoute({
-  method: "get",
-  path: "/v4/lists/{list_id}",
-  summary: "The items of a list: full container and video objects in list order, and the list's details",
-  description:
-    "Natural (list) order only. Items not in the normal state (and videos of containers not in the normal state) " +
-    "are left out. `details` describes the list (`id`, `titles`, `source`, `url`, ...). The built-in lists `2l` and " +
-    "`6l` are derived from the catalogue, not edited: `2l` holds every normal-state public (hosted and licensed) " +
-    "container flagged `on_air`, most recent views first; `6l` every such container flagged `upcoming`, soonest " +
-    "release date first (undated first; the v3 coming-soon order). A flag change shows on the next read. " +
-    "Filters: `type` (a container type keeps containers of that type, a video type videos of that type; derived " +
-    "lists hold containers only), `genre` and `origin_country` (a video's are its container's), `subtitle_completion` (the item's own " +
-    `completion in that language is at least ${SUBTITLE_COMPLETION_THRESHOLD}%). Public: \`Cache-Control: public\`, ETag, 304.`,
-  middleware: [publicCache] as const,
-  request: { params: idParam("list_id", "1l"), query: ListItemsQuery },
-  responses: { 200: jsonResponse(ListItemsEnvelope, "the list envelope"), ...errorResponses(400, 404) },
-});
+const read = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/lists/{list_id}",
+    summary: "The items of a list: full container and video objects in list order, and the list's details",
+    description:
+      "Natural (list) order only. Items not in the normal state (and videos of containers not in the normal state) " +
+      "are left out. `details` describes the list (`id`, `titles`, `source`, `url`, ...). The built-in lists `2l` and " +
+      "`6l` are derived from the catalogue, not edited: `2l` holds every normal-state public (hosted and licensed) " +
+      "container flagged `on_air`, most recent views first; `6l` every such container flagged `upcoming`, soonest " +
+      "release date first (undated first; the v3 coming-soon order). A flag change shows on the next read. " +
+      "Filters: `type` (a container type keeps containers of that type, a video type videos of that type; derived " +
+      "lists hold containers only), `genre` and `origin_country` (a video's are its container's), `subtitle_completion` (the item's own " +
+      `completion in that language is at least ${SUBTITLE_COMPLETION_THRESHOLD}%). Public: \`Cache-Control: public\`, ETag, 304.`,
+    request: { params: idParam("list_id", "1l"), query: ListItemsQuery },
+    responses: { 200: jsonResponse(ListItemsEnvelope, "the list envelope"), ...errorResponses(400, 404) },
+  }),
+  { cache: "public", sessionInBatch: true },
+);
 
-const create = createRoute({
-  method: "post",
-  path: "/v4/lists",
-  summary: "Create a list (staff)",
-  middleware: [requireStaff] as const,
-  request: { body: jsonBody(ListCreateBody) },
-  responses: { 201: jsonResponse(ListSchema, "the new, empty list"), ...errorResponses(400, 401, 403, 413) },
-});
+const create = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/lists",
+    summary: "Create a list (staff)",
+    middleware: [requireStaff] as const,
+    request: { body: jsonBody(ListCreateBody) },
+    responses: { 201: jsonResponse(ListSchema, "the new, empty list"), ...errorResponses(400, 401, 403, 413) },
+  }),
+  { writeLimit: "catalogue" },
+);
 
-const edit = createRoute({
-  method: "put",
-  path: "/v4/lists/{list_id}",
-  summary: "Replace a list's items (staff; a queued job)",
-  description:
-    "Curated lists only: the derived built-in lists `2l` (on air) and `6l` (upcoming) answer 409 naming the list. " +
-    `Up to ${MAX_LIST_ITEMS} ids of videos and containers. Answers 202 with a \`list-edit\` job; ` +
-    "`GET /v4/jobs/<id>.json` shows its progress and result `{list_id, items, skipped: [{id, reason}]}` " +
-    "(reasons: `malformed`, `not found`, `not normal`, `duplicate`).",
-  middleware: [requireStaff] as const,
-  request: { params: idParam("list_id", "1l"), body: jsonBody(ListEditBody) },
-  responses: {
-    202: jsonResponse(JobEnvelope, "the queued list-edit job"),
-    ...errorResponses(400, 401, 403, 404, 409, 413),
-  },
-});
+const edit = withProperties(
+  createRoute({
+    method: "put",
+    path: "/v4/lists/{list_id}",
+    summary: "Replace a list's items (staff; a queued job)",
+    description:
+      "Curated lists only: the derived built-in lists `2l` (on air) and `6l` (upcoming) answer 409 naming the list. " +
+      `Up to ${MAX_LIST_ITEMS} ids of videos and containers. Answers 202 with a \`list-edit\` job; ` +
+      "`GET /v4/jobs/<id>.json` shows its progress and result `{list_id, items, skipped: [{id, reason}]}` " +
+      "(reasons: `malformed`, `not found`, `not normal`, `duplicate`).",
+    middleware: [requireStaff] as const,
+    request: { params: idParam("list_id", "1l"), body: jsonBody(ListEditBody) },
+    responses: {
+      202: jsonResponse(JobEnvelope, "the queued list-edit job"),
+      ...errorResponses(400, 401, 403, 404, 409, 413),
+    },
+  }),
+  { writeLimit: "catalogue" },
+);
 
 export const listsRouter = createRouter()
   .openapi(read, async (c) => {

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { ownerOnly } from "../../middleware/user-scope";
@@ -11,48 +12,57 @@ import { CountSchema } from "./contracts/threads";
 
 const GUARD = "The owner's token (`token=` or `Authorization: Bearer`) or staff: none 401 (vcode 4500), another user's 403 (vcode 5403).";
 
-const list = createRoute({
-  method: "get",
-  path: "/v4/users/{user_id}/markers",
-  summary: "A user's markers, newest first",
-  description:
-    `${GUARD} Items are the full container and video objects plus \`marked_at\`; items deleted or no longer in the ` +
-    'normal state are left out of their page. `only_count=true` answers `{"count": N}`, the number of markers ' +
-    "(items left out of pages included), from a per-user counter.",
-  middleware: [ownerOnly] as const,
-  request: { params: UserParams, query: FollowListQuery },
-  responses: {
-    200: jsonResponse(z.union([MarkerList, CountSchema]), 'the list envelope, or `{"count": N}` with `only_count=true`'),
-    ...errorResponses(400, 401, 403, 404),
-  },
-});
+const list = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/users/{user_id}/markers",
+    summary: "A user's markers, newest first",
+    description:
+      `${GUARD} Items are the full container and video objects plus \`marked_at\`; items deleted or no longer in the ` +
+      'normal state are left out of their page. `only_count=true` answers `{"count": N}`, the number of markers ' +
+      "(items left out of pages included), from a per-user counter.",
+    middleware: [ownerOnly] as const,
+    request: { params: UserParams, query: FollowListQuery },
+    responses: {
+      200: jsonResponse(z.union([MarkerList, CountSchema]), 'the list envelope, or `{"count": N}` with `only_count=true`'),
+      ...errorResponses(400, 401, 403, 404),
+    },
+  }),
+  { cache: "user" },
+);
 
-const create = createRoute({
-  method: "post",
-  path: "/v4/users/{user_id}/markers",
-  summary: "Mark a container or video",
-  description:
-    `${GUARD} Body \`{"resource_id": "12v"}\`: the resource must exist and be in the normal state (a video's ` +
-    "container too), else 404 naming `resource_id`; a malformed id or an unknown field is 400. Marking twice is " +
-    "harmless: 201 the first time, 200 afterwards (the first `marked_at` stays).",
-  middleware: [ownerOnly] as const,
-  request: { params: UserParams, body: jsonBody(FollowBody("mark")) },
-  responses: {
-    201: jsonResponse(MarkerItem, "marked"),
-    200: jsonResponse(MarkerItem, "already marked; nothing changed"),
-    ...errorResponses(400, 401, 403, 404, 413),
-  },
-});
+const create = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/users/{user_id}/markers",
+    summary: "Mark a container or video",
+    description:
+      `${GUARD} Body \`{"resource_id": "12v"}\`: the resource must exist and be in the normal state (a video's ` +
+      "container too), else 404 naming `resource_id`; a malformed id or an unknown field is 400. Marking twice is " +
+      "harmless: 201 the first time, 200 afterwards (the first `marked_at` stays).",
+    middleware: [ownerOnly] as const,
+    request: { params: UserParams, body: jsonBody(FollowBody("mark")) },
+    responses: {
+      201: jsonResponse(MarkerItem, "marked"),
+      200: jsonResponse(MarkerItem, "already marked; nothing changed"),
+      ...errorResponses(400, 401, 403, 404, 413),
+    },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
+);
 
-const remove = createRoute({
-  method: "delete",
-  path: "/v4/users/{user_id}/markers/{resource_id}",
-  summary: "Remove a marker",
-  description: `${GUARD} 404 when the user has not marked it.`,
-  middleware: [ownerOnly] as const,
-  request: { params: FollowParams },
-  responses: { 204: { description: "removed" }, ...errorResponses(401, 403, 404) },
-});
+const remove = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v4/users/{user_id}/markers/{resource_id}",
+    summary: "Remove a marker",
+    description: `${GUARD} 404 when the user has not marked it.`,
+    middleware: [ownerOnly] as const,
+    request: { params: FollowParams },
+    responses: { 204: { description: "removed" }, ...errorResponses(401, 403, 404) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
+);
 
 export const markersRouter = createRouter()
   .openapi(list, async (c) => {

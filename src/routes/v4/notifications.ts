@@ -5,6 +5,7 @@ import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { requireUser } from "../../middleware/session";
@@ -52,25 +53,31 @@ const createDescription =
   "`notification-fanout` job that gives every subscriber of the container one copy, in chunks; its result is " +
   "`{container_id, recipients}`.";
 
-const create = createRoute({
-  method: "post",
-  path: "/v4/users/{user_id}/notifications",
-  summary: "Notify a container's subscribers (its managers; a queued job)",
-  description: createDescription,
-  middleware: [ownerOnly, senderItself] as const,
-  request: { params: userParam, query: NotificationCreateQuery, body: jsonBody(NotificationCreateBody) },
-  responses: { 202: JobAccepted, ...errorResponses(400, 401, 403, 404, 413) },
-});
+const create = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/users/{user_id}/notifications",
+    summary: "Notify a container's subscribers (its managers; a queued job)",
+    description: createDescription,
+    middleware: [ownerOnly, senderItself] as const,
+    request: { params: userParam, query: NotificationCreateQuery, body: jsonBody(NotificationCreateBody) },
+    responses: { 202: JobAccepted, ...errorResponses(400, 401, 403, 404, 413) },
+  }),
+  { writeLimit: "catalogue" },
+);
 
-const createAlias = createRoute({
-  method: "post",
-  path: "/v4/notifications",
-  summary: "Notify a container's subscribers, as the token's user (alias)",
-  description: createDescription,
-  middleware: [requireUser] as const,
-  request: { query: NotificationCreateQuery, body: jsonBody(NotificationCreateBody) },
-  responses: { 202: JobAccepted, ...errorResponses(400, 401, 403, 404, 413) },
-});
+const createAlias = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/notifications",
+    summary: "Notify a container's subscribers, as the token's user (alias)",
+    description: createDescription,
+    middleware: [requireUser] as const,
+    request: { query: NotificationCreateQuery, body: jsonBody(NotificationCreateBody) },
+    responses: { 202: JobAccepted, ...errorResponses(400, 401, 403, 404, 413) },
+  }),
+  { writeLimit: "catalogue" },
+);
 
 const inboxResponses = {
   200: jsonResponse(z.union([NotificationList, NotificationCount]), "the list envelope, or `{count}` with `only_count=true`"),
@@ -81,53 +88,68 @@ const inboxDescription =
   "`unread=true`, else all), read from a per-user counter. Paging as everywhere; a page reads about " +
   "`offset + per_page` index entries plus its rows, containers and senders.";
 
-const inbox = createRoute({
-  method: "get",
-  path: "/v4/users/{user_id}/notifications",
-  summary: "A user's notifications (the user or staff)",
-  description: inboxDescription,
-  middleware: [ownerOnly] as const,
-  request: { params: userParam, query: InboxQuery },
-  responses: inboxResponses,
-});
+const inbox = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/users/{user_id}/notifications",
+    summary: "A user's notifications (the user or staff)",
+    description: inboxDescription,
+    middleware: [ownerOnly] as const,
+    request: { params: userParam, query: InboxQuery },
+    responses: inboxResponses,
+  }),
+  { cache: "user" },
+);
 
-const inboxAlias = createRoute({
-  method: "get",
-  path: "/v4/notifications",
-  summary: "The token's user's notifications (alias)",
-  description: inboxDescription,
-  middleware: [requireUser] as const,
-  request: { query: InboxQuery },
-  responses: inboxResponses,
-});
+const inboxAlias = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/notifications",
+    summary: "The token's user's notifications (alias)",
+    description: inboxDescription,
+    middleware: [requireUser] as const,
+    request: { query: InboxQuery },
+    responses: inboxResponses,
+  }),
+  { cache: "user" },
+);
 
-const readOne = createRoute({
-  method: "get",
-  path: "/v4/users/{user_id}/notifications/{notification_id}",
-  summary: "One notification (the user or staff); reading does not change the read flag",
-  middleware: [ownerOnly] as const,
-  request: { params: notificationParams },
-  responses: { 200: jsonResponse(NotificationSchema, "the notification"), ...errorResponses(401, 403, 404) },
-});
+const readOne = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/users/{user_id}/notifications/{notification_id}",
+    summary: "One notification (the user or staff); reading does not change the read flag",
+    middleware: [ownerOnly] as const,
+    request: { params: notificationParams },
+    responses: { 200: jsonResponse(NotificationSchema, "the notification"), ...errorResponses(401, 403, 404) },
+  }),
+  { cache: "user" },
+);
 
-const mark = createRoute({
-  method: "put",
-  path: "/v4/users/{user_id}/notifications/{notification_id}",
-  summary: "Mark a notification read (`unread=false`) or unread (`unread=true`) (the user or staff)",
-  description: "Idempotent: marking a read notification read again changes nothing. Another user's id is 404.",
-  middleware: [ownerOnly] as const,
-  request: { params: notificationParams, query: MarkQuery },
-  responses: { 200: jsonResponse(NotificationSchema, "the notification"), ...errorResponses(400, 401, 403, 404) },
-});
+const mark = withProperties(
+  createRoute({
+    method: "put",
+    path: "/v4/users/{user_id}/notifications/{notification_id}",
+    summary: "Mark a notification read (`unread=false`) or unread (`unread=true`) (the user or staff)",
+    description: "Idempotent: marking a read notification read again changes nothing. Another user's id is 404.",
+    middleware: [ownerOnly] as const,
+    request: { params: notificationParams, query: MarkQuery },
+    responses: { 200: jsonResponse(NotificationSchema, "the notification"), ...errorResponses(400, 401, 403, 404) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "marks the caller's own notification read" },
+);
 
-const remove = createRoute({
-  method: "delete",
-  path: "/v4/users/{user_id}/notifications/{notification_id}",
-  summary: "Delete a notification (the user or staff)",
-  middleware: [ownerOnly] as const,
-  request: { params: notificationParams },
-  responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
-});
+const remove = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v4/users/{user_id}/notifications/{notification_id}",
+    summary: "Delete a notification (the user or staff)",
+    middleware: [ownerOnly] as const,
+    request: { params: notificationParams },
+    responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "deletes the caller's own notification" },
+);
 
 type Created = { container_id: string };
 async function send(c: Context<AppEnv>, sender: User, query: Created, content: string) {

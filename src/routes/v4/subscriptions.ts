@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { requireOfficialApp } from "../../middleware/application";
@@ -22,54 +23,63 @@ const GUARD =
   "Official applications only (`app=` of an official application: none is 400 naming `app`, another 403), then the " +
   "owner's token (`token=` or `Authorization: Bearer`) or staff: none 401 (vcode 4500), another user's 403 (vcode 5403).";
 
-const list = createRoute({
-  method: "get",
-  path: "/v4/users/{user_id}/subscriptions",
-  summary: "A user's subscriptions, newest first",
-  description:
-    `${GUARD} Items are the full container and video objects plus \`subscribed_at\`; items deleted or no longer in ` +
-    "the normal state are left out of their page. `ids=true` answers a bare array of every subscribed id " +
-    `(\`["12c", "40v"]\`), newest first and unpaged; a user holds at most ${MAX_SUBSCRIPTIONS} subscriptions. ` +
-    '`only_count=true` answers `{"count": N}`, the number of subscriptions, from a per-user counter (with ' +
-    "`ids=true` as well: 400 naming `only_count`).",
-  middleware: [requireOfficialApp, ownerOnly] as const,
-  request: { params: UserParams, query: SubscriptionListQuery },
-  responses: {
-    200: jsonResponse(
-      z.union([SubscriptionList, SubscriptionIds, CountSchema]),
-      'the list envelope, with `ids=true` a bare array of ids, with `only_count=true` `{"count": N}`',
-    ),
-    ...errorResponses(400, 401, 403, 404),
-  },
-});
+const list = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/users/{user_id}/subscriptions",
+    summary: "A user's subscriptions, newest first",
+    description:
+      `${GUARD} Items are the full container and video objects plus \`subscribed_at\`; items deleted or no longer in ` +
+      "the normal state are left out of their page. `ids=true` answers a bare array of every subscribed id " +
+      `(\`["12c", "40v"]\`), newest first and unpaged; a user holds at most ${MAX_SUBSCRIPTIONS} subscriptions. ` +
+      '`only_count=true` answers `{"count": N}`, the number of subscriptions, from a per-user counter (with ' +
+      "`ids=true` as well: 400 naming `only_count`).",
+    middleware: [requireOfficialApp, ownerOnly] as const,
+    request: { params: UserParams, query: SubscriptionListQuery },
+    responses: {
+      200: jsonResponse(
+        z.union([SubscriptionList, SubscriptionIds, CountSchema]),
+        'the list envelope, with `ids=true` a bare array of ids, with `only_count=true` `{"count": N}`',
+      ),
+      ...errorResponses(400, 401, 403, 404),
+    },
+  }),
+  { cache: "user" },
+);
 
-const create = createRoute({
-  method: "post",
-  path: "/v4/users/{user_id}/subscriptions",
-  summary: "Subscribe to a container or video",
-  description:
-    `${GUARD} The resource must exist and be in the normal state (a video's container too), else 404 naming ` +
-    "`resource_id`; a malformed id or an unknown field is 400. Subscribing twice is harmless: 201 the first time, " +
-    `200 afterwards (the first \`subscribed_at\` stays). At most ${MAX_SUBSCRIPTIONS} subscriptions per user: ` +
-    "one more is 400 naming `resource_id`.",
-  middleware: [requireOfficialApp, ownerOnly] as const,
-  request: { params: UserParams, body: jsonBody(FollowBody("subscribe to")) },
-  responses: {
-    201: jsonResponse(SubscriptionItem, "subscribed"),
-    200: jsonResponse(SubscriptionItem, "already subscribed; nothing changed"),
-    ...errorResponses(400, 401, 403, 404, 413),
-  },
-});
+const create = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/users/{user_id}/subscriptions",
+    summary: "Subscribe to a container or video",
+    description:
+      `${GUARD} The resource must exist and be in the normal state (a video's container too), else 404 naming ` +
+      "`resource_id`; a malformed id or an unknown field is 400. Subscribing twice is harmless: 201 the first time, " +
+      `200 afterwards (the first \`subscribed_at\` stays). At most ${MAX_SUBSCRIPTIONS} subscriptions per user: ` +
+      "one more is 400 naming `resource_id`.",
+    middleware: [requireOfficialApp, ownerOnly] as const,
+    request: { params: UserParams, body: jsonBody(FollowBody("subscribe to")) },
+    responses: {
+      201: jsonResponse(SubscriptionItem, "subscribed"),
+      200: jsonResponse(SubscriptionItem, "already subscribed; nothing changed"),
+      ...errorResponses(400, 401, 403, 404, 413),
+    },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
+);
 
-const remove = createRoute({
-  method: "delete",
-  path: "/v4/users/{user_id}/subscriptions/{resource_id}",
-  summary: "Unsubscribe",
-  description: `${GUARD} 404 when the user is not subscribed to it.`,
-  middleware: [requireOfficialApp, ownerOnly] as const,
-  request: { params: FollowParams },
-  responses: { 204: { description: "unsubscribed" }, ...errorResponses(400, 401, 403, 404) },
-});
+const remove = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v4/users/{user_id}/subscriptions/{resource_id}",
+    summary: "Unsubscribe",
+    description: `${GUARD} 404 when the user is not subscribed to it.`,
+    middleware: [requireOfficialApp, ownerOnly] as const,
+    request: { params: FollowParams },
+    responses: { 204: { description: "unsubscribed" }, ...errorResponses(400, 401, 403, 404) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
+);
 
 export const subscriptionsRouter = createRouter()
   .openapi(list, async (c) => {

@@ -5,6 +5,7 @@ import type { TimingChange } from "../../domain/subtitles/timing";
 import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { requireOfficialApp } from "../../middleware/application";
 import { depsOf } from "../../services/deps";
@@ -35,44 +36,50 @@ export async function sendTrackFile(c: Context<AppEnv>, videoWireId: string, lan
 
 const EXTENSIONS = TRACK_EXTENSIONS.join(", ");
 
-const trackDownload = createRoute({
-  method: "get",
-  path: "/v4/videos/{video_id}/subtitle_tracks/{file}",
-  summary: "A video's subtitles in one language, in any format (official applications)",
-  description:
-    `\`file\` is \`<language>.<ext>\` with \`ext\` one of ${EXTENSIONS}: SubRip, WebVTT, SBV, SSA/ASS, TTML, or JSON ` +
-    "`{language, cues: [{start_ms, end_ms, text}]}`. Built from the stored segments (in time order) and their non-empty " +
-    "texts, styling carried as far as the format can; a language without text is a 404. `offset_ms`, `fps_from` and " +
-    "`fps_to` change the timing (cues that end before zero are left out). Cached in KV until the subtitles change; " +
-    "`ETag` with 304 on `If-None-Match`, `Cache-Control: private, no-cache`, as the `.srt` route.",
-  middleware: [requireOfficialApp] as const,
-  request: { params: SubtitleFileParams, query: TimingQuery },
-  responses: {
-    200: {
-      description: "the file",
-      content: {
-        "application/x-subrip": { schema: { type: "string" } },
-        "text/vtt": { schema: { type: "string" } },
-        "text/plain": { schema: { type: "string" } },
-        "text/x-ssa": { schema: { type: "string" } },
-        "application/ttml+xml": { schema: { type: "string" } },
-        "application/json": { schema: TrackJson },
+const trackDownload = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/videos/{video_id}/subtitle_tracks/{file}",
+    summary: "A video's subtitles in one language, in any format (official applications)",
+    description:
+      `\`file\` is \`<language>.<ext>\` with \`ext\` one of ${EXTENSIONS}: SubRip, WebVTT, SBV, SSA/ASS, TTML, or JSON ` +
+      "`{language, cues: [{start_ms, end_ms, text}]}`. Built from the stored segments (in time order) and their non-empty " +
+      "texts, styling carried as far as the format can; a language without text is a 404. `offset_ms`, `fps_from` and " +
+      "`fps_to` change the timing (cues that end before zero are left out). Cached in KV until the subtitles change; " +
+      "`ETag` with 304 on `If-None-Match`, `Cache-Control: private, no-cache`, as the `.srt` route.",
+    middleware: [requireOfficialApp] as const,
+    request: { params: SubtitleFileParams, query: TimingQuery },
+    responses: {
+      200: {
+        description: "the file",
+        content: {
+          "application/x-subrip": { schema: { type: "string" } },
+          "text/vtt": { schema: { type: "string" } },
+          "text/plain": { schema: { type: "string" } },
+          "text/x-ssa": { schema: { type: "string" } },
+          "application/ttml+xml": { schema: { type: "string" } },
+          "application/json": { schema: TrackJson },
+        },
       },
+      304: { description: "not modified" },
+      ...errorResponses(400, 403, 404),
     },
-    304: { description: "not modified" },
-    ...errorResponses(400, 403, 404),
-  },
-});
+  }),
+  { cache: "user" },
+);
 
-const trackIndex = createRoute({
-  method: "get",
-  path: "/v4/videos/{video_id}/subtitle_tracks",
-  summary: "The languages of a video's subtitles, with cue counts and completion (official applications)",
-  description: "Every language with at least one cue with text, by language code, with the URL of the track in each format.",
-  middleware: [requireOfficialApp] as const,
-  request: { params: idParam("video_id", "1v") },
-  responses: { 200: jsonResponse(TrackList, "the video's subtitle tracks"), ...errorResponses(400, 403, 404) },
-});
+const trackIndex = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/videos/{video_id}/subtitle_tracks",
+    summary: "The languages of a video's subtitles, with cue counts and completion (official applications)",
+    description: "Every language with at least one cue with text, by language code, with the URL of the track in each format.",
+    middleware: [requireOfficialApp] as const,
+    request: { params: idParam("video_id", "1v") },
+    responses: { 200: jsonResponse(TrackList, "the video's subtitle tracks"), ...errorResponses(400, 403, 404) },
+  }),
+  { cache: "user" },
+);
 
 export const subtitleTracksRouter = createRouter()
   .openapi(trackIndex, async (c) => {

@@ -5,8 +5,10 @@ import { startSrtImport } from "../../jobs/srt-import";
 import { ApiError } from "../../lib/errors";
 import { parseId, tryParseId } from "../../lib/ids";
 import { alsoAsGet, createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireOfficialApp } from "../../middleware/application";
+import { SRT_UPLOAD_LIMIT } from "../../middleware/body-limit";
 import { requireUser } from "../../middleware/session";
 import { manageableVideo } from "../../services/catalogue";
 import { MAX_COMPLETION_VIDEO_IDS, containerCompletions, videoCompletions } from "../../services/completions";
@@ -42,63 +44,72 @@ const subtitleContentType = createMiddleware<AppEnv>(async (c, next) => {
 
 const rawFile = { schema: z.string().openapi({ format: "binary" }) };
 
-const importSrt = createRoute({
-  method: "post",
-  path: "/v4/videos/{video_id}/subtitles/import_srt",
-  summary:
-    "Import a subtitle file: SubRip, WebVTT, SBV, SSA/ASS or TTML (official applications; staff or the container's managers; a queued job)",
-  description: SUBTITLE_IMPORT_DESCRIPTION,
-  middleware: [requireOfficialApp, requireUser, subtitleContentType] as const,
-  request: {
-    params: idParam("video_id", "1v"),
-    query: SubtitleImportQuery,
-    body: {
-      required: false,
-      description: "the file, as JSON or raw bytes",
-      content: {
-        "application/json": { schema: SubtitleImportJson },
-        ...Object.fromEntries(RAW_SUBTITLE_TYPES.map((type) => [type, rawFile])),
-      },
-    },
-  },
-  responses: {
-    202: jsonResponse(JobEnvelope, "the queued srt-import job"),
-    ...errorResponses(400, 401, 403, 404, 413),
-  },
-});
-
-const download = createRoute({
-  method: "get",
-  path: "/v4/videos/{video_id}/subtitles/{file}",
-  summary: "A video's subtitles in one language as SubRip (official applications)",
-  description:
-    "`file` is `<language>.srt`; any other extension is a 400 (only srt is supported here; every format is at " +
-    "`/v4/videos/<id>/subtitle_tracks/<language>.<ext>`). Built from the stored segments (in time order) and their " +
-    "non-empty texts; a language without text is a 404. `offset_ms`, `fps_from` and `fps_to` change the timing. Cached " +
-    "in KV until the subtitles change; `ETag` with 304 on `If-None-Match`, `Cache-Control: private, no-cache`.",
-  middleware: [requireOfficialApp] as const,
-  request: { params: SubtitleFileParams, query: TimingQuery },
-  responses: {
-    200: { description: "the SubRip file", content: { "application/x-subrip": { schema: z.string() } } },
-    304: { description: "not modified" },
-    ...errorResponses(400, 403, 404),
-  },
-});
-
-const completions = alsoAsGet(
+const importSrt = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/subtitle_completions",
-    summary: "Subtitle completions of videos or of a container (official applications)",
-    description:
-      `Body: \`{"video_ids": [...]}\` (at most ${MAX_COMPLETION_VIDEO_IDS}) or \`{"container_id": "50c"}\`, exactly one. ` +
-      "Also served as GET with the same fields in the query (`?video_ids=1v,2v` or `?container_id=50c`), as the v4 gem reads it. " +
-      "Video completion = floor(100 × segments with text in the language / segments). Container completion = " +
-      "floor(100 × Σ segments with text / Σ segments) over its normal-state videos.",
-    middleware: [requireOfficialApp] as const,
-    request: { body: jsonBody(CompletionsBody) },
-    responses: { 200: jsonResponse(CompletionsResponse, "completions by id"), ...errorResponses(400, 403, 404, 413) },
+    path: "/v4/videos/{video_id}/subtitles/import_srt",
+    summary:
+      "Import a subtitle file: SubRip, WebVTT, SBV, SSA/ASS or TTML (official applications; staff or the container's managers; a queued job)",
+    description: SUBTITLE_IMPORT_DESCRIPTION,
+    middleware: [requireOfficialApp, requireUser, subtitleContentType] as const,
+    request: {
+      params: idParam("video_id", "1v"),
+      query: SubtitleImportQuery,
+      body: {
+        required: false,
+        description: "the file, as JSON or raw bytes",
+        content: {
+          "application/json": { schema: SubtitleImportJson },
+          ...Object.fromEntries(RAW_SUBTITLE_TYPES.map((type) => [type, rawFile])),
+        },
+      },
+    },
+    responses: {
+      202: jsonResponse(JobEnvelope, "the queued srt-import job"),
+      ...errorResponses(400, 401, 403, 404, 413),
+    },
   }),
+  { writeLimit: "imports", bodyLimit: SRT_UPLOAD_LIMIT },
+);
+
+const download = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/videos/{video_id}/subtitles/{file}",
+    summary: "A video's subtitles in one language as SubRip (official applications)",
+    description:
+      "`file` is `<language>.srt`; any other extension is a 400 (only srt is supported here; every format is at " +
+      "`/v4/videos/<id>/subtitle_tracks/<language>.<ext>`). Built from the stored segments (in time order) and their " +
+      "non-empty texts; a language without text is a 404. `offset_ms`, `fps_from` and `fps_to` change the timing. Cached " +
+      "in KV until the subtitles change; `ETag` with 304 on `If-None-Match`, `Cache-Control: private, no-cache`.",
+    middleware: [requireOfficialApp] as const,
+    request: { params: SubtitleFileParams, query: TimingQuery },
+    responses: {
+      200: { description: "the SubRip file", content: { "application/x-subrip": { schema: z.string() } } },
+      304: { description: "not modified" },
+      ...errorResponses(400, 403, 404),
+    },
+  }),
+  { cache: "user" },
+);
+
+const completions = alsoAsGet(
+  withProperties(
+    createRoute({
+      method: "post",
+      path: "/v4/subtitle_completions",
+      summary: "Subtitle completions of videos or of a container (official applications)",
+      description:
+        `Body: \`{"video_ids": [...]}\` (at most ${MAX_COMPLETION_VIDEO_IDS}) or \`{"container_id": "50c"}\`, exactly one. ` +
+        "Also served as GET with the same fields in the query (`?video_ids=1v,2v` or `?container_id=50c`), as the v4 gem reads it. " +
+        "Video completion = floor(100 × segments with text in the language / segments). Container completion = " +
+        "floor(100 × Σ segments with text / Σ segments) over its normal-state videos.",
+      middleware: [requireOfficialApp] as const,
+      request: { body: jsonBody(CompletionsBody) },
+      responses: { 200: jsonResponse(CompletionsResponse, "completions by id"), ...errorResponses(400, 403, 404, 413) },
+    }),
+    { cache: "none", writeLimit: null, noWriteLimitBecause: "a read: its filters come in a JSON body, as the interface has it" },
+  ),
 );
 
 export const subtitlesRouter = createRouter()

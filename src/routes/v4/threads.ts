@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { ownerOnly } from "../../middleware/user-scope";
 import {
@@ -37,98 +38,119 @@ const GUARD =
   "The owner's token (`token=` or `Authorization: Bearer`) or staff: none 401 (vcode 4500), another user's 403 " +
   "(vcode 5403). A thread the owner is not in, or has deleted, is 404.";
 
-const list = createRoute({
-  method: "get",
-  path: "/v4/users/{user_id}/threads",
-  summary: "Inbox or sent threads, newest last message first",
-  description:
-    `${GUARD} \`type=inbox\` (default) holds threads with a message from the other participant, \`type=sent\` ` +
-    "threads with a message from the owner (a conversation is in both). `unread=true` keeps the inbox's unread " +
-    'threads. `only_count=true` answers `{"count": N}`.',
-  middleware: [ownerOnly] as const,
-  request: { params: UserParams, query: ThreadListQuery },
-  responses: {
-    200: jsonResponse(z.union([ThreadList, CountSchema]), 'the list envelope, or `{"count": N}`'),
-    ...errorResponses(400, 401, 403, 404),
-  },
-});
+const list = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/users/{user_id}/threads",
+    summary: "Inbox or sent threads, newest last message first",
+    description:
+      `${GUARD} \`type=inbox\` (default) holds threads with a message from the other participant, \`type=sent\` ` +
+      "threads with a message from the owner (a conversation is in both). `unread=true` keeps the inbox's unread " +
+      'threads. `only_count=true` answers `{"count": N}`.',
+    middleware: [ownerOnly] as const,
+    request: { params: UserParams, query: ThreadListQuery },
+    responses: {
+      200: jsonResponse(z.union([ThreadList, CountSchema]), 'the list envelope, or `{"count": N}`'),
+      ...errorResponses(400, 401, 403, 404),
+    },
+  }),
+  { cache: "user" },
+);
 
-const create = createRoute({
-  method: "post",
-  path: "/v4/users/{user_id}/threads",
-  summary: "Start a thread with another user",
-  description:
-    `${GUARD} \`content\` is 1 to ${MAX_MESSAGE_LENGTH} characters (trimmed). \`to\` may not be the owner (400); ` +
-    "a user that does not exist is 404 naming `to`. The thread is read and in Sent for the sender, unread and in " +
-    "the Inbox for the recipient.",
-  middleware: [ownerOnly] as const,
-  request: { params: UserParams, body: jsonBody(ThreadCreateBody) },
-  responses: { 201: jsonResponse(ThreadSchema, "the new thread with its message"), ...errorResponses(400, 401, 403, 404, 413) },
-});
+const create = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/users/{user_id}/threads",
+    summary: "Start a thread with another user",
+    description:
+      `${GUARD} \`content\` is 1 to ${MAX_MESSAGE_LENGTH} characters (trimmed). \`to\` may not be the owner (400); ` +
+      "a user that does not exist is 404 naming `to`. The thread is read and in Sent for the sender, unread and in " +
+      "the Inbox for the recipient.",
+    middleware: [ownerOnly] as const,
+    request: { params: UserParams, body: jsonBody(ThreadCreateBody) },
+    responses: { 201: jsonResponse(ThreadSchema, "the new thread with its message"), ...errorResponses(400, 401, 403, 404, 413) },
+  }),
+  { writeLimit: "threads" },
+);
 
-const read = createRoute({
-  method: "get",
-  path: "/v4/users/{user_id}/threads/{thread_id}",
-  summary: "A thread and its messages",
-  description:
-    `${GUARD} Answers the last ${MAX_THREAD_MESSAGES} messages, oldest first (\`more_messages\` is true when there ` +
-    "are older ones). Reading does not change the read flag: that is `PUT ...?unread=false`.",
-  middleware: [ownerOnly] as const,
-  request: { params: ThreadParams },
-  responses: { 200: jsonResponse(ThreadSchema, "the thread with `messages`"), ...errorResponses(401, 403, 404) },
-});
+const read = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/users/{user_id}/threads/{thread_id}",
+    summary: "A thread and its messages",
+    description:
+      `${GUARD} Answers the last ${MAX_THREAD_MESSAGES} messages, oldest first (\`more_messages\` is true when there ` +
+      "are older ones). Reading does not change the read flag: that is `PUT ...?unread=false`.",
+    middleware: [ownerOnly] as const,
+    request: { params: ThreadParams },
+    responses: { 200: jsonResponse(ThreadSchema, "the thread with `messages`"), ...errorResponses(401, 403, 404) },
+  }),
+  { cache: "user" },
+);
 
-const replyRoute = createRoute({
-  method: "post",
-  path: "/v4/users/{user_id}/threads/{thread_id}/messages",
-  summary: "Reply in a thread",
-  description:
-    `${GUARD} \`content\` is 1 to ${MAX_MESSAGE_LENGTH} characters (trimmed). The thread moves to the owner's Sent ` +
-    "(read); for the other participant it becomes unread and goes to their Inbox, and comes back if they had " +
-    "deleted it (with its earlier messages).",
-  middleware: [ownerOnly] as const,
-  request: { params: ThreadParams, body: jsonBody(MessageCreateBody) },
-  responses: { 201: jsonResponse(MessageSchema, "the new message"), ...errorResponses(400, 401, 403, 404, 413) },
-});
+const replyRoute = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/users/{user_id}/threads/{thread_id}/messages",
+    summary: "Reply in a thread",
+    description:
+      `${GUARD} \`content\` is 1 to ${MAX_MESSAGE_LENGTH} characters (trimmed). The thread moves to the owner's Sent ` +
+      "(read); for the other participant it becomes unread and goes to their Inbox, and comes back if they had " +
+      "deleted it (with its earlier messages).",
+    middleware: [ownerOnly] as const,
+    request: { params: ThreadParams, body: jsonBody(MessageCreateBody) },
+    responses: { 201: jsonResponse(MessageSchema, "the new message"), ...errorResponses(400, 401, 403, 404, 413) },
+  }),
+  { writeLimit: "messages" },
+);
 
-const mark = createRoute({
-  method: "put",
-  path: "/v4/users/{user_id}/threads/{thread_id}",
-  summary: "Mark a thread read or unread",
-  description: `${GUARD} \`unread=false\` marks it read, \`unread=true\` unread (the interface's state table); \`unread\` is required.`,
-  middleware: [ownerOnly] as const,
-  request: { params: ThreadParams, query: ThreadMarkQuery },
-  responses: { 200: jsonResponse(ThreadSchema, "the thread"), ...errorResponses(400, 401, 403, 404) },
-});
+const mark = withProperties(
+  createRoute({
+    method: "put",
+    path: "/v4/users/{user_id}/threads/{thread_id}",
+    summary: "Mark a thread read or unread",
+    description: `${GUARD} \`unread=false\` marks it read, \`unread=true\` unread (the interface's state table); \`unread\` is required.`,
+    middleware: [ownerOnly] as const,
+    request: { params: ThreadParams, query: ThreadMarkQuery },
+    responses: { 200: jsonResponse(ThreadSchema, "the thread"), ...errorResponses(400, 401, 403, 404) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "marks the caller's own thread read or unread" },
+);
 
-const remove = createRoute({
-  method: "delete",
-  path: "/v4/users/{user_id}/threads/{thread_id}",
-  summary: "Delete a thread for the owner",
-  description:
-    `${GUARD} Only the owner's copy goes; the other participant keeps theirs. A later reply from them brings it back. ` +
-    "Once both participants have deleted it, the thread and its messages are removed.",
-  middleware: [ownerOnly] as const,
-  request: { params: ThreadParams },
-  responses: { 204: { description: "deleted for the owner" }, ...errorResponses(401, 403, 404) },
-});
+const remove = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v4/users/{user_id}/threads/{thread_id}",
+    summary: "Delete a thread for the owner",
+    description:
+      `${GUARD} Only the owner's copy goes; the other participant keeps theirs. A later reply from them brings it back. ` +
+      "Once both participants have deleted it, the thread and its messages are removed.",
+    middleware: [ownerOnly] as const,
+    request: { params: ThreadParams },
+    responses: { 204: { description: "deleted for the owner" }, ...errorResponses(401, 403, 404) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "deletes the caller's own thread" },
+);
 
-const alertsRoute = createRoute({
-  method: "get",
-  path: "/v4/users/{user_id}/alerts",
-  summary: "Unread messages: the inbox's unread threads",
-  description:
-    `${GUARD.split(" A thread")[0]} The interface's "count of unread messages": \`only_count=true\` answers ` +
-    '`{"count": N}`, N = unread threads in the inbox (notifications keep their own count, ' +
-    "`notifications.json?unread=true&only_count=true`). Without `only_count`, those threads as a paged list, " +
-    "exactly as `threads.json?type=inbox&unread=true`. `unread` may be `true` or absent.",
-  middleware: [ownerOnly] as const,
-  request: { params: UserParams, query: AlertsQuery },
-  responses: {
-    200: jsonResponse(z.union([ThreadList, CountSchema]), 'the unread threads, or `{"count": N}`'),
-    ...errorResponses(400, 401, 403, 404),
-  },
-});
+const alertsRoute = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/users/{user_id}/alerts",
+    summary: "Unread messages: the inbox's unread threads",
+    description:
+      `${GUARD.split(" A thread")[0]} The interface's "count of unread messages": \`only_count=true\` answers ` +
+      '`{"count": N}`, N = unread threads in the inbox (notifications keep their own count, ' +
+      "`notifications.json?unread=true&only_count=true`). Without `only_count`, those threads as a paged list, " +
+      "exactly as `threads.json?type=inbox&unread=true`. `unread` may be `true` or absent.",
+    middleware: [ownerOnly] as const,
+    request: { params: UserParams, query: AlertsQuery },
+    responses: {
+      200: jsonResponse(z.union([ThreadList, CountSchema]), 'the unread threads, or `{"count": N}`'),
+      ...errorResponses(400, 401, 403, 404),
+    },
+  }),
+  { cache: "user" },
+);
 
 const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
 const threadId = (raw: string) => parseId(raw, "t");

@@ -3,10 +3,11 @@ import type { Context } from "hono";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
-import { publicCache } from "../../middleware/cache";
 import { requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
+import { videoScopes } from "../../services/edge-cache";
 import { visibleVideo } from "../../services/localisation";
 import { MAX_TIMED_COMMENTS, addTimedComment, removeTimedComment, videoTimedComments } from "../../services/timed-comments";
 import type { AppEnv } from "../../types";
@@ -25,41 +26,49 @@ const videoId = param("video_id", "1v");
 const languageParams = z.object({ video_id: videoId, language_or_id: param("language_or_id", "fr", "a language code (`fr`, `pt-br`)") });
 
 const listRoute = (owner: "videos" | "episodes") =>
+  withProperties(
+    createRoute({
+      method: "get",
+      path: `/v4/${owner}/{video_id}/timed_comments/{language_or_id}`,
+      summary: owner === "videos" ? "All timed comments of a video in one language" : "Timed comments (alias of /v4/videos/...)",
+      description:
+        `A bare array sorted by \`time\` (milliseconds into the video), not paged: at most the first ` +
+        `${MAX_TIMED_COMMENTS.toLocaleString("en")} comments by time. A malformed language code names nothing (404). ` +
+        "Public: `Cache-Control: public`, ETag, 304.",
+      request: { params: languageParams },
+      responses: { 200: jsonResponse(z.array(TimedCommentSchema), "the comments"), ...errorResponses(404) },
+    }),
+    { cache: "public", sessionInBatch: true, cacheScope: (params) => videoScopes(params.video_id) },
+  );
+
+const create = withProperties(
   createRoute({
-    method: "get",
-    path: `/v4/${owner}/{video_id}/timed_comments/{language_or_id}`,
-    summary: owner === "videos" ? "All timed comments of a video in one language" : "Timed comments (alias of /v4/videos/...)",
+    method: "post",
+    path: "/v4/videos/{video_id}/timed_comments/{language_or_id}",
+    summary: "Comment at a time of a video",
     description:
-      `A bare array sorted by \`time\` (milliseconds into the video), not paged: at most the first ` +
-      `${MAX_TIMED_COMMENTS.toLocaleString("en")} comments by time. A malformed language code names nothing (404). ` +
-      "Public: `Cache-Control: public`, ETag, 304.",
-    middleware: [publicCache] as const,
-    request: { params: languageParams },
-    responses: { 200: jsonResponse(z.array(TimedCommentSchema), "the comments"), ...errorResponses(404) },
-  });
+      "A user token is required. `time` is milliseconds from the start, at most the video's duration when it " +
+      "is known; `comment` 1-500 characters. A malformed language code is 400 naming `language_code`.",
+    middleware: [requireUser] as const,
+    request: { params: languageParams, body: jsonBody(TimedCommentBody) },
+    responses: { 201: jsonResponse(TimedCommentSchema, "the comment"), ...errorResponses(400, 401, 404, 413) },
+  }),
+  { writeLimit: "timedComments" },
+);
 
-const create = createRoute({
-  method: "post",
-  path: "/v4/videos/{video_id}/timed_comments/{language_or_id}",
-  summary: "Comment at a time of a video",
-  description:
-    "A user token is required. `time` is milliseconds from the start, at most the video's duration when it " +
-    "is known; `comment` 1-500 characters. A malformed language code is 400 naming `language_code`.",
-  middleware: [requireUser] as const,
-  request: { params: languageParams, body: jsonBody(TimedCommentBody) },
-  responses: { 201: jsonResponse(TimedCommentSchema, "the comment"), ...errorResponses(400, 401, 404, 413) },
-});
-
-const remove = createRoute({
-  method: "delete",
-  path: "/v4/videos/{video_id}/timed_comments/{language_or_id}",
-  summary: "Delete a timed comment",
-  description:
-    "A user token is required: the author, the container's managers or staff (anyone else 403). A comment " + "of another video is 404.",
-  middleware: [requireUser] as const,
-  request: { params: z.object({ video_id: videoId, language_or_id: param("language_or_id", "12tc", "the timed comment's id") }) },
-  responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
-});
+const remove = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v4/videos/{video_id}/timed_comments/{language_or_id}",
+    summary: "Delete a timed comment",
+    description:
+      "A user token is required: the author, the container's managers or staff (anyone else 403). A comment " + "of another video is 404.",
+    middleware: [requireUser] as const,
+    request: { params: z.object({ video_id: videoId, language_or_id: param("language_or_id", "12tc", "the timed comment's id") }) },
+    responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "removes a comment; only its author or a moderator may" },
+);
 
 async function list(c: Context<AppEnv>, params: { video_id: string; language_or_id: string }) {
   const videoId = parseId(params.video_id, "v");

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireUser } from "../../middleware/session";
 import { manageableContainer, manageableVideo } from "../../services/catalogue";
@@ -45,34 +46,40 @@ const pathParams = (ownerPath: OwnerPath) => {
 
 function postRoute(ownerPath: OwnerPath, kindPath: KindPath) {
   const o = OWNERS[ownerPath];
-  return createRoute({
-    method: "post",
-    path: `/v4/${ownerPath}/{${o.param}}/${kindPath}`,
-    summary: `Create or replace a ${KINDS[kindPath].kind} of a ${ownerPath === "containers" ? "container" : "video"}`,
-    description: `${WHO} Replaces the ${KINDS[kindPath].kind} in that language when there is one.`,
-    middleware: [requireUser] as const,
-    request: { params: pathParams(ownerPath), body: jsonBody(KINDS[kindPath].body) },
-    responses: { 201: jsonResponse(OkSchema, "stored"), ...errorResponses(400, 401, 403, 404, 413) },
-  });
+  return withProperties(
+    createRoute({
+      method: "post",
+      path: `/v4/${ownerPath}/{${o.param}}/${kindPath}`,
+      summary: `Create or replace a ${KINDS[kindPath].kind} of a ${ownerPath === "containers" ? "container" : "video"}`,
+      description: `${WHO} Replaces the ${KINDS[kindPath].kind} in that language when there is one.`,
+      middleware: [requireUser] as const,
+      request: { params: pathParams(ownerPath), body: jsonBody(KINDS[kindPath].body) },
+      responses: { 201: jsonResponse(OkSchema, "stored"), ...errorResponses(400, 401, 403, 404, 413) },
+    }),
+    { writeLimit: "catalogue" },
+  );
 }
 
 function deleteRoute(ownerPath: OwnerPath, kindPath: KindPath) {
   const o = OWNERS[ownerPath];
-  return createRoute({
-    method: "delete",
-    path: `/v4/${ownerPath}/{${o.param}}/${kindPath}/{language_code}`,
-    summary: `Delete a ${KINDS[kindPath].kind} of a ${ownerPath === "containers" ? "container" : "video"}`,
-    description:
-      `${WHO} 404 when there is no ${KINDS[kindPath].kind} in that language.` +
-      (kindPath === "titles" ? " The English title cannot be deleted (400 naming `language_code`)." : ""),
-    middleware: [requireUser] as const,
-    request: {
-      params: pathParams(ownerPath).extend({
-        language_code: z.string().openapi({ param: { name: "language_code", in: "path" }, example: "ko" }),
-      }),
-    },
-    responses: { 204: { description: "deleted" }, ...errorResponses(400, 401, 403, 404) },
-  });
+  return withProperties(
+    createRoute({
+      method: "delete",
+      path: `/v4/${ownerPath}/{${o.param}}/${kindPath}/{language_code}`,
+      summary: `Delete a ${KINDS[kindPath].kind} of a ${ownerPath === "containers" ? "container" : "video"}`,
+      description:
+        `${WHO} 404 when there is no ${KINDS[kindPath].kind} in that language.` +
+        (kindPath === "titles" ? " The English title cannot be deleted (400 naming `language_code`)." : ""),
+      middleware: [requireUser] as const,
+      request: {
+        params: pathParams(ownerPath).extend({
+          language_code: z.string().openapi({ param: { name: "language_code", in: "path" }, example: "ko" }),
+        }),
+      },
+      responses: { 204: { description: "deleted" }, ...errorResponses(400, 401, 403, 404) },
+    }),
+    { writeLimit: "catalogue" },
+  );
 }
 
 export const titlesRouter = createRouter();

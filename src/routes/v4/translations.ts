@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { requireApp } from "../../middleware/application";
 import { requireUser } from "../../middleware/session";
@@ -22,8 +23,8 @@ import {
 } from "./contracts/translations";
 
 /**
- * Translations (interface: "Translations (v4)"): served under the interface's spelling `/v4/tranlslations`
- * and the `/v4/translations` real clients use (WIRE.md), each route registered once per prefix with the
+ * Translations (docs/spec/paths.md, "v4 localisation"): served under the interface's spelling `/v4/tranlslations`
+ * and the `/v4/translations` real clients use (docs/spec/wire.md, "Aliases"), each route registered once per prefix with the
  * same handler. A translation is a subtitle whose language differs from its video's origin language.
  */
 const PREFIXES = ["/v4/tranlslations", "/v4/translations"] as const;
@@ -32,74 +33,86 @@ const spelling = (prefix: Prefix) => (prefix === "/v4/translations" ? " (alias o
 const APP = "Needs `app=<application id>` (400 naming `app` without it).";
 
 const listRoute = (prefix: Prefix) =>
-  createRoute({
-    method: "get",
-    path: prefix,
-    summary: `Translations${spelling(prefix)}`,
-    description:
-      `${APP} Filters: \`video_id\` (that video's translations, by language then id; \`to\` optional), ` +
-      "`container_id` with `to` (its normal videos in episode order), `to` alone (every translation into it, " +
-      "by video), or none (every translation, newest first); `from` keeps videos whose origin language it is " +
-      "(with one of the others). `origin_language` and `target_language` are other names of `from` and `to` " +
-      "(both names with different values: 400 naming the second). Each item carries its timing, its original " +
-      "(the same segment in the origin language) and its likes and dislikes. Only normal videos of normal " +
-      "containers; an unknown or hidden `video_id`/`container_id` is 404.",
-    middleware: [requireApp] as const,
-    request: { query: TranslationsQuery },
-    responses: { 200: jsonResponse(TranslationsEnvelope, "the translation page"), ...errorResponses(400, 404) },
-  });
+  withProperties(
+    createRoute({
+      method: "get",
+      path: prefix,
+      summary: `Translations${spelling(prefix)}`,
+      description:
+        `${APP} Filters: \`video_id\` (that video's translations, by language then id; \`to\` optional), ` +
+        "`container_id` with `to` (its normal videos in episode order), `to` alone (every translation into it, " +
+        "by video), or none (every translation, newest first); `from` keeps videos whose origin language it is " +
+        "(with one of the others). `origin_language` and `target_language` are other names of `from` and `to` " +
+        "(both names with different values: 400 naming the second). Each item carries its timing, its original " +
+        "(the same segment in the origin language) and its likes and dislikes. Only normal videos of normal " +
+        "containers; an unknown or hidden `video_id`/`container_id` is 404.",
+      middleware: [requireApp] as const,
+      request: { query: TranslationsQuery },
+      responses: { 200: jsonResponse(TranslationsEnvelope, "the translation page"), ...errorResponses(400, 404) },
+    }),
+    { cache: "none" },
+  );
 
 const voteRoute = (prefix: Prefix, kind: "like" | "dislike") =>
-  createRoute({
-    method: "post",
-    path: `${prefix}/{subtitle_id}/${kind}`,
-    summary: `${kind === "like" ? "Upvote" : "Downvote"} a translation${spelling(prefix)}`,
-    description:
-      `${APP} A user token is required. One vote per user and translation: voting again replaces the vote. ` +
-      "The optional body `{origin_subtitle_id, reason}` is accepted for older clients and ignored. An unknown " +
-      "subtitle is 404; an original (a subtitle in its video's origin language) is not a translation: 400.",
-    middleware: [requireApp, requireUser] as const,
-    request: {
-      params: subtitleParam("the translation (target subtitle)", "9s"),
-      body: { required: false, content: { "application/json": { schema: VoteBody } } },
-    },
-    responses: { 200: jsonResponse(VoteSchema, "the vote and the new counts"), ...errorResponses(400, 401, 404, 413) },
-  });
+  withProperties(
+    createRoute({
+      method: "post",
+      path: `${prefix}/{subtitle_id}/${kind}`,
+      summary: `${kind === "like" ? "Upvote" : "Downvote"} a translation${spelling(prefix)}`,
+      description:
+        `${APP} A user token is required. One vote per user and translation: voting again replaces the vote. ` +
+        "The optional body `{origin_subtitle_id, reason}` is accepted for older clients and ignored. An unknown " +
+        "subtitle is 404; an original (a subtitle in its video's origin language) is not a translation: 400.",
+      middleware: [requireApp, requireUser] as const,
+      request: {
+        params: subtitleParam("the translation (target subtitle)", "9s"),
+        body: { required: false, content: { "application/json": { schema: VoteBody } } },
+      },
+      responses: { 200: jsonResponse(VoteSchema, "the vote and the new counts"), ...errorResponses(400, 401, 404, 413) },
+    }),
+    { writeLimit: "votes" },
+  );
 
 const reportRoute = (prefix: Prefix) =>
-  createRoute({
-    method: "post",
-    path: `${prefix}/{subtitle_id}/report`,
-    summary: `Report an incorrect original subtitle${spelling(prefix)}`,
-    description:
-      `${APP} A user token is required. The path names the original subtitle (its video's origin language; a ` +
-      "translation is 400). Optional body `{reason}` (at most 500 characters). The first report of a user " +
-      "on a subtitle is 201; repeating it is 200 and stores nothing more.",
-    middleware: [requireApp, requireUser] as const,
-    request: {
-      params: subtitleParam("the original subtitle", "8s"),
-      body: { required: false, content: { "application/json": { schema: ReportBody } } },
-    },
-    responses: {
-      201: jsonResponse(OkSchema, "reported"),
-      200: jsonResponse(OkSchema, "already reported by this user"),
-      ...errorResponses(400, 401, 404, 413),
-    },
-  });
+  withProperties(
+    createRoute({
+      method: "post",
+      path: `${prefix}/{subtitle_id}/report`,
+      summary: `Report an incorrect original subtitle${spelling(prefix)}`,
+      description:
+        `${APP} A user token is required. The path names the original subtitle (its video's origin language; a ` +
+        "translation is 400). Optional body `{reason}` (at most 500 characters). The first report of a user " +
+        "on a subtitle is 201; repeating it is 200 and stores nothing more.",
+      middleware: [requireApp, requireUser] as const,
+      request: {
+        params: subtitleParam("the original subtitle", "8s"),
+        body: { required: false, content: { "application/json": { schema: ReportBody } } },
+      },
+      responses: {
+        201: jsonResponse(OkSchema, "reported"),
+        200: jsonResponse(OkSchema, "already reported by this user"),
+        ...errorResponses(400, 401, 404, 413),
+      },
+    }),
+    { writeLimit: "reports" },
+  );
 
 const languagesRoute = (prefix: Prefix) =>
-  createRoute({
-    method: "get",
-    path: `${prefix}/languages`,
-    summary: `Translation languages with counts${spelling(prefix)}`,
-    description:
-      `${APP} Target languages with the number of translations into each, most first: ` +
-      '`[{"language": "es", "count": 123}]`. Counted over the whole catalogue\'s visible videos ' +
-      "and kept current as translations change.",
-    middleware: [requireApp] as const,
-    request: {},
-    responses: { 200: jsonResponse(LanguageCountsSchema, "languages and counts"), ...errorResponses(400) },
-  });
+  withProperties(
+    createRoute({
+      method: "get",
+      path: `${prefix}/languages`,
+      summary: `Translation languages with counts${spelling(prefix)}`,
+      description:
+        `${APP} Target languages with the number of translations into each, most first: ` +
+        '`[{"language": "es", "count": 123}]`. Counted over the whole catalogue\'s visible videos ' +
+        "and kept current as translations change.",
+      middleware: [requireApp] as const,
+      request: {},
+      responses: { 200: jsonResponse(LanguageCountsSchema, "languages and counts"), ...errorResponses(400) },
+    }),
+    { cache: "none" },
+  );
 
 export const translationsRouter = createRouter();
 

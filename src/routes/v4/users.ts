@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
-import { publicCache } from "../../middleware/cache";
 import { depsOf } from "../../services/deps";
 import { existingUser } from "../../services/users";
 import { publicProfile } from "../../views/user";
@@ -18,15 +18,17 @@ const PublicUser = z
   })
   .openapi("PublicUser");
 
-const read = createRoute({
-  method: "get",
-  path: "/v4/users/{user_id}",
-  summary: "A user's public profile",
-  description: "What other users may see: no email, nothing private. The `url.api` of managers and authors.",
-  middleware: [publicCache] as const,
-  request: { params: idParam("user_id", "12u") },
-  responses: { 200: jsonResponse(PublicUser, "the profile"), ...errorResponses(404) },
-});
+const read = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/users/{user_id}",
+    summary: "A user's public profile",
+    description: "What other users may see: no email, nothing private. The `url.api` of managers and authors.",
+    request: { params: idParam("user_id", "12u") },
+    responses: { 200: jsonResponse(PublicUser, "the profile"), ...errorResponses(404) },
+  }),
+  { cache: "public" },
+);
 
 export const usersRouter = createRouter().openapi(read, async (c) => {
   const user = await existingUser(depsOf(c), parseId(c.req.valid("param").user_id, "u"));

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { parseId } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { requireUser } from "../../middleware/session";
@@ -14,39 +15,49 @@ import { VideoCreateBody, VideoUpdateBody } from "./contracts/catalogue-writes";
 const WHO =
   "Staff and the container's managers (no token 401/4500, anyone else 403/5403; a hidden video or container " + "is 404 to them).";
 
-const create = createRoute({
-  method: "post",
-  path: "/v4/containers/{container_id}/videos",
-  summary: "Add a video to a container (staff and its managers)",
-  description: `${WHO} \`titles.en\` is required; the type must fit the container (400 naming \`type\`). ` + "Answers 201 with the video.",
-  middleware: [requireUser] as const,
-  request: { params: idParam("container_id", "50c"), body: jsonBody(VideoCreateBody) },
-  responses: { 201: jsonResponse(VideoSchema, "the new video"), ...errorResponses(400, 401, 403, 404, 413) },
-});
+const create = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/containers/{container_id}/videos",
+    summary: "Add a video to a container (staff and its managers)",
+    description:
+      `${WHO} \`titles.en\` is required; the type must fit the container (400 naming \`type\`). ` + "Answers 201 with the video.",
+    middleware: [requireUser] as const,
+    request: { params: idParam("container_id", "50c"), body: jsonBody(VideoCreateBody) },
+    responses: { 201: jsonResponse(VideoSchema, "the new video"), ...errorResponses(400, 401, 403, 404, 413) },
+  }),
+  { writeLimit: "catalogue" },
+);
 
-const update = createRoute({
-  method: "put",
-  path: "/v4/videos/{video_id}",
-  summary: "Edit a video (staff and its container's managers)",
-  description:
-    `${WHO} Editable: \`number\` (null clears it), \`duration\`, \`origin.language\`, \`flags.hd\`, \`images\`, ` +
-    "`state` (normal, pending, blocked). Titles and descriptions change through their own endpoints; the type cannot change.",
-  middleware: [requireUser] as const,
-  request: { params: idParam("video_id", "1v"), body: jsonBody(VideoUpdateBody) },
-  responses: { 200: jsonResponse(VideoSchema, "the video as edited"), ...errorResponses(400, 401, 403, 404, 413) },
-});
+const update = withProperties(
+  createRoute({
+    method: "put",
+    path: "/v4/videos/{video_id}",
+    summary: "Edit a video (staff and its container's managers)",
+    description:
+      `${WHO} Editable: \`number\` (null clears it), \`duration\`, \`origin.language\`, \`flags.hd\`, \`images\`, ` +
+      "`state` (normal, pending, blocked). Titles and descriptions change through their own endpoints; the type cannot change.",
+    middleware: [requireUser] as const,
+    request: { params: idParam("video_id", "1v"), body: jsonBody(VideoUpdateBody) },
+    responses: { 200: jsonResponse(VideoSchema, "the video as edited"), ...errorResponses(400, 401, 403, 404, 413) },
+  }),
+  { writeLimit: "catalogue" },
+);
 
-const remove = createRoute({
-  method: "delete",
-  path: "/v4/videos/{video_id}",
-  summary: "Delete a video (staff and its container's managers)",
-  description:
-    `${WHO} Its titles, descriptions, segments, subtitles, completions, timed comments, list items, ` +
-    "subscriptions and markers go with it.",
-  middleware: [requireUser] as const,
-  request: { params: idParam("video_id", "1v") },
-  responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
-});
+const remove = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v4/videos/{video_id}",
+    summary: "Delete a video (staff and its container's managers)",
+    description:
+      `${WHO} Its titles, descriptions, segments, subtitles, completions, timed comments, list items, ` +
+      "subscriptions and markers go with it.",
+    middleware: [requireUser] as const,
+    request: { params: idParam("video_id", "1v") },
+    responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
+  }),
+  { writeLimit: "catalogue" },
+);
 
 export const videoWritesRouter = createRouter()
   .openapi(create, async (c) => {

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireSignedApp } from "../../middleware/application";
 import { depsOf } from "../../services/deps";
@@ -38,8 +39,9 @@ import {
 } from "./contracts/webhooks";
 
 /**
- * Webhook endpoints (issue 15): an application, authenticated as itself by its signature, manages its own receivers.
- * Another application's endpoint is a 404, never a 403: ids do not reveal whose they are.
+ * Webhook endpoints (docs/decisions.md, "Endpoints belong to a signed application, not a user"): an application,
+ * authenticated as itself by its signature, manages its own receivers. Another application's endpoint is a 404, never
+ * a 403: ids do not reveal whose they are.
  */
 
 const tags = ["webhooks"];
@@ -49,129 +51,165 @@ const limitConflict = {
 };
 const OUTBOUND = "Sends a request to the receiver, so it is rate limited per application (30 a minute; 429 beyond).";
 
-const events = createRoute({
-  method: "get",
-  path: "/v4/webhooks/events",
-  tags,
-  summary: "The webhook event catalogue",
-  // Public; a signature only adds `available`.
-  security: [{}, { app: [], signature: [], timestamp: [] }, { app: [], sig: [], t: [] }],
-  description:
-    "Every event type, who hears it and whether endpoints subscribe to it. Public; a signed application also learns " +
-    "whether it may subscribe to each (`available`). The payload of each type is in this document's `webhooks` section.",
-  responses: { 200: jsonResponse(EventCatalogue, "the catalogue"), ...errorResponses(401) },
-});
-
-const create = createRoute({
-  method: "post",
-  path: "/v4/webhooks",
-  tags,
-  summary: "Register a webhook endpoint (a signed application)",
-  description: `The answer holds the signing secret, shown only here and on rotation. ${LIMIT_TEXT} Catalogue events (audience \`official\`) are for official applications (403 naming \`events\`).`,
-  middleware: [requireSignedApp] as const,
-  request: { body: jsonBody(WebhookCreateBody) },
-  responses: {
-    201: jsonResponse(WebhookWithSecret, "the endpoint and its secret"),
-    ...errorResponses(400, 401, 403, 413),
-    ...limitConflict,
-  },
-});
-
-const list = createRoute({
-  method: "get",
-  path: "/v4/webhooks",
-  tags,
-  summary: "The calling application's webhook endpoints",
-  description: "Oldest first; the usual paging.",
-  middleware: [requireSignedApp] as const,
-  request: { query: WebhookListQuery },
-  responses: { 200: jsonResponse(WebhookList, "the list envelope"), ...errorResponses(400, 401) },
-});
-
-const read = createRoute({
-  method: "get",
-  path: "/v4/webhooks/{webhook_id}",
-  tags,
-  summary: "One webhook endpoint (never its secret)",
-  description: NOT_YOURS,
-  middleware: [requireSignedApp] as const,
-  request: { params: webhookParam },
-  responses: { 200: jsonResponse(WebhookEnvelope, "the endpoint"), ...errorResponses(400, 401, 404) },
-});
-
-const change = (method: "patch" | "put") =>
+const events = withProperties(
   createRoute({
-    method,
+    method: "get",
+    path: "/v4/webhooks/events",
+    tags,
+    summary: "The webhook event catalogue",
+    // Public; a signature only adds `available`.
+    security: [{}, { app: [], signature: [], timestamp: [] }, { app: [], sig: [], t: [] }],
+    description:
+      "Every event type, who hears it and whether endpoints subscribe to it. Public; a signed application also learns " +
+      "whether it may subscribe to each (`available`). The payload of each type is in this document's `webhooks` section.",
+    responses: { 200: jsonResponse(EventCatalogue, "the catalogue"), ...errorResponses(401) },
+  }),
+  { cache: "none" },
+);
+
+const create = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/webhooks",
+    tags,
+    summary: "Register a webhook endpoint (a signed application)",
+    description: `The answer holds the signing secret, shown only here and on rotation. ${LIMIT_TEXT} Catalogue events (audience \`official\`) are for official applications (403 naming \`events\`).`,
+    middleware: [requireSignedApp] as const,
+    request: { body: jsonBody(WebhookCreateBody) },
+    responses: {
+      201: jsonResponse(WebhookWithSecret, "the endpoint and its secret"),
+      ...errorResponses(400, 401, 403, 413),
+      ...limitConflict,
+    },
+  }),
+  {
+    writeLimit: null,
+    noWriteLimitBecause: "an application's own endpoints, behind its signature; receivers are only called by ping and redeliver",
+  },
+);
+
+const list = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/webhooks",
+    tags,
+    summary: "The calling application's webhook endpoints",
+    description: "Oldest first; the usual paging.",
+    middleware: [requireSignedApp] as const,
+    request: { query: WebhookListQuery },
+    responses: { 200: jsonResponse(WebhookList, "the list envelope"), ...errorResponses(400, 401) },
+  }),
+  { cache: "user" },
+);
+
+const read = withProperties(
+  createRoute({
+    method: "get",
     path: "/v4/webhooks/{webhook_id}",
     tags,
-    summary: method === "patch" ? "Change a webhook endpoint" : "Change a webhook endpoint (same as PATCH)",
-    description:
-      "Changes the fields sent, leaves the others. `active: true` on a paused endpoint resumes it: the failure " +
-      "counters reset and the deliveries held while it was paused go out. `active: false` pauses it (deliveries wait). " +
-      NOT_YOURS,
+    summary: "One webhook endpoint (never its secret)",
+    description: NOT_YOURS,
     middleware: [requireSignedApp] as const,
-    request: { params: webhookParam, body: jsonBody(WebhookUpdateBody) },
-    responses: { 200: jsonResponse(WebhookEnvelope, "the endpoint"), ...errorResponses(400, 401, 403, 404, 413) },
-  });
+    request: { params: webhookParam },
+    responses: { 200: jsonResponse(WebhookEnvelope, "the endpoint"), ...errorResponses(400, 401, 404) },
+  }),
+  { cache: "user" },
+);
 
-const remove = createRoute({
-  method: "delete",
-  path: "/v4/webhooks/{webhook_id}",
-  tags,
-  summary: "Delete a webhook endpoint and its deliveries",
-  description: NOT_YOURS,
-  middleware: [requireSignedApp] as const,
-  request: { params: webhookParam },
-  responses: { 204: { description: "deleted" }, ...errorResponses(400, 401, 404) },
-});
+const change = (method: "patch" | "put") =>
+  withProperties(
+    createRoute({
+      method,
+      path: "/v4/webhooks/{webhook_id}",
+      tags,
+      summary: method === "patch" ? "Change a webhook endpoint" : "Change a webhook endpoint (same as PATCH)",
+      description:
+        "Changes the fields sent, leaves the others. `active: true` on a paused endpoint resumes it: the failure " +
+        "counters reset and the deliveries held while it was paused go out. `active: false` pauses it (deliveries wait). " +
+        NOT_YOURS,
+      middleware: [requireSignedApp] as const,
+      request: { params: webhookParam, body: jsonBody(WebhookUpdateBody) },
+      responses: { 200: jsonResponse(WebhookEnvelope, "the endpoint"), ...errorResponses(400, 401, 403, 404, 413) },
+    }),
+    {
+      writeLimit: null,
+      noWriteLimitBecause: "an application's own endpoints, behind its signature; receivers are only called by ping and redeliver",
+    },
+  );
 
-const rotate = createRoute({
-  method: "post",
-  path: "/v4/webhooks/{webhook_id}/secret",
-  tags,
-  summary: "Rotate a webhook endpoint's signing secret",
-  description:
-    "Answers the new secret, once. For 24 hours deliveries carry a signature with the previous secret too " +
-    `(\`previous_secret_expires_at\`), so the receiver can switch over. ${NOT_YOURS}`,
-  middleware: [requireSignedApp] as const,
-  request: { params: webhookParam },
-  responses: { 200: jsonResponse(WebhookWithSecret, "the endpoint and its new secret"), ...errorResponses(400, 401, 404) },
-});
+const remove = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v4/webhooks/{webhook_id}",
+    tags,
+    summary: "Delete a webhook endpoint and its deliveries",
+    description: NOT_YOURS,
+    middleware: [requireSignedApp] as const,
+    request: { params: webhookParam },
+    responses: { 204: { description: "deleted" }, ...errorResponses(400, 401, 404) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "an application's own endpoints, behind its signature" },
+);
 
-const deliveries = createRoute({
-  method: "get",
-  path: "/v4/webhooks/{webhook_id}/deliveries",
-  tags,
-  summary: "A webhook endpoint's deliveries, newest first",
-  description: `Each with its event as the receiver gets it and its last attempt. \`status\` filters. ${NOT_YOURS}`,
-  middleware: [requireSignedApp] as const,
-  request: { params: webhookParam, query: DeliveryListQuery },
-  responses: { 200: jsonResponse(DeliveryList, "the list envelope"), ...errorResponses(400, 401, 404) },
-});
+const rotate = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/webhooks/{webhook_id}/secret",
+    tags,
+    summary: "Rotate a webhook endpoint's signing secret",
+    description:
+      "Answers the new secret, once. For 24 hours deliveries carry a signature with the previous secret too " +
+      `(\`previous_secret_expires_at\`), so the receiver can switch over. ${NOT_YOURS}`,
+    middleware: [requireSignedApp] as const,
+    request: { params: webhookParam },
+    responses: { 200: jsonResponse(WebhookWithSecret, "the endpoint and its new secret"), ...errorResponses(400, 401, 404) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "an application's own endpoints, behind its signature" },
+);
 
-const redeliverRoute = createRoute({
-  method: "post",
-  path: "/v4/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",
-  tags,
-  summary: "Deliver an event again",
-  description:
-    "A new delivery of the same event (same event id, so receivers can drop it) to the same endpoint, due now, " +
-    `whatever the original's status; to a paused endpoint it waits for the resume. ${OUTBOUND} ${NOT_YOURS}`,
-  middleware: [requireSignedApp] as const,
-  request: { params: deliveryParams },
-  responses: { 202: jsonResponse(DeliveryEnvelope, "the new delivery"), ...errorResponses(400, 401, 404, 429) },
-});
+const deliveries = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v4/webhooks/{webhook_id}/deliveries",
+    tags,
+    summary: "A webhook endpoint's deliveries, newest first",
+    description: `Each with its event as the receiver gets it and its last attempt. \`status\` filters. ${NOT_YOURS}`,
+    middleware: [requireSignedApp] as const,
+    request: { params: webhookParam, query: DeliveryListQuery },
+    responses: { 200: jsonResponse(DeliveryList, "the list envelope"), ...errorResponses(400, 401, 404) },
+  }),
+  { cache: "user" },
+);
 
-const pingRoute = createRoute({
-  method: "post",
-  path: "/v4/webhooks/{webhook_id}/ping",
-  tags,
-  summary: "Send a test event (`ping`) to a webhook endpoint",
-  description: `Whatever the endpoint subscribes to, and even while it is paused: a way to check a receiver before resuming it. ${OUTBOUND} ${NOT_YOURS}`,
-  middleware: [requireSignedApp] as const,
-  request: { params: webhookParam },
-  responses: { 202: jsonResponse(DeliveryEnvelope, "the ping's delivery"), ...errorResponses(400, 401, 404, 429) },
-});
+const redeliverRoute = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",
+    tags,
+    summary: "Deliver an event again",
+    description:
+      "A new delivery of the same event (same event id, so receivers can drop it) to the same endpoint, due now, " +
+      `whatever the original's status; to a paused endpoint it waits for the resume. ${OUTBOUND} ${NOT_YOURS}`,
+    middleware: [requireSignedApp] as const,
+    request: { params: deliveryParams },
+    responses: { 202: jsonResponse(DeliveryEnvelope, "the new delivery"), ...errorResponses(400, 401, 404, 429) },
+  }),
+  { writeLimit: "webhooks" },
+);
+
+const pingRoute = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/webhooks/{webhook_id}/ping",
+    tags,
+    summary: "Send a test event (`ping`) to a webhook endpoint",
+    description: `Whatever the endpoint subscribes to, and even while it is paused: a way to check a receiver before resuming it. ${OUTBOUND} ${NOT_YOURS}`,
+    middleware: [requireSignedApp] as const,
+    request: { params: webhookParam },
+    responses: { 202: jsonResponse(DeliveryEnvelope, "the ping's delivery"), ...errorResponses(400, 401, 404, 429) },
+  }),
+  { writeLimit: "webhooks" },
+);
 
 const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
 const appOf = (c: Context<AppEnv>) => c.get("application")!;

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
 import { depsOf } from "../../services/deps";
 import { createRouter, documentedAs } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import {
   assertSecureTransport,
@@ -128,44 +129,56 @@ const TokenParam = z.object({
     .openapi({ param: { name: "token", in: "path" } }),
 });
 
-const create = createRoute({
-  method: "post",
-  path: "/v5/sessions",
-  summary: "Log in (POST /v5/sessions.json)",
-  description:
-    "Over HTTPS only (plain HTTP is allowed in local development). Answers 201 with a token. External credentials " +
-    'create or link accounts (docs/api.md, "External identity"). Rate limited per address and per account (429).',
-  request: { body: jsonBody(Credentials) },
-  responses: { 201: jsonResponse(Session, "logged in"), ...errorResponses(400, 401, 403, 409, 413, 429, 503) },
-});
+const create = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v5/sessions",
+    summary: "Log in (POST /v5/sessions.json)",
+    description:
+      "Over HTTPS only (plain HTTP is allowed in local development). Answers 201 with a token. External credentials " +
+      'create or link accounts (docs/api.md, "External identity"). Rate limited per address and per account (429).',
+    request: { body: jsonBody(Credentials) },
+    responses: { 201: jsonResponse(Session, "logged in"), ...errorResponses(400, 401, 403, 409, 413, 429, 503) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "logins are counted by the login limits (src/services/login-limits.ts)" },
+);
 documentedAs(create, { body: jsonBody(LoginBody) });
 
-const read = createRoute({
-  method: "get",
-  path: "/v5/sessions/{token}",
-  summary: "The user of a session token (GET /v5/sessions/<token>.json)",
-  description: "The user summary and the token's `expires_at`. An expired token is 404 like a deleted one.",
-  request: { params: TokenParam },
-  responses: { 200: jsonResponse(SessionSummary, "the user summary"), ...errorResponses(404) },
-});
+const read = withProperties(
+  createRoute({
+    method: "get",
+    path: "/v5/sessions/{token}",
+    summary: "The user of a session token (GET /v5/sessions/<token>.json)",
+    description: "The user summary and the token's `expires_at`. An expired token is 404 like a deleted one.",
+    request: { params: TokenParam },
+    responses: { 200: jsonResponse(SessionSummary, "the user summary"), ...errorResponses(404) },
+  }),
+  { cache: "user" },
+);
 
-const renew = createRoute({
-  method: "put",
-  path: "/v5/sessions/{token}",
-  summary: "Replace the session (PUT /v5/sessions/<token>.json)",
-  description: "Deletes every session of the user and issues one new token.",
-  request: { params: TokenParam },
-  responses: { 201: jsonResponse(Session, "the new session"), ...errorResponses(404) },
-});
+const renew = withProperties(
+  createRoute({
+    method: "put",
+    path: "/v5/sessions/{token}",
+    summary: "Replace the session (PUT /v5/sessions/<token>.json)",
+    description: "Deletes every session of the user and issues one new token.",
+    request: { params: TokenParam },
+    responses: { 201: jsonResponse(Session, "the new session"), ...errorResponses(404) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "renews the caller's own session" },
+);
 
-const destroy = createRoute({
-  method: "delete",
-  path: "/v5/sessions/{token}",
-  summary: "Log out everywhere (DELETE /v5/sessions/<token>.json)",
-  description: "Deletes every session of the user: all their tokens stop working at once.",
-  request: { params: TokenParam },
-  responses: { 204: { description: "all sessions deleted" }, ...errorResponses(404) },
-});
+const destroy = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v5/sessions/{token}",
+    summary: "Log out everywhere (DELETE /v5/sessions/<token>.json)",
+    description: "Deletes every session of the user: all their tokens stop working at once.",
+    request: { params: TokenParam },
+    responses: { 204: { description: "all sessions deleted" }, ...errorResponses(404) },
+  }),
+  { writeLimit: null, noWriteLimitBecause: "ends the caller's own session" },
+);
 
 type SessionContext = Parameters<typeof deferOf>[0] & { get(k: "db"): Parameters<typeof liveSession>[0] };
 

@@ -8,7 +8,7 @@ const ResourceId = z
   .max(32)
   .regex(/^[1-9][0-9]{0,14}[cv]$/, "a container or video id such as 12c or 40v");
 
-/** `{resource_id}` (WIRE.md); unknown fields are refused. */
+/** `{resource_id}` (docs/spec/wire.md, "Request bodies"); unknown fields are refused. */
 export const FollowBody = (what: string) =>
   z.object({ resource_id: ResourceId.openapi({ description: `the container or video to ${what}`, example: "12c" }) });
 

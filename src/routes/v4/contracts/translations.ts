@@ -78,7 +78,7 @@ export const TranslationSchema = z
 
 export const TranslationsEnvelope = listEnvelopeSchema(TranslationSchema, "TranslationList");
 
-/** WIRE.md: like, dislike and report take an optional `{origin_subtitle_id, reason}`. */
+/** docs/spec/wire.md, "Request bodies": like, dislike and report take an optional `{origin_subtitle_id, reason}`. */
 export const VoteBody = z
   .object({
     origin_subtitle_id: WireId("8s").optional().openapi({ description: "accepted for older clients; ignored" }),

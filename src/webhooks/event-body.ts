@@ -1,7 +1,7 @@
 import { webhookEvents } from "../db/schema";
 import type { WebhookEventType } from "../domain/webhook-events";
 import { formatId } from "../lib/ids";
-import { isoTime } from "./time";
+import { isoTime } from "../lib/time";
 
 type StoredEvent = Pick<typeof webhookEvents.$inferSelect, "id" | "type" | "data" | "createdAt">;
 
