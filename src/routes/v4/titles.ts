@@ -12,100 +12,176 @@ import type { User } from "../../types";
 import { DescriptionBody, OkSchema, TitleBody, normaliseLanguageCode } from "./contracts/catalogue-writes";
 
 /**
- * Titles and descriptions of containers and videos (interface: "Titles and descriptions (v4)"):
- * POST creates or replaces one language (201 `{"ok": true}`), DELETE removes one (204). Staff and the
- * container's managers only.
+ * Titles and descriptions of containers and videos (docs/spec/paths.md): POST creates or replaces one language (201
+ * `{"ok": true}`), DELETE removes one (204). Staff and the container's managers only. Eight routes, each declared
+ * with its own path.
  */
-const OWNERS = {
-  containers: { param: "container_id", suffix: "c", example: "50c" },
-  videos: { param: "video_id", suffix: "v", example: "1v" },
-} as const;
-const KINDS = {
-  titles: { kind: "title", body: TitleBody, field: "title" },
-  descriptions: { kind: "description", body: DescriptionBody, field: "description" },
-} as const;
-type OwnerPath = keyof typeof OWNERS;
-type KindPath = keyof typeof KINDS;
+const ContainerParam = z.object({ container_id: z.string().openapi({ param: { name: "container_id", in: "path" }, example: "50c" }) });
+const VideoParam = z.object({ video_id: z.string().openapi({ param: { name: "video_id", in: "path" }, example: "1v" }) });
+const language_code = z.string().openapi({ param: { name: "language_code", in: "path" }, example: "ko" });
 
 const WHO = "Staff and the container's managers (no token 401/4500, anyone else 403/5403).";
+const WRITE = { writeLimit: "catalogue" } as const;
+const stored = { 201: jsonResponse(OkSchema, "stored"), ...errorResponses(400, 401, 403, 404, 413) };
+const deleted = { 204: { description: "deleted" }, ...errorResponses(400, 401, 403, 404) };
+const replaces = (kind: string) => `${WHO} Replaces the ${kind} in that language when there is one.`;
+const removes = (kind: string) => `${WHO} 404 when there is no ${kind} in that language.`;
+const ENGLISH_TITLE = " The English title cannot be deleted (400 naming `language_code`).";
 
-/** Checks the caller may edit the container (or the video's container) named in the path. */
-async function owner(deps: Deps, user: User | undefined, ownerPath: OwnerPath, rawId: string) {
-  if (ownerPath === "containers") {
-    const container = await manageableContainer(deps, user, parseId(rawId, "c"));
+const postContainerTitle = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/containers/{container_id}/titles",
+    summary: "Create or replace a title of a container",
+    description: replaces("title"),
+    middleware: [requireUser] as const,
+    request: { params: ContainerParam, body: jsonBody(TitleBody) },
+    responses: stored,
+  }),
+  WRITE,
+);
+const postContainerDescription = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/containers/{container_id}/descriptions",
+    summary: "Create or replace a description of a container",
+    description: replaces("description"),
+    middleware: [requireUser] as const,
+    request: { params: ContainerParam, body: jsonBody(DescriptionBody) },
+    responses: stored,
+  }),
+  WRITE,
+);
+const postVideoTitle = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/videos/{video_id}/titles",
+    summary: "Create or replace a title of a video",
+    description: replaces("title"),
+    middleware: [requireUser] as const,
+    request: { params: VideoParam, body: jsonBody(TitleBody) },
+    responses: stored,
+  }),
+  WRITE,
+);
+const postVideoDescription = withProperties(
+  createRoute({
+    method: "post",
+    path: "/v4/videos/{video_id}/descriptions",
+    summary: "Create or replace a description of a video",
+    description: replaces("description"),
+    middleware: [requireUser] as const,
+    request: { params: VideoParam, body: jsonBody(DescriptionBody) },
+    responses: stored,
+  }),
+  WRITE,
+);
+const deleteContainerTitle = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v4/containers/{container_id}/titles/{language_code}",
+    summary: "Delete a title of a container",
+    description: removes("title") + ENGLISH_TITLE,
+    middleware: [requireUser] as const,
+    request: { params: ContainerParam.extend({ language_code }) },
+    responses: deleted,
+  }),
+  WRITE,
+);
+const deleteContainerDescription = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v4/containers/{container_id}/descriptions/{language_code}",
+    summary: "Delete a description of a container",
+    description: removes("description"),
+    middleware: [requireUser] as const,
+    request: { params: ContainerParam.extend({ language_code }) },
+    responses: deleted,
+  }),
+  WRITE,
+);
+const deleteVideoTitle = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v4/videos/{video_id}/titles/{language_code}",
+    summary: "Delete a title of a video",
+    description: removes("title") + ENGLISH_TITLE,
+    middleware: [requireUser] as const,
+    request: { params: VideoParam.extend({ language_code }) },
+    responses: deleted,
+  }),
+  WRITE,
+);
+const deleteVideoDescription = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/v4/videos/{video_id}/descriptions/{language_code}",
+    summary: "Delete a description of a video",
+    description: removes("description"),
+    middleware: [requireUser] as const,
+    request: { params: VideoParam.extend({ language_code }) },
+    responses: deleted,
+  }),
+  WRITE,
+);
+
+type Owner = { container_id: string } | { video_id: string };
+
+/** The container or video of the path, when the caller may edit it (its container's managers and staff). */
+async function owner(deps: Deps, user: User | undefined, params: Owner) {
+  if ("container_id" in params) {
+    const container = await manageableContainer(deps, user, parseId(params.container_id, "c"));
     return { kind: "c" as const, id: container.id };
   }
-  const { video } = await manageableVideo(deps, user, parseId(rawId, "v"));
+  const { video } = await manageableVideo(deps, user, parseId(params.video_id, "v"));
   return { kind: "v" as const, id: video.id };
 }
 
-const pathParams = (ownerPath: OwnerPath) => {
-  const o = OWNERS[ownerPath];
-  return z.object({ [o.param]: z.string().openapi({ param: { name: o.param, in: "path" }, example: o.example }) });
-};
-
-function postRoute(ownerPath: OwnerPath, kindPath: KindPath) {
-  const o = OWNERS[ownerPath];
-  return withProperties(
-    createRoute({
-      method: "post",
-      path: `/v4/${ownerPath}/{${o.param}}/${kindPath}`,
-      summary: `Create or replace a ${KINDS[kindPath].kind} of a ${ownerPath === "containers" ? "container" : "video"}`,
-      description: `${WHO} Replaces the ${KINDS[kindPath].kind} in that language when there is one.`,
-      middleware: [requireUser] as const,
-      request: { params: pathParams(ownerPath), body: jsonBody(KINDS[kindPath].body) },
-      responses: { 201: jsonResponse(OkSchema, "stored"), ...errorResponses(400, 401, 403, 404, 413) },
-    }),
-    { writeLimit: "catalogue" },
-  );
+async function remove(deps: Deps, user: User | undefined, kind: "title" | "description", params: Owner & { language_code: string }) {
+  const target = await owner(deps, user, params);
+  const language = normaliseLanguageCode(params.language_code);
+  if (!language) throw ApiError.notFound();
+  await removeText(deps, kind, target, language);
 }
 
-function deleteRoute(ownerPath: OwnerPath, kindPath: KindPath) {
-  const o = OWNERS[ownerPath];
-  return withProperties(
-    createRoute({
-      method: "delete",
-      path: `/v4/${ownerPath}/{${o.param}}/${kindPath}/{language_code}`,
-      summary: `Delete a ${KINDS[kindPath].kind} of a ${ownerPath === "containers" ? "container" : "video"}`,
-      description:
-        `${WHO} 404 when there is no ${KINDS[kindPath].kind} in that language.` +
-        (kindPath === "titles" ? " The English title cannot be deleted (400 naming `language_code`)." : ""),
-      middleware: [requireUser] as const,
-      request: {
-        params: pathParams(ownerPath).extend({
-          language_code: z.string().openapi({ param: { name: "language_code", in: "path" }, example: "ko" }),
-        }),
-      },
-      responses: { 204: { description: "deleted" }, ...errorResponses(400, 401, 403, 404) },
-    }),
-    { writeLimit: "catalogue" },
-  );
-}
-
-export const titlesRouter = createRouter();
-
-for (const ownerPath of Object.keys(OWNERS) as OwnerPath[]) {
-  for (const kindPath of Object.keys(KINDS) as KindPath[]) {
-    const { kind, field } = KINDS[kindPath];
-    const param = OWNERS[ownerPath].param;
-
-    titlesRouter.openapi(postRoute(ownerPath, kindPath), async (c) => {
-      const deps = depsOf(c);
-      const params = c.req.valid("param") as Record<string, string>;
-      const body = c.req.valid("json") as { language_code: string } & Record<string, string>;
-      const target = await owner(deps, c.get("user"), ownerPath, params[param]);
-      await putText(deps, kind, target, body.language_code, body[field]);
-      return c.json({ ok: true as const }, 201);
-    });
-
-    titlesRouter.openapi(deleteRoute(ownerPath, kindPath), async (c) => {
-      const deps = depsOf(c);
-      const params = c.req.valid("param") as Record<string, string>;
-      const target = await owner(deps, c.get("user"), ownerPath, params[param]);
-      const language = normaliseLanguageCode(params.language_code);
-      if (!language) throw ApiError.notFound();
-      await removeText(deps, kind, target, language);
-      return c.body(null, 204);
-    });
-  }
-}
+export const titlesRouter = createRouter()
+  .openapi(postContainerTitle, async (c) => {
+    const deps = depsOf(c);
+    const body = c.req.valid("json");
+    await putText(deps, "title", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.title);
+    return c.json({ ok: true as const }, 201);
+  })
+  .openapi(postContainerDescription, async (c) => {
+    const deps = depsOf(c);
+    const body = c.req.valid("json");
+    await putText(deps, "description", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.description);
+    return c.json({ ok: true as const }, 201);
+  })
+  .openapi(postVideoTitle, async (c) => {
+    const deps = depsOf(c);
+    const body = c.req.valid("json");
+    await putText(deps, "title", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.title);
+    return c.json({ ok: true as const }, 201);
+  })
+  .openapi(postVideoDescription, async (c) => {
+    const deps = depsOf(c);
+    const body = c.req.valid("json");
+    await putText(deps, "description", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.description);
+    return c.json({ ok: true as const }, 201);
+  })
+  .openapi(deleteContainerTitle, async (c) => {
+    await remove(depsOf(c), c.get("user"), "title", c.req.valid("param"));
+    return c.body(null, 204);
+  })
+  .openapi(deleteContainerDescription, async (c) => {
+    await remove(depsOf(c), c.get("user"), "description", c.req.valid("param"));
+    return c.body(null, 204);
+  })
+  .openapi(deleteVideoTitle, async (c) => {
+    await remove(depsOf(c), c.get("user"), "title", c.req.valid("param"));
+    return c.body(null, 204);
+  })
+  .openapi(deleteVideoDescription, async (c) => {
+    await remove(depsOf(c), c.get("user"), "description", c.req.valid("param"));
+    return c.body(null, 204);
+  });
