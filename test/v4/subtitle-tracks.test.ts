@@ -116,6 +116,7 @@ describe("GET /v4/videos/<id>/subtitle_tracks/<language>.<ext>", () => {
       ["ko", "", "file"],
       ["ko.srt.zip", "", "file"],
       ["KO.vtt", "", "language"],
+      ["%E0%A4%A.vtt", "", "language"],
       ["ko.vtt", "&offset_ms=soon", "offset_ms"],
       ["ko.vtt", "&offset_ms=1.5", "offset_ms"],
       ["ko.vtt", "&offset_ms=999999999999", "offset_ms"],

@@ -99,8 +99,9 @@ export const subtitleTracksRouter = createRouter()
   })
   .openapi(trackDownload, async (c) => {
     const { video_id, file } = c.req.valid("param");
-    // `en.json` reaches here as `en` (the router strips .json): the path as sent says which.
-    const sent = decodeURIComponent(new URL(c.req.url).pathname.split("/").pop() ?? "");
+    // `en.json` reaches here as `en` (the router strips .json): the path as sent says which. Not decoded: a language
+    // code and an extension are plain ASCII, and a malformed escape must be a 400, not a thrown URIError.
+    const sent = new URL(c.req.url).pathname.split("/").pop() ?? "";
     const dot = sent.lastIndexOf(".");
     const ext = dot < 0 ? "" : sent.slice(dot + 1);
     if (!isTrackExtension(ext) || (ext !== "json" && !file.endsWith(`.${ext}`))) {
