@@ -1,4 +1,4 @@
--- Sessions expire (issue 12, part 5): after an idle time (last_used_at + idle limit) and an absolute lifetime
+-- Sessions expire (docs/decisions.md, "Sessions"): after an idle time (last_used_at + idle limit) and an absolute lifetime
 -- (expires_at, fixed at login). Both limits are constants in src/services/sessions.ts. ADD COLUMN needs a constant
 -- default; 0 means expired, so the backfill below must cover every existing row.
 ALTER TABLE `sessions` ADD `last_used_at` integer DEFAULT 0 NOT NULL;--> statement-breakpoint

@@ -1,4 +1,4 @@
--- Every foreign key leads an index (issue 12, part 2; test/db/foreign-keys.test.ts). Without one, deleting or
+-- Every foreign key leads an index (docs/decisions.md, "Holding up outside"; test/db/foreign-keys.test.ts). Without one, deleting or
 -- re-keying a parent row makes SQLite scan the whole child table to cascade (or set null): deleting one empty
 -- video read all of subtitle_histories, twice. Most of these columns are only read by those cascades (deleting
 -- a user, a container), hence single-column indexes; markers_resource serves the cleanup triggers of

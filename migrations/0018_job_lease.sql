@@ -1,4 +1,4 @@
--- Durable jobs (issue 12, part 1). `lease_until` is the time by which an unfinished job must show life: a queued
+-- Durable jobs (docs/operations.md, "Durable jobs"). `lease_until` is the time by which an unfinished job must show life: a queued
 -- job must have been picked up (insert + QUEUED_TIMEOUT_SECONDS), a running one must have reported progress
 -- (start or last progress + LEASE_SECONDS). Past it, the sweeper (src/jobs/sweeper.ts, every minute) re-sends
 -- the job or, after MAX_ATTEMPTS, fails it with the reason. The constants live in src/jobs/sweeper.ts.

@@ -1,4 +1,4 @@
--- Issue 13, parts 3 and 4.
+-- Language counts kept by triggers, and cheaper imports (docs/decisions.md, "Translations and captions"; the triggers: src/db/triggers/language-counts.sql).
 --
 -- language_counts: subtitles per language over visible videos (the video and its container in the normal state),
 -- split into originals (the video's origin language, else its container's) and translations. The two language

@@ -1,4 +1,4 @@
--- Signed webhooks (issue 15): endpoints per application, events recorded with the change that causes them, and one
+-- Signed webhooks (docs/decisions.md, "Signed webhooks"): endpoints per application, events recorded with the change that causes them, and one
 -- delivery per event and endpoint, created by the trigger below in the same transaction as the event.
 CREATE TABLE `webhook_deliveries` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,

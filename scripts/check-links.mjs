@@ -48,7 +48,9 @@ const report = (file, index, message) => {
 const isMarkdown = (f) => f === "README.md" || (f.startsWith("docs/") && f.endsWith(".md"));
 /** Files whose comments and strings cite documents and repository paths. */
 const isSource = (f) =>
-  (/^(src|test|scripts|queues)\//.test(f) && /\.(ts|mts|mjs|js|sql)$/.test(f)) || f === "wrangler.toml" || f === "vitest.config.ts";
+  (/^(src|test|scripts|queues|migrations)\//.test(f) && /\.(ts|mts|mjs|js|sql)$/.test(f)) ||
+  f === "wrangler.toml" ||
+  f === "vitest.config.ts";
 
 /** The text with fenced code blocks blanked (same length, so offsets still give line numbers). */
 const withoutFences = (md) => md.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, (block) => block.replace(/[^\n]/g, " "));

@@ -40,7 +40,7 @@ export function readSubtitleFile(bytes: Uint8Array, options: ReadOptions): { cue
   try {
     outcome = FORMATS[format].read(decoded.text);
     if (!outcome.cues.length) throw new SubtitleError("the file holds no cues");
-    checkCues(outcome.cues);
+    checkCues(outcome.cues, format);
   } catch (err) {
     if (err instanceof SubtitleError) err.format = format;
     throw err;
@@ -70,18 +70,16 @@ export function readSubtitleFile(bytes: Uint8Array, options: ReadOptions): { cue
 }
 
 /** The refusals every format shares: the limits, and a cue that ends before it starts. */
-function checkCues(cues: Cue[]) {
+function checkCues(cues: Cue[], format: SubtitleFormat) {
+  // Times in the refusal as the file writes them: SubRip with a comma, the others with a dot.
+  const at = (ms: number) => clock(ms, format === "srt" ? "," : ".");
   if (cues.length > SUBTITLE_LIMITS.cues) {
     const over = cues[SUBTITLE_LIMITS.cues];
     throw new SubtitleError(`a file may hold at most ${SUBTITLE_LIMITS.cues} cues`, over.index, over.line, "cues");
   }
   for (const cue of cues) {
     if (cue.endMs < cue.startMs)
-      throw new SubtitleError(
-        `the cue ends before it starts (${clock(cue.startMs, ",")} --> ${clock(cue.endMs, ",")})`,
-        cue.index,
-        cue.line,
-      );
+      throw new SubtitleError(`the cue ends before it starts (${at(cue.startMs)} --> ${at(cue.endMs)})`, cue.index, cue.line);
     if (cue.text.length > SUBTITLE_LIMITS.cueChars)
       throw new SubtitleError(`the cue's text is over ${SUBTITLE_LIMITS.cueChars} characters`, cue.index, cue.line, "cueChars");
     let start = 0;
