@@ -2,7 +2,7 @@
 // 10,000 containers and 100,000+ videos take a handful of statements rather than megabytes of VALUES.
 //
 // Used by `npm run seed:large` (scripts/seed-large.mjs, through wrangler's local D1) and by the rows-read
-// budget test (test/v4/budgets.test.ts, inside workerd), so both measure the same catalogue.
+// budget test (test/budgets/reads.test.ts, inside workerd), so both measure the same catalogue.
 //
 // - Deterministic: every value is a hash of the row's index (no random()), so a re-run produces the same rows.
 // - Idempotent and restartable: explicit keys and INSERT OR IGNORE everywhere; a chunk that was cut short is

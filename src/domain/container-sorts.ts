@@ -1,5 +1,5 @@
 /**
- * The sorts of a container listing (`sort=`). The wire contract offers them and `db/queries/catalogue-listing`
+ * The sorts of a container listing (`sort=`). The wire contract offers them and `db/queries/container-listing`
  * maps each to the `container_facets` column its walk follows (a `satisfies` there makes a missing one a type
  * error), so both read this list rather than one importing the other.
  */

@@ -38,7 +38,7 @@ type WriteDecision =
 export type RouteProperties = WriteDecision & {
   /** Largest request body in bytes; DEFAULT_BODY_LIMIT (src/middleware/body-limit.ts) when absent. */
   bodyLimit?: number;
-  /** Required of every GET by test/routes/properties.test.ts. */
+  /** Required of every GET by test/lib/route-properties.test.ts. */
   cache?: CacheDecision;
   /** The generations a `public` answer depends on, from the route's (decoded) path parameters; `catalogue` if absent. */
   cacheScope?: (params: Record<string, string>) => CacheScope[];

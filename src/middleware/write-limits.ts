@@ -8,7 +8,7 @@ import type { AppEnv } from "../types";
  * Per-user write limits (docs/decisions.md, "Write limits"; docs/api.md, "Write limits"): Workers Rate Limiting
  * bindings, one per kind of write, keyed by the user (webhook pings and redeliveries, which call receivers: by the
  * signed application), counted per Cloudflare location like the login limits. Each write route declares its kind, or
- * why it has none (`writeLimit`, src/lib/route-properties.ts); test/routes/properties.test.ts fails for a write that
+ * why it has none (`writeLimit`, src/lib/route-properties.ts); test/lib/route-properties.test.ts fails for a write that
  * says neither. Reads, and writes without their user or signed application (answered 401 by the route), are not
  * counted. The binding does not say when its window ends, so Retry-After is the window.
  */

@@ -6,7 +6,7 @@ import {
   listAllContainersConcise,
   listGenres,
   type ConciseRow,
-} from "../db/queries/catalogue-listing";
+} from "../db/queries/container-listing";
 import { batchWith } from "../db/rider";
 import type { CONTAINER_TYPES, GENRE_SETS } from "../db/schema";
 import type { ContainerSort } from "../domain/container-sorts";

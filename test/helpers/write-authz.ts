@@ -29,13 +29,13 @@ export async function documentedWrites() {
 
 /**
  * The write operations the authorization test files cover, read from their source so that a route added to any
- * of them counts without a second list to keep: `op: "METHOD path"` entries (the authorization-writes files), and
- * the user-scoped rows of authorization-matrix.test.ts (`method: "POST", path: (u) => \`${base(u)}/...\``), as
+ * of them counts without a second list to keep: `op: "METHOD path"` entries (the access-writes files), and
+ * the user-scoped rows of access-matrix.test.ts (`method: "POST", path: (u) => \`${base(u)}/...\``), as
  * `METHOD path` with every parameter written `{}`.
  */
 export function coveredWrites(): { declared: string[]; normalised: Set<string> } {
   const sources = Object.values(
-    import.meta.glob<string>("../v4/authorization-*.test.ts", { query: "?raw", import: "default", eager: true }),
+    import.meta.glob<string>("../services/access-*.test.ts", { query: "?raw", import: "default", eager: true }),
   );
   const declared = sources.flatMap((s) => [...s.matchAll(/\bop: "((?:POST|PUT|PATCH|DELETE) \/[^"]+)"/g)].map((m) => m[1]));
   const matrix = sources.flatMap((s) =>

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookEndpoints } from "../../src/db/schema";
 import { writeKindOf } from "../../src/middleware/write-limits";
-import { changeEndpoint, createEndpoint } from "../../src/services/webhook-endpoints";
+import { changeEndpoint, createEndpoint } from "../../src/services/webhooks";
 import { api, createApplication, db, errorBody } from "../helpers";
 import { describe, expect, test } from "../helpers/fixtures";
 import { stubReceivers } from "../helpers/outbound";

@@ -89,7 +89,7 @@ describe("bad input to POST /v5/sessions.json is a 4xx with the error body of do
   });
 
   it("answers a garbled external credential with a 401 naming it, never a 500", async () => {
-    // Every kind is configured in tests; unconfigured kinds (400 "not enabled") are in test/unit/identity.test.ts.
+    // Every kind is configured in tests; unconfigured kinds (400 "not enabled") are in test/services/identity.test.ts.
     for (const field of ["social_token", "idp_token", "retailer_params", "store_token"]) {
       const res = await post({ [field]: "abc" });
       expect(res.status).toBe(401);

@@ -28,7 +28,7 @@ const APP = "Needs `app=<application id>` (400 naming `app` without it).";
 const random = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/captions/random",
+    path: "/random",
     summary: "A random caption to work on",
     description:
       `${APP} An original subtitle (in \`from\` when given) of a normal video whose segment has no subtitle in ` +
@@ -47,7 +47,7 @@ const random = withProperties(
 const create = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/captions",
+    path: "/",
     summary: "Suggest a translation of a caption",
     description:
       `${APP} A user token is required. \`origin_subtitle_id\` names an original subtitle of a normal video ` +
@@ -62,7 +62,7 @@ const create = withProperties(
 const languages = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/captions/languages",
+    path: "/languages",
     summary: "Languages with captions to work on",
     description:
       `${APP} Origin languages with the number of original subtitles in each, most first: ` +

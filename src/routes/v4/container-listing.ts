@@ -17,8 +17,8 @@ import {
   listingType,
 } from "../../services/container-listing";
 import { depsOf } from "../../services/deps";
-import { TYPE_OF_PSEUDO } from "../../domain/catalogue-types";
-import { containerConcise, containerView, type ContainerRow } from "../../views/catalogue";
+import type { ContainerType } from "../../domain/catalogue-types";
+import { containerConcise, containerView } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
 import {
   ConciseContainerList,
@@ -47,7 +47,7 @@ const LISTING_DESCRIPTION =
 const list = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/containers",
+    path: "/",
     summary: "List containers, or read up to 25 by id",
     description: LISTING_DESCRIPTION,
     request: { query: ContainerListQuery },
@@ -56,15 +56,16 @@ const list = withProperties(
   { cache: "public", sessionInBatch: true },
 );
 
-const pseudoList = (pseudo: keyof typeof TYPE_OF_PSEUDO) =>
+/** The listing under a pseudo-type prefix (`/v4/films.json`): `type` comes from the prefix. */
+const pseudoList = (type: ContainerType) =>
   withProperties(
     createRoute({
       method: "get",
-      path: `/v4/${pseudo}`,
-      summary: `List ${pseudo} (same as /v4/containers.json?type=${TYPE_OF_PSEUDO[pseudo]})`,
+      path: "/",
+      summary: `List containers of type ${type} (as /v4/containers.json?type=${type})`,
       description:
-        `${LISTING_DESCRIPTION} The type comes from the path; \`ids=\` keeps only ${pseudo}, and a \`type=\` naming ` +
-        "another type lists nothing.",
+        `${LISTING_DESCRIPTION} The type comes from the path; \`ids=\` keeps only containers of type ${type}, and a ` +
+        "`type=` naming another type lists nothing.",
       request: { query: PseudoListQuery },
       responses: { 200: jsonResponse(ContainerList, "the v4 list envelope"), ...errorResponses(400) },
     }),
@@ -74,7 +75,7 @@ const pseudoList = (pseudo: keyof typeof TYPE_OF_PSEUDO) =>
 const all = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/containers/all",
+    path: "/all",
     summary: "Concise list of all containers, alphabetically",
     description:
       "Every normal-state container (`id`, `type`, `titles`, `url`) sorted by its English (else first) title " +
@@ -88,7 +89,7 @@ const all = withProperties(
 const genresRoute = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/containers/genres",
+    path: "/genres",
     summary: "Genres for containers",
     description:
       "Bare array of every genre containers carry, in listing order: the general set (films, series, news; 16 " +
@@ -102,7 +103,7 @@ const genresRoute = withProperties(
 
 type ListBody = z.infer<typeof ContainerList>;
 
-async function listContainers(c: Context<AppEnv>, q: ListingQuery, pathType?: ContainerRow["type"]): Promise<ListBody> {
+async function listContainers(c: Context<AppEnv>, q: ListingQuery, pathType?: ContainerType): Promise<ListBody> {
   const deps = depsOf(c);
   const ctx = viewContext(c);
   const p = paging(q);
@@ -147,8 +148,6 @@ export const containerListingRouter = createRouter()
     return c.json(body, 200);
   });
 
-for (const pseudo of Object.keys(TYPE_OF_PSEUDO) as Array<keyof typeof TYPE_OF_PSEUDO>) {
-  containerListingRouter.openapi(pseudoList(pseudo), async (c) =>
-    c.json(await listContainers(c, c.req.valid("query"), TYPE_OF_PSEUDO[pseudo]), 200),
-  );
-}
+/** Under a pseudo-type prefix (`/v4/films`, `/v4/series`, ...): the listing of that type. */
+export const pseudoListingRouter = (type: ContainerType) =>
+  createRouter().openapi(pseudoList(type), async (c) => c.json(await listContainers(c, c.req.valid("query"), type), 200));

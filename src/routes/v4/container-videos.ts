@@ -1,6 +1,5 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { VIDEO_TYPES } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
 import { missingUser } from "../../middleware/session";
 import { formatId, parseId } from "../../lib/ids";
@@ -11,15 +10,11 @@ import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { containerVideosPage } from "../../services/container-videos";
 import { depsOf } from "../../services/deps";
-import { CHILD_KEY, TYPE_OF_PSEUDO, VIDEO_TYPE_OF_CHILD_KEY } from "../../domain/catalogue-types";
+import type { ContainerType, VideoType } from "../../domain/catalogue-types";
 import { videoView, type ContainerRow } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
 import { idParam } from "./contracts/catalogue";
 import { ContainerChildrenQuery, ContainerVideosQuery, LISTING_LIMITS, VideoList, type VideosQuery } from "./contracts/container-listing";
-
-type VideoType = (typeof VIDEO_TYPES)[number];
-type ChildKey = keyof typeof VIDEO_TYPE_OF_CHILD_KEY;
-type Pseudo = keyof typeof TYPE_OF_PSEUDO;
 
 const DESCRIPTION =
   "Normal-state videos by `number` (`direction=asc` default, or `desc`), paged. `state=pending` or " +
@@ -30,30 +25,30 @@ const DESCRIPTION =
 const params = idParam("container_id", "50c");
 const responses = { 200: jsonResponse(VideoList, "the v4 list envelope of videos"), ...errorResponses(400, 401, 403, 404) };
 
-/** `base` is `containers` or a pseudo-type segment (`series`, `films`, ...). */
-const videosRoute = (base: string) =>
+/** `type`: the container type of a pseudo-type prefix (`/v4/series/<id>/episodes.json`); none under `/v4/containers`. */
+const onlyFor = (type?: ContainerType) => (type ? ` Only for containers of type ${type}.` : "");
+
+const videosRoute = (type?: ContainerType) =>
   withProperties(
     createRoute({
       method: "get",
-      path: `/v4/${base}/{container_id}/videos`,
-      summary: base === "containers" ? "A container's videos" : `A container's videos (alias under /v4/${base})`,
-      description: DESCRIPTION + (base === "containers" ? "" : ` Only for containers of type ${TYPE_OF_PSEUDO[base as Pseudo]}.`),
+      path: "/{container_id}/videos",
+      summary: "A container's videos",
+      description: DESCRIPTION + onlyFor(type),
       request: { params, query: ContainerVideosQuery },
       responses,
     }),
     { cache: "public", sessionInBatch: true },
   );
 
-const childRoute = (base: string, key: ChildKey) =>
+/** A typed listing (`/{container_id}/episodes`): the videos of one type, under the client's plural name for it. */
+const childRoute = <P extends string>(path: P, videoType: VideoType, type?: ContainerType) =>
   withProperties(
     createRoute({
       method: "get",
-      path: `/v4/${base}/{container_id}/${key}`,
-      summary:
-        base === "containers"
-          ? `A container's ${key} (videos of type ${VIDEO_TYPE_OF_CHILD_KEY[key]})`
-          : `A container's ${key} (alias under /v4/${base})`,
-      description: DESCRIPTION + (base === "containers" ? "" : ` Only for containers of type ${TYPE_OF_PSEUDO[base as Pseudo]}.`),
+      path,
+      summary: `A container's videos of type ${videoType}`,
+      description: DESCRIPTION + onlyFor(type),
       request: { params, query: ContainerChildrenQuery },
       responses,
     }),
@@ -87,23 +82,19 @@ async function listVideos(
   );
 }
 
-export const containerVideosRouter = createRouter();
+type ChildrenContext = Context<AppEnv, string, { out: { param: { container_id: string }; query: z.infer<typeof ContainerChildrenQuery> } }>;
 
-const CHILD_KEYS = Object.values(CHILD_KEY) as ChildKey[];
-for (const base of ["containers", ...Object.keys(TYPE_OF_PSEUDO)] as Array<"containers" | Pseudo>) {
-  const containerType = base === "containers" ? undefined : TYPE_OF_PSEUDO[base];
-  containerVideosRouter.openapi(videosRoute(base), async (c) =>
-    c.json(await listVideos(c, c.req.valid("param").container_id, c.req.valid("query"), { containerType }), 200),
-  );
-  for (const key of CHILD_KEYS) {
-    containerVideosRouter.openapi(childRoute(base, key), async (c) =>
-      c.json(
-        await listVideos(c, c.req.valid("param").container_id, c.req.valid("query"), {
-          containerType,
-          pathType: VIDEO_TYPE_OF_CHILD_KEY[key],
-        }),
-        200,
-      ),
-    );
-  }
-}
+export const containerVideosRouter = (type?: ContainerType) => {
+  const children = (videoType: VideoType) => async (c: ChildrenContext) =>
+    c.json(await listVideos(c, c.req.valid("param").container_id, c.req.valid("query"), { containerType: type, pathType: videoType }), 200);
+  return createRouter()
+    .openapi(videosRoute(type), async (c) =>
+      c.json(await listVideos(c, c.req.valid("param").container_id, c.req.valid("query"), { containerType: type }), 200),
+    )
+    .openapi(childRoute("/{container_id}/episodes", "episode", type), children("episode"))
+    .openapi(childRoute("/{container_id}/movies", "movie", type), children("movie"))
+    .openapi(childRoute("/{container_id}/news_clips", "news_clip", type), children("news_clip"))
+    .openapi(childRoute("/{container_id}/music_videos", "music_video", type), children("music_video"))
+    .openapi(childRoute("/{container_id}/clips", "clip", type), children("clip"))
+    .openapi(childRoute("/{container_id}/trailers", "trailer", type), children("trailer"));
+};

@@ -20,7 +20,7 @@ import { JobEnvelope } from "./jobs";
 const create = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/containers",
+    path: "/",
     summary: "Create a container (staff)",
     description:
       "Staff only (no token 401/4500, anyone else 403/5403). `titles.en` is required. Genres come from the " +
@@ -36,7 +36,7 @@ const create = withProperties(
 const update = withProperties(
   createRoute({
     method: "put",
-    path: "/v4/containers/{container_id}",
+    path: "/{container_id}",
     summary: "Edit a container (staff and its managers)",
     description:
       "Only the fields sent change; `genres`, `licenses` and `managers` are replaced as a whole. Managers may edit " +
@@ -54,7 +54,7 @@ const update = withProperties(
 const remove = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/containers/{container_id}",
+    path: "/{container_id}",
     summary: "Delete a container (staff)",
     description:
       "Staff only; managers get 403. Its videos, titles, descriptions, genres, licences, managers, completions, " +

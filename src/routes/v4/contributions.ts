@@ -25,7 +25,7 @@ const DERIVED =
 const userContributions = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/users/{user_id}/contributions",
+    path: "/{user_id}/contributions",
     summary: "Containers a user contributed to (bare array)",
     description:
       `${DERIVED} Most contributions first (ties: newer container first); containers not in the normal state ` +
@@ -39,7 +39,7 @@ const userContributions = withProperties(
 const userCount = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/users/{user_id}/contributions/count",
+    path: "/{user_id}/contributions/count",
     summary: "Number of contributions of a user",
     description:
       '`{"count": N}`: the user\'s segment and subtitle history rows over every container (with `type`, only ' + `that kind). ${PUBLIC}`,
@@ -49,15 +49,15 @@ const userCount = withProperties(
   { cache: "public", sessionInBatch: true },
 );
 
-const contributors = (base: "container" | "containers") =>
+/** Under `/v4/container` (the interface's singular) and, as an alias, `/v4/containers`. */
+const contributors = (alias: boolean) =>
   withProperties(
     createRoute({
       method: "get",
-      path: `/v4/${base}/{container_id}/contributions`,
-      summary:
-        base === "container"
-          ? "Contributors of a container (bare array; the interface's singular `container`)"
-          : "Contributors of a container (alias of `/v4/container/<id>/contributions.json`)",
+      path: "/{container_id}/contributions",
+      summary: !alias
+        ? "Contributors of a container (bare array; the interface's singular `container`)"
+        : "Contributors of a container (alias of `/v4/container/<id>/contributions.json`)",
       description:
         `${DERIVED} Most contributions first (ties: newer user first). \`page\`, \`per_page\` (25, clamped to ` +
         `100) and \`type\`. Containers not in the normal state are 404 except to their managers and staff. ${PUBLIC}`,
@@ -70,7 +70,8 @@ const contributors = (base: "container" | "containers") =>
     { cache: "public", sessionInBatch: true },
   );
 
-export const contributionsRouter = createRouter()
+/** Under `/v4/users`. */
+export const userContributionsRouter = createRouter()
   .openapi(userContributions, async (c) => {
     const userId = parseId(c.req.valid("param").user_id, "u");
     const q = c.req.valid("query");
@@ -87,8 +88,9 @@ export const contributionsRouter = createRouter()
     return c.json({ count: await contributionCountOfUser(depsOf(c), userId, c.req.valid("query").type) }, 200);
   });
 
-for (const base of ["container", "containers"] as const) {
-  contributionsRouter.openapi(contributors(base), async (c) => {
+/** Under `/v4/container`, and under `/v4/containers` as its alias. */
+export const containerContributionsRouter = (alias = false) =>
+  createRouter().openapi(contributors(alias), async (c) => {
     const containerId = parseId(c.req.valid("param").container_id, "c");
     const q = c.req.valid("query");
     const p = paging(q);
@@ -99,4 +101,3 @@ for (const base of ["container", "containers"] as const) {
       200,
     );
   });
-}

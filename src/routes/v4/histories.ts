@@ -17,7 +17,7 @@ const list = alsoAsGet(
   withProperties(
     createRoute({
       method: "post",
-      path: "/v4/users/{user_id}/subtitle_histories",
+      path: "/{user_id}/subtitle_histories",
       summary: "A user's subtitle history (official applications)",
       description:
         "Every timing (`segment`) and text (`subtitle`) change the user made, newest first, in the v4 list envelope. " +

@@ -33,7 +33,7 @@ export const JobEnvelope = z.object({ job: JobSchema }).openapi("JobEnvelope");
 const read = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/jobs/{job_id}",
+    path: "/{job_id}",
     summary: "Status, progress and result of a queued job",
     description: "Visible to the user who started the job and to staff.",
     middleware: [requireUser] as const,

@@ -21,7 +21,7 @@ import { JobEnvelope } from "./jobs";
 const read = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/lists/{list_id}",
+    path: "/{list_id}",
     summary: "The items of a list: full container and video objects in list order, and the list's details",
     description:
       "Natural (list) order only. Items not in the normal state (and videos of containers not in the normal state) " +
@@ -41,7 +41,7 @@ const read = withProperties(
 const create = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/lists",
+    path: "/",
     summary: "Create a list (staff)",
     middleware: [requireStaff] as const,
     request: { body: jsonBody(ListCreateBody) },
@@ -53,7 +53,7 @@ const create = withProperties(
 const edit = withProperties(
   createRoute({
     method: "put",
-    path: "/v4/lists/{list_id}",
+    path: "/{list_id}",
     summary: "Replace a list's items (staff; a queued job)",
     description:
       "Curated lists only: the derived built-in lists `2l` (on air) and `6l` (upcoming) answer 409 naming the list. " +

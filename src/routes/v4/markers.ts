@@ -15,7 +15,7 @@ const GUARD = "The owner's token (`token=` or `Authorization: Bearer`) or staff:
 const list = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/users/{user_id}/markers",
+    path: "/{user_id}/markers",
     summary: "A user's markers, newest first",
     description:
       `${GUARD} Items are the full container and video objects plus \`marked_at\`; items deleted or no longer in the ` +
@@ -34,7 +34,7 @@ const list = withProperties(
 const create = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/users/{user_id}/markers",
+    path: "/{user_id}/markers",
     summary: "Mark a container or video",
     description:
       `${GUARD} Body \`{"resource_id": "12v"}\`: the resource must exist and be in the normal state (a video's ` +
@@ -54,7 +54,7 @@ const create = withProperties(
 const remove = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/users/{user_id}/markers/{resource_id}",
+    path: "/{user_id}/markers/{resource_id}",
     summary: "Remove a marker",
     description: `${GUARD} 404 when the user has not marked it.`,
     middleware: [ownerOnly] as const,

@@ -56,7 +56,7 @@ const createDescription =
 const create = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/users/{user_id}/notifications",
+    path: "/{user_id}/notifications",
     summary: "Notify a container's subscribers (its managers; a queued job)",
     description: createDescription,
     middleware: [ownerOnly, senderItself] as const,
@@ -69,7 +69,7 @@ const create = withProperties(
 const createAlias = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/notifications",
+    path: "/",
     summary: "Notify a container's subscribers, as the token's user (alias)",
     description: createDescription,
     middleware: [requireUser] as const,
@@ -91,7 +91,7 @@ const inboxDescription =
 const inbox = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/users/{user_id}/notifications",
+    path: "/{user_id}/notifications",
     summary: "A user's notifications (the user or staff)",
     description: inboxDescription,
     middleware: [ownerOnly] as const,
@@ -104,7 +104,7 @@ const inbox = withProperties(
 const inboxAlias = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/notifications",
+    path: "/",
     summary: "The token's user's notifications (alias)",
     description: inboxDescription,
     middleware: [requireUser] as const,
@@ -117,7 +117,7 @@ const inboxAlias = withProperties(
 const readOne = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/users/{user_id}/notifications/{notification_id}",
+    path: "/{user_id}/notifications/{notification_id}",
     summary: "One notification (the user or staff); reading does not change the read flag",
     middleware: [ownerOnly] as const,
     request: { params: notificationParams },
@@ -129,7 +129,7 @@ const readOne = withProperties(
 const mark = withProperties(
   createRoute({
     method: "put",
-    path: "/v4/users/{user_id}/notifications/{notification_id}",
+    path: "/{user_id}/notifications/{notification_id}",
     summary: "Mark a notification read (`unread=false`) or unread (`unread=true`) (the user or staff)",
     description: "Idempotent: marking a read notification read again changes nothing. Another user's id is 404.",
     middleware: [ownerOnly] as const,
@@ -142,7 +142,7 @@ const mark = withProperties(
 const remove = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/users/{user_id}/notifications/{notification_id}",
+    path: "/{user_id}/notifications/{notification_id}",
     summary: "Delete a notification (the user or staff)",
     middleware: [ownerOnly] as const,
     request: { params: notificationParams },
@@ -158,7 +158,9 @@ async function send(c: Context<AppEnv>, sender: User, query: Created, content: s
   return { job: jobView(job, new URL(c.req.url).origin) };
 }
 
-async function listInbox(c: Context<AppEnv>, userId: number, q: z.infer<typeof InboxQuery>) {
+type InboxBody = z.infer<typeof NotificationList> | z.infer<typeof NotificationCount>;
+
+async function listInbox(c: Context<AppEnv>, userId: number, q: z.infer<typeof InboxQuery>): Promise<InboxBody> {
   const { db } = depsOf(c);
   const unreadOnly = q.unread ?? false;
   const countOf = () => countInbox(db, userId, unreadOnly);
@@ -179,19 +181,13 @@ async function listInbox(c: Context<AppEnv>, userId: number, q: z.infer<typeof I
 const viewOne = (c: Context<AppEnv>, found: Awaited<ReturnType<typeof readNotification>>) =>
   notificationView(found.row, found.refs, viewContext(c));
 
-type InboxBody = z.infer<typeof NotificationList> | z.infer<typeof NotificationCount>;
-
-export const notificationsRouter = createRouter()
+/** Under `/v4/users`: a user's own notifications. */
+export const userNotificationsRouter = createRouter()
   .openapi(create, async (c) => {
     const body = await send(c, c.get("user")!, c.req.valid("query"), c.req.valid("json").content);
     return c.json(body, 202);
   })
-  .openapi(createAlias, async (c) => {
-    const body = await send(c, c.get("user")!, c.req.valid("query"), c.req.valid("json").content);
-    return c.json(body, 202);
-  })
-  .openapi(inbox, async (c) => c.json((await listInbox(c, c.get("owner").id, c.req.valid("query"))) as InboxBody, 200))
-  .openapi(inboxAlias, async (c) => c.json((await listInbox(c, c.get("user")!.id, c.req.valid("query"))) as InboxBody, 200))
+  .openapi(inbox, async (c) => c.json(await listInbox(c, c.get("owner").id, c.req.valid("query")), 200))
   .openapi(readOne, async (c) => {
     const id = parseId(c.req.valid("param").notification_id, "n");
     return c.json(viewOne(c, await readNotification(depsOf(c).db, c.get("owner").id, id)), 200);
@@ -206,3 +202,11 @@ export const notificationsRouter = createRouter()
     await removeNotification(depsOf(c).db, c.get("owner").id, id);
     return c.body(null, 204);
   });
+
+/** Under `/v4/notifications`: the same for the token's user, without naming them. */
+export const notificationsRouter = createRouter()
+  .openapi(createAlias, async (c) => {
+    const body = await send(c, c.get("user")!, c.req.valid("query"), c.req.valid("json").content);
+    return c.json(body, 202);
+  })
+  .openapi(inboxAlias, async (c) => c.json(await listInbox(c, c.get("user")!.id, c.req.valid("query")), 200));

@@ -26,7 +26,7 @@ const GUARD =
 const list = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/users/{user_id}/subscriptions",
+    path: "/{user_id}/subscriptions",
     summary: "A user's subscriptions, newest first",
     description:
       `${GUARD} Items are the full container and video objects plus \`subscribed_at\`; items deleted or no longer in ` +
@@ -50,7 +50,7 @@ const list = withProperties(
 const create = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/users/{user_id}/subscriptions",
+    path: "/{user_id}/subscriptions",
     summary: "Subscribe to a container or video",
     description:
       `${GUARD} The resource must exist and be in the normal state (a video's container too), else 404 naming ` +
@@ -71,7 +71,7 @@ const create = withProperties(
 const remove = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/users/{user_id}/subscriptions/{resource_id}",
+    path: "/{user_id}/subscriptions/{resource_id}",
     summary: "Unsubscribe",
     description: `${GUARD} 404 when the user is not subscribed to it.`,
     middleware: [requireOfficialApp, ownerOnly] as const,

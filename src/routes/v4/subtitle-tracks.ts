@@ -39,7 +39,7 @@ const EXTENSIONS = TRACK_EXTENSIONS.join(", ");
 const trackDownload = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/videos/{video_id}/subtitle_tracks/{file}",
+    path: "/{video_id}/subtitle_tracks/{file}",
     summary: "A video's subtitles in one language, in any format (official applications)",
     description:
       `\`file\` is \`<language>.<ext>\` with \`ext\` one of ${EXTENSIONS}: SubRip, WebVTT, SBV, SSA/ASS, TTML, or JSON ` +
@@ -71,7 +71,7 @@ const trackDownload = withProperties(
 const trackIndex = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/videos/{video_id}/subtitle_tracks",
+    path: "/{video_id}/subtitle_tracks",
     summary: "The languages of a video's subtitles, with cue counts and completion (official applications)",
     description: "Every language with at least one cue with text, by language code, with the URL of the track in each format.",
     middleware: [requireOfficialApp] as const,

@@ -47,7 +47,7 @@ const rawFile = { schema: z.string().openapi({ format: "binary" }) };
 const importSrt = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/videos/{video_id}/subtitles/import_srt",
+    path: "/{video_id}/subtitles/import_srt",
     summary:
       "Import a subtitle file: SubRip, WebVTT, SBV, SSA/ASS or TTML (official applications; staff or the container's managers; a queued job)",
     description: SUBTITLE_IMPORT_DESCRIPTION,
@@ -75,7 +75,7 @@ const importSrt = withProperties(
 const download = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/videos/{video_id}/subtitles/{file}",
+    path: "/{video_id}/subtitles/{file}",
     summary: "A video's subtitles in one language as SubRip (official applications)",
     description:
       "`file` is `<language>.srt`; any other extension is a 400 (only srt is supported here; every format is at " +
@@ -97,7 +97,7 @@ const completions = alsoAsGet(
   withProperties(
     createRoute({
       method: "post",
-      path: "/v4/subtitle_completions",
+      path: "/",
       summary: "Subtitle completions of videos or of a container (official applications)",
       description:
         `Body: \`{"video_ids": [...]}\` (at most ${MAX_COMPLETION_VIDEO_IDS}) or \`{"container_id": "50c"}\`, exactly one. ` +
@@ -112,6 +112,7 @@ const completions = alsoAsGet(
   ),
 );
 
+/** Under `/v4/videos`. */
 export const subtitlesRouter = createRouter()
   .openapi(importSrt, async (c) => {
     const deps = depsOf(c);
@@ -124,7 +125,7 @@ export const subtitlesRouter = createRouter()
     let fields: Omit<z.infer<typeof SubtitleImportQuery>, "language" | "encoding">;
     if (isJson(c.req.header("content-type"))) {
       // The text arrived as JSON, so it is Unicode already: `encoding=` has nothing to decode.
-      const { language: lang, content, ...rest } = c.req.valid("json") as z.infer<typeof SubtitleImportJson>;
+      const { language: lang, content, ...rest } = c.req.valid("json");
       language = lang;
       fields = rest;
       bytes = new TextEncoder().encode(content);
@@ -158,22 +159,24 @@ export const subtitlesRouter = createRouter()
       throw ApiError.field("file", "only the srt format is supported here: request <language>.srt, or any format under subtitle_tracks");
     }
     return sendTrackFile(c, video_id, m[1], "srt", timingChange(c.req.valid("query")));
-  })
-  .openapi(completions, async (c) => {
-    const db = c.get("db");
-    const body = c.req.valid("json");
-    if ((body.video_ids === undefined) === (body.container_id === undefined)) {
-      const message = "send exactly one of video_ids and container_id";
-      throw ApiError.invalid([
-        { field: "video_ids", message },
-        { field: "container_id", message },
-      ]);
-    }
-    if (body.video_ids) {
-      const ids = body.video_ids.map((raw) => tryParseId(raw, "v")).filter((id): id is number => id !== null);
-      return c.json(await videoCompletions(db, c.get("user"), ids), 200);
-    }
-    const containerId = tryParseId(body.container_id, "c");
-    if (containerId === null) throw ApiError.field("container_id", "not a container id such as 50c");
-    return c.json(await containerCompletions(db, c.get("user"), containerId), 200);
   });
+
+/** Under `/v4/subtitle_completions`. */
+export const subtitleCompletionsRouter = createRouter().openapi(completions, async (c) => {
+  const db = c.get("db");
+  const body = c.req.valid("json");
+  if ((body.video_ids === undefined) === (body.container_id === undefined)) {
+    const message = "send exactly one of video_ids and container_id";
+    throw ApiError.invalid([
+      { field: "video_ids", message },
+      { field: "container_id", message },
+    ]);
+  }
+  if (body.video_ids) {
+    const ids = body.video_ids.map((raw) => tryParseId(raw, "v")).filter((id): id is number => id !== null);
+    return c.json(await videoCompletions(db, c.get("user"), ids), 200);
+  }
+  const containerId = tryParseId(body.container_id, "c");
+  if (containerId === null) throw ApiError.field("container_id", "not a container id such as 50c");
+  return c.json(await containerCompletions(db, c.get("user"), containerId), 200);
+});

@@ -41,7 +41,7 @@ const GUARD =
 const list = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/users/{user_id}/threads",
+    path: "/{user_id}/threads",
     summary: "Inbox or sent threads, newest last message first",
     description:
       `${GUARD} \`type=inbox\` (default) holds threads with a message from the other participant, \`type=sent\` ` +
@@ -60,7 +60,7 @@ const list = withProperties(
 const create = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/users/{user_id}/threads",
+    path: "/{user_id}/threads",
     summary: "Start a thread with another user",
     description:
       `${GUARD} \`content\` is 1 to ${MAX_MESSAGE_LENGTH} characters (trimmed). \`to\` may not be the owner (400); ` +
@@ -76,7 +76,7 @@ const create = withProperties(
 const read = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/users/{user_id}/threads/{thread_id}",
+    path: "/{user_id}/threads/{thread_id}",
     summary: "A thread and its messages",
     description:
       `${GUARD} Answers the last ${MAX_THREAD_MESSAGES} messages, oldest first (\`more_messages\` is true when there ` +
@@ -91,7 +91,7 @@ const read = withProperties(
 const replyRoute = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/users/{user_id}/threads/{thread_id}/messages",
+    path: "/{user_id}/threads/{thread_id}/messages",
     summary: "Reply in a thread",
     description:
       `${GUARD} \`content\` is 1 to ${MAX_MESSAGE_LENGTH} characters (trimmed). The thread moves to the owner's Sent ` +
@@ -107,7 +107,7 @@ const replyRoute = withProperties(
 const mark = withProperties(
   createRoute({
     method: "put",
-    path: "/v4/users/{user_id}/threads/{thread_id}",
+    path: "/{user_id}/threads/{thread_id}",
     summary: "Mark a thread read or unread",
     description: `${GUARD} \`unread=false\` marks it read, \`unread=true\` unread (the interface's state table); \`unread\` is required.`,
     middleware: [ownerOnly] as const,
@@ -120,7 +120,7 @@ const mark = withProperties(
 const remove = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/users/{user_id}/threads/{thread_id}",
+    path: "/{user_id}/threads/{thread_id}",
     summary: "Delete a thread for the owner",
     description:
       `${GUARD} Only the owner's copy goes; the other participant keeps theirs. A later reply from them brings it back. ` +
@@ -135,7 +135,7 @@ const remove = withProperties(
 const alertsRoute = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/users/{user_id}/alerts",
+    path: "/{user_id}/alerts",
     summary: "Unread messages: the inbox's unread threads",
     description:
       `${GUARD.split(" A thread")[0]} The interface's "count of unread messages": \`only_count=true\` answers ` +

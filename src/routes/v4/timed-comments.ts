@@ -25,12 +25,13 @@ const param = (name: string, example: string, description?: string) =>
 const videoId = param("video_id", "1v");
 const languageParams = z.object({ video_id: videoId, language_or_id: param("language_or_id", "fr", "a language code (`fr`, `pt-br`)") });
 
-const listRoute = (owner: "videos" | "episodes") =>
+/** Under `/v4/videos` and, as an alias, `/v4/episodes`. */
+const listRoute = (alias: boolean) =>
   withProperties(
     createRoute({
       method: "get",
-      path: `/v4/${owner}/{video_id}/timed_comments/{language_or_id}`,
-      summary: owner === "videos" ? "All timed comments of a video in one language" : "Timed comments (alias of /v4/videos/...)",
+      path: "/{video_id}/timed_comments/{language_or_id}",
+      summary: !alias ? "All timed comments of a video in one language" : "Timed comments (alias of /v4/videos/...)",
       description:
         `A bare array sorted by \`time\` (milliseconds into the video), not paged: at most the first ` +
         `${MAX_TIMED_COMMENTS.toLocaleString("en")} comments by time. A malformed language code names nothing (404). ` +
@@ -44,7 +45,7 @@ const listRoute = (owner: "videos" | "episodes") =>
 const create = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/videos/{video_id}/timed_comments/{language_or_id}",
+    path: "/{video_id}/timed_comments/{language_or_id}",
     summary: "Comment at a time of a video",
     description:
       "A user token is required. `time` is milliseconds from the start, at most the video's duration when it " +
@@ -59,7 +60,7 @@ const create = withProperties(
 const remove = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/videos/{video_id}/timed_comments/{language_or_id}",
+    path: "/{video_id}/timed_comments/{language_or_id}",
     summary: "Delete a timed comment",
     description:
       "A user token is required: the author, the container's managers or staff (anyone else 403). A comment " + "of another video is 404.",
@@ -79,9 +80,14 @@ async function list(c: Context<AppEnv>, params: { video_id: string; language_or_
   return rows.map((r) => timedCommentView(r, { id: r.userId, username: r.username }));
 }
 
+/** Under `/v4/episodes`: the reading alias. */
+export const episodeTimedCommentsRouter = createRouter().openapi(listRoute(true), async (c) =>
+  c.json(await list(c, c.req.valid("param")), 200),
+);
+
+/** Under `/v4/videos`. */
 export const timedCommentsRouter = createRouter()
-  .openapi(listRoute("videos"), async (c) => c.json(await list(c, c.req.valid("param")), 200))
-  .openapi(listRoute("episodes"), async (c) => c.json(await list(c, c.req.valid("param")), 200))
+  .openapi(listRoute(false), async (c) => c.json(await list(c, c.req.valid("param")), 200))
   .openapi(create, async (c) => {
     const deps = depsOf(c);
     const user = c.get("user")!;

@@ -31,7 +31,7 @@ const ENGLISH_TITLE = " The English title cannot be deleted (400 naming `languag
 const postContainerTitle = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/containers/{container_id}/titles",
+    path: "/{container_id}/titles",
     summary: "Create or replace a title of a container",
     description: replaces("title"),
     middleware: [requireUser] as const,
@@ -43,7 +43,7 @@ const postContainerTitle = withProperties(
 const postContainerDescription = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/containers/{container_id}/descriptions",
+    path: "/{container_id}/descriptions",
     summary: "Create or replace a description of a container",
     description: replaces("description"),
     middleware: [requireUser] as const,
@@ -55,7 +55,7 @@ const postContainerDescription = withProperties(
 const postVideoTitle = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/videos/{video_id}/titles",
+    path: "/{video_id}/titles",
     summary: "Create or replace a title of a video",
     description: replaces("title"),
     middleware: [requireUser] as const,
@@ -67,7 +67,7 @@ const postVideoTitle = withProperties(
 const postVideoDescription = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/videos/{video_id}/descriptions",
+    path: "/{video_id}/descriptions",
     summary: "Create or replace a description of a video",
     description: replaces("description"),
     middleware: [requireUser] as const,
@@ -79,7 +79,7 @@ const postVideoDescription = withProperties(
 const deleteContainerTitle = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/containers/{container_id}/titles/{language_code}",
+    path: "/{container_id}/titles/{language_code}",
     summary: "Delete a title of a container",
     description: removes("title") + ENGLISH_TITLE,
     middleware: [requireUser] as const,
@@ -91,7 +91,7 @@ const deleteContainerTitle = withProperties(
 const deleteContainerDescription = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/containers/{container_id}/descriptions/{language_code}",
+    path: "/{container_id}/descriptions/{language_code}",
     summary: "Delete a description of a container",
     description: removes("description"),
     middleware: [requireUser] as const,
@@ -103,7 +103,7 @@ const deleteContainerDescription = withProperties(
 const deleteVideoTitle = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/videos/{video_id}/titles/{language_code}",
+    path: "/{video_id}/titles/{language_code}",
     summary: "Delete a title of a video",
     description: removes("title") + ENGLISH_TITLE,
     middleware: [requireUser] as const,
@@ -115,7 +115,7 @@ const deleteVideoTitle = withProperties(
 const deleteVideoDescription = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/videos/{video_id}/descriptions/{language_code}",
+    path: "/{video_id}/descriptions/{language_code}",
     summary: "Delete a description of a video",
     description: removes("description"),
     middleware: [requireUser] as const,
@@ -144,7 +144,8 @@ async function remove(deps: Deps, user: User | undefined, kind: "title" | "descr
   await removeText(deps, kind, target, language);
 }
 
-export const titlesRouter = createRouter()
+/** Under `/v4/containers`. */
+export const containerTitlesRouter = createRouter()
   .openapi(postContainerTitle, async (c) => {
     const deps = depsOf(c);
     const body = c.req.valid("json");
@@ -157,6 +158,17 @@ export const titlesRouter = createRouter()
     await putText(deps, "description", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.description);
     return c.json({ ok: true as const }, 201);
   })
+  .openapi(deleteContainerTitle, async (c) => {
+    await remove(depsOf(c), c.get("user"), "title", c.req.valid("param"));
+    return c.body(null, 204);
+  })
+  .openapi(deleteContainerDescription, async (c) => {
+    await remove(depsOf(c), c.get("user"), "description", c.req.valid("param"));
+    return c.body(null, 204);
+  });
+
+/** Under `/v4/videos`. */
+export const videoTitlesRouter = createRouter()
   .openapi(postVideoTitle, async (c) => {
     const deps = depsOf(c);
     const body = c.req.valid("json");
@@ -168,14 +180,6 @@ export const titlesRouter = createRouter()
     const body = c.req.valid("json");
     await putText(deps, "description", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.description);
     return c.json({ ok: true as const }, 201);
-  })
-  .openapi(deleteContainerTitle, async (c) => {
-    await remove(depsOf(c), c.get("user"), "title", c.req.valid("param"));
-    return c.body(null, 204);
-  })
-  .openapi(deleteContainerDescription, async (c) => {
-    await remove(depsOf(c), c.get("user"), "description", c.req.valid("param"));
-    return c.body(null, 204);
   })
   .openapi(deleteVideoTitle, async (c) => {
     await remove(depsOf(c), c.get("user"), "title", c.req.valid("param"));

@@ -24,20 +24,18 @@ import {
 
 /**
  * Translations (docs/spec/paths.md, "v4 localisation"): served under the interface's spelling `/v4/tranlslations`
- * and the `/v4/translations` real clients use (docs/spec/wire.md, "Aliases"), each route registered once per prefix with the
- * same handler. A translation is a subtitle whose language differs from its video's origin language.
+ * and the `/v4/translations` real clients use (docs/spec/wire.md, "Aliases"), one router mounted under each
+ * prefix (`alias` for the second). A translation is a subtitle whose language differs from its video's origin language.
  */
-const PREFIXES = ["/v4/tranlslations", "/v4/translations"] as const;
-type Prefix = (typeof PREFIXES)[number];
-const spelling = (prefix: Prefix) => (prefix === "/v4/translations" ? " (alias of `/v4/tranlslations`)" : "");
+const spelling = (alias: boolean) => (alias ? " (alias of `/v4/tranlslations`)" : "");
 const APP = "Needs `app=<application id>` (400 naming `app` without it).";
 
-const listRoute = (prefix: Prefix) =>
+const listRoute = (alias: boolean) =>
   withProperties(
     createRoute({
       method: "get",
-      path: prefix,
-      summary: `Translations${spelling(prefix)}`,
+      path: "/",
+      summary: `Translations${spelling(alias)}`,
       description:
         `${APP} Filters: \`video_id\` (that video's translations, by language then id; \`to\` optional), ` +
         "`container_id` with `to` (its normal videos in episode order), `to` alone (every translation into it, " +
@@ -53,12 +51,12 @@ const listRoute = (prefix: Prefix) =>
     { cache: "none" },
   );
 
-const voteRoute = (prefix: Prefix, kind: "like" | "dislike") =>
+const voteRoute = (alias: boolean, kind: "like" | "dislike") =>
   withProperties(
     createRoute({
       method: "post",
-      path: `${prefix}/{subtitle_id}/${kind}`,
-      summary: `${kind === "like" ? "Upvote" : "Downvote"} a translation${spelling(prefix)}`,
+      path: kind === "like" ? "/{subtitle_id}/like" : "/{subtitle_id}/dislike",
+      summary: `${kind === "like" ? "Upvote" : "Downvote"} a translation${spelling(alias)}`,
       description:
         `${APP} A user token is required. One vote per user and translation: voting again replaces the vote. ` +
         "The optional body `{origin_subtitle_id, reason}` is accepted for older clients and ignored. An unknown " +
@@ -73,12 +71,12 @@ const voteRoute = (prefix: Prefix, kind: "like" | "dislike") =>
     { writeLimit: "votes" },
   );
 
-const reportRoute = (prefix: Prefix) =>
+const reportRoute = (alias: boolean) =>
   withProperties(
     createRoute({
       method: "post",
-      path: `${prefix}/{subtitle_id}/report`,
-      summary: `Report an incorrect original subtitle${spelling(prefix)}`,
+      path: "/{subtitle_id}/report",
+      summary: `Report an incorrect original subtitle${spelling(alias)}`,
       description:
         `${APP} A user token is required. The path names the original subtitle (its video's origin language; a ` +
         "translation is 400). Optional body `{reason}` (at most 500 characters). The first report of a user " +
@@ -97,12 +95,12 @@ const reportRoute = (prefix: Prefix) =>
     { writeLimit: "reports" },
   );
 
-const languagesRoute = (prefix: Prefix) =>
+const languagesRoute = (alias: boolean) =>
   withProperties(
     createRoute({
       method: "get",
-      path: `${prefix}/languages`,
-      summary: `Translation languages with counts${spelling(prefix)}`,
+      path: "/languages",
+      summary: `Translation languages with counts${spelling(alias)}`,
       description:
         `${APP} Target languages with the number of translations into each, most first: ` +
         '`[{"language": "es", "count": 123}]`. Counted over the whole catalogue\'s visible videos ' +
@@ -114,15 +112,15 @@ const languagesRoute = (prefix: Prefix) =>
     { cache: "none" },
   );
 
-export const translationsRouter = createRouter();
-
-for (const prefix of PREFIXES) {
-  translationsRouter.openapi(languagesRoute(prefix), async (c) => {
+/** Under `/v4/tranlslations` and, as the `alias`, `/v4/translations`. */
+export const translationsRouter = (alias = false) => {
+  const router = createRouter();
+  router.openapi(languagesRoute(alias), async (c) => {
     const totals = await currentLanguageTotals(depsOf(c));
     return c.json(languageCounts(totals, "translations"), 200);
   });
 
-  translationsRouter.openapi(listRoute(prefix), async (c) => {
+  router.openapi(listRoute(alias), async (c) => {
     const q = c.req.valid("query");
     const p = paging(q);
     const filters = { ...languagePair(q), video_id: q.video_id, container_id: q.container_id };
@@ -139,7 +137,7 @@ for (const prefix of PREFIXES) {
   });
 
   for (const kind of ["like", "dislike"] as const) {
-    translationsRouter.openapi(voteRoute(prefix, kind), async (c) => {
+    router.openapi(voteRoute(alias, kind), async (c) => {
       const value = kind === "like" ? 1 : -1;
       const subtitleId = parseId(c.req.valid("param").subtitle_id, "s");
       const vote = await voteOnTranslation(depsOf(c), c.get("user")!.id, subtitleId, value);
@@ -147,9 +145,10 @@ for (const prefix of PREFIXES) {
     });
   }
 
-  translationsRouter.openapi(reportRoute(prefix), async (c) => {
+  router.openapi(reportRoute(alias), async (c) => {
     const subtitleId = parseId(c.req.valid("param").subtitle_id, "s");
     const created = await reportOriginal(depsOf(c), c.get("user")!.id, subtitleId, c.req.valid("json").reason ?? "");
     return created ? c.json({ ok: true as const }, 201) : c.json({ ok: true as const }, 200);
   });
-}
+  return router;
+};

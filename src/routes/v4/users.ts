@@ -21,7 +21,7 @@ const PublicUser = z
 const read = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/users/{user_id}",
+    path: "/{user_id}",
     summary: "A user's public profile",
     description: "What other users may see: no email, nothing private. The `url.api` of managers and authors.",
     request: { params: idParam("user_id", "12u") },

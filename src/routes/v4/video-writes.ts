@@ -18,7 +18,7 @@ const WHO =
 const create = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/containers/{container_id}/videos",
+    path: "/{container_id}/videos",
     summary: "Add a video to a container (staff and its managers)",
     description:
       `${WHO} \`titles.en\` is required; the type must fit the container (400 naming \`type\`). ` + "Answers 201 with the video.",
@@ -32,7 +32,7 @@ const create = withProperties(
 const update = withProperties(
   createRoute({
     method: "put",
-    path: "/v4/videos/{video_id}",
+    path: "/{video_id}",
     summary: "Edit a video (staff and its container's managers)",
     description:
       `${WHO} Editable: \`number\` (null clears it), \`duration\`, \`origin.language\`, \`flags.hd\`, \`images\`, ` +
@@ -47,7 +47,7 @@ const update = withProperties(
 const remove = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/videos/{video_id}",
+    path: "/{video_id}",
     summary: "Delete a video (staff and its container's managers)",
     description:
       `${WHO} Its titles, descriptions, segments, subtitles, completions, timed comments, list items, ` +
@@ -59,13 +59,16 @@ const remove = withProperties(
   { writeLimit: "catalogue" },
 );
 
+/** Under `/v4/containers`: a new video belongs to a container. */
+export const videoCreateRouter = createRouter().openapi(create, async (c) => {
+  const deps = depsOf(c);
+  const container = await manageableContainer(deps, c.get("user"), parseId(c.req.valid("param").container_id, "c"));
+  const video = await createVideo(deps, container, c.req.valid("json"));
+  return c.json(videoView(video, container, viewContext(c)), 201);
+});
+
+/** Under `/v4/videos`. */
 export const videoWritesRouter = createRouter()
-  .openapi(create, async (c) => {
-    const deps = depsOf(c);
-    const container = await manageableContainer(deps, c.get("user"), parseId(c.req.valid("param").container_id, "c"));
-    const video = await createVideo(deps, container, c.req.valid("json"));
-    return c.json(videoView(video, container, viewContext(c)), 201);
-  })
   .openapi(update, async (c) => {
     const deps = depsOf(c);
     const videoId = parseId(c.req.valid("param").video_id, "v");

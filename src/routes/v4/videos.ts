@@ -12,7 +12,7 @@ import { VideoSchema, idParam } from "./contracts/catalogue";
 const readOne = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/videos/{video_id}",
+    path: "/{video_id}",
     summary: "One video",
     description:
       "Pending and blocked videos (and videos of containers not in the normal state) are visible only to the " +

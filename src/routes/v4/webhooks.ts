@@ -18,7 +18,7 @@ import {
   redeliver,
   removeEndpoint,
   rotateSecret,
-} from "../../services/webhook-endpoints";
+} from "../../services/webhooks";
 import type { AppEnv } from "../../types";
 import { deliveryView, eventCatalogueView, webhookView } from "../../views/webhook";
 import {
@@ -54,7 +54,7 @@ const OUTBOUND = "Sends a request to the receiver, so it is rate limited per app
 const events = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/webhooks/events",
+    path: "/events",
     tags,
     summary: "The webhook event catalogue",
     // Public; a signature only adds `available`.
@@ -70,7 +70,7 @@ const events = withProperties(
 const create = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/webhooks",
+    path: "/",
     tags,
     summary: "Register a webhook endpoint (a signed application)",
     description: `The answer holds the signing secret, shown only here and on rotation. ${LIMIT_TEXT} Catalogue events (audience \`official\`) are for official applications (403 naming \`events\`).`,
@@ -91,7 +91,7 @@ const create = withProperties(
 const list = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/webhooks",
+    path: "/",
     tags,
     summary: "The calling application's webhook endpoints",
     description: "Oldest first; the usual paging.",
@@ -105,7 +105,7 @@ const list = withProperties(
 const read = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/webhooks/{webhook_id}",
+    path: "/{webhook_id}",
     tags,
     summary: "One webhook endpoint (never its secret)",
     description: NOT_YOURS,
@@ -120,7 +120,7 @@ const change = (method: "patch" | "put") =>
   withProperties(
     createRoute({
       method,
-      path: "/v4/webhooks/{webhook_id}",
+      path: "/{webhook_id}",
       tags,
       summary: method === "patch" ? "Change a webhook endpoint" : "Change a webhook endpoint (same as PATCH)",
       description:
@@ -140,7 +140,7 @@ const change = (method: "patch" | "put") =>
 const remove = withProperties(
   createRoute({
     method: "delete",
-    path: "/v4/webhooks/{webhook_id}",
+    path: "/{webhook_id}",
     tags,
     summary: "Delete a webhook endpoint and its deliveries",
     description: NOT_YOURS,
@@ -154,7 +154,7 @@ const remove = withProperties(
 const rotate = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/webhooks/{webhook_id}/secret",
+    path: "/{webhook_id}/secret",
     tags,
     summary: "Rotate a webhook endpoint's signing secret",
     description:
@@ -170,7 +170,7 @@ const rotate = withProperties(
 const deliveries = withProperties(
   createRoute({
     method: "get",
-    path: "/v4/webhooks/{webhook_id}/deliveries",
+    path: "/{webhook_id}/deliveries",
     tags,
     summary: "A webhook endpoint's deliveries, newest first",
     description: `Each with its event as the receiver gets it and its last attempt. \`status\` filters. ${NOT_YOURS}`,
@@ -184,7 +184,7 @@ const deliveries = withProperties(
 const redeliverRoute = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",
+    path: "/{webhook_id}/deliveries/{delivery_id}/redeliver",
     tags,
     summary: "Deliver an event again",
     description:
@@ -200,7 +200,7 @@ const redeliverRoute = withProperties(
 const pingRoute = withProperties(
   createRoute({
     method: "post",
-    path: "/v4/webhooks/{webhook_id}/ping",
+    path: "/{webhook_id}/ping",
     tags,
     summary: "Send a test event (`ping`) to a webhook endpoint",
     description: `Whatever the endpoint subscribes to, and even while it is paused: a way to check a receiver before resuming it. ${OUTBOUND} ${NOT_YOURS}`,

@@ -4,7 +4,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../.
 import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { jsonBody } from "../../../lib/schemas";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../../lib/webhook-url";
-import { MAX_ENDPOINTS_PER_APPLICATION, MAX_WEBHOOK_DESCRIPTION_LENGTH } from "../../../services/webhook-endpoints";
+import { MAX_ENDPOINTS_PER_APPLICATION, MAX_WEBHOOK_DESCRIPTION_LENGTH } from "../../../services/webhooks";
 
 const Time = z.string().openapi({ example: "2026-05-01T12:00:00Z" });
 

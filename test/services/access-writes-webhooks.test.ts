@@ -1,6 +1,6 @@
 // The authorization matrix of the write routes outside /v4/users/<id>/, part 3: webhook endpoints (docs/decisions.md,
 // "Endpoints belong to a signed application, not a user"). An application signs as itself; no user token is involved.
-// Part 1, authorization-writes.test.ts, checks that every write of /openapi.json is covered somewhere.
+// Part 1, access-writes.test.ts, checks that every write of /openapi.json is covered somewhere.
 import { api, createApplication, type Target } from "../helpers";
 import { describe, test } from "../helpers/fixtures";
 import { expectRefused, expectStatus } from "../helpers/write-authz";

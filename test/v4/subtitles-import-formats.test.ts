@@ -1,6 +1,6 @@
 // The import in every format it reads: a 2,000-cue file written by the project's own writers goes through the queue
 // consumer, is stored cue for cue, and costs the same rows per cue whatever the format. The figures printed here are
-// the ones docs/performance.md quotes ("Subtitle formats"): `npx vitest run test/v4/import-formats.test.ts`.
+// the ones docs/performance.md quotes ("Subtitle formats"): `npx vitest run test/v4/subtitles-import-formats.test.ts`.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SUBTITLE_FORMATS, type CueInput } from "../../src/domain/subtitles/cue";
 import { FORMATS } from "../../src/domain/subtitles/formats";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api } from "../helpers";
+import { api } from "./helpers";
 
 // The properties of /openapi.json that `npm run openapi:check` (Redocly, a generated client) relies on, checked where
 // every test run sees them: a route added without them fails here first.

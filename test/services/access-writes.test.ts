@@ -1,7 +1,7 @@
 // The authorization matrix of the write routes outside /v4/users/<id>/ (docs/decisions.md,
 // "Official applications must sign"), part 1: catalogue writes, lists and notifications sent to subscribers. Part 2
-// (authorization-writes-localisation.test.ts) has the official-application routes, translations, captions, timed
-// comments, sessions and /oauth/token; the user-scoped routes are in authorization-matrix.test.ts. The first test
+// (access-writes-localisation.test.ts) has the official-application routes, translations, captions, timed
+// comments, sessions and /oauth/token; the user-scoped routes are in access-matrix.test.ts. The first test
 // fails when /openapi.json has a write in none of them.
 import { descriptions, titles } from "../../src/db/schema";
 import { api, createApplication, createUser, db, signedInUser, type Target } from "../helpers";

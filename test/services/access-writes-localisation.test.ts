@@ -1,6 +1,6 @@
 // The authorization matrix of the write routes outside /v4/users/<id>/ (docs/decisions.md,
 // "Official applications must sign"), part 2: routes of official applications (SRT import, completions and histories,
-// reads by POST), votes, reports, caption suggestions and timed comments. Part 1, authorization-writes.test.ts,
+// reads by POST), votes, reports, caption suggestions and timed comments. Part 1, access-writes.test.ts,
 // checks that every write of /openapi.json is covered somewhere.
 import { eq } from "drizzle-orm";
 import { videos } from "../../src/db/schema";

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { recordEvent } from "../../src/db/queries/webhook-events";
 import { webhookDeliveries, webhookEndpoints } from "../../src/db/schema";
 import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from "../../src/domain/webhook-events";
-import { MAX_ENDPOINTS_PER_APPLICATION } from "../../src/services/webhook-endpoints";
+import { MAX_ENDPOINTS_PER_APPLICATION } from "../../src/services/webhooks";
 import { api, createApplication, db, errorBody } from "../helpers";
 import { describe, expect, test } from "../helpers/fixtures";
 import { stubReceivers } from "../helpers/outbound";
