@@ -44,6 +44,79 @@ export const facet = {
   sub: (language: string) => FACET_KINDS.sub + language,
 } as const;
 
+/**
+ * The container listing's facet filters (`/v4/containers.json?genre=6g`): the query parameter, how its value is read
+ * and the facet it asks for. The listing's contract, its service and its description are built from this table, so a
+ * new facet filter is an entry here and the trigger that writes its facet (docs/development.md, "Recipe: a new
+ * listing filter (facet)"). `type`, `hosted` and `licensed` are not here: they choose the namespace and the pseudo-type
+ * paths, which is the listing service's rule.
+ */
+export const LISTING_FILTERS = {
+  genre: textFilter({
+    description: "genre id (`6g` or `6`)",
+    example: "6g",
+    pattern: /^[1-9][0-9]{0,8}g?$/,
+    message: "a genre id such as 6g or 6",
+    read: (raw) => Number.parseInt(raw, 10),
+    facet: (genreId) => facet.genre(genreId),
+  }),
+  origin_country: textFilter({
+    description: "two-letter origin country code",
+    example: "kr",
+    pattern: /^[a-zA-Z]{2}$/,
+    message: "a two-letter country code",
+    read: (raw) => raw.toLowerCase(),
+    facet: (code) => facet.country(code),
+  }),
+  subtitle_completion: textFilter({
+    description: `language code: keeps containers whose subtitles in that language are at least ${SUBTITLE_COMPLETION_THRESHOLD}% complete`,
+    example: "en",
+    pattern: /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/,
+    message: "a language code",
+    read: (raw) => raw.toLowerCase(),
+    facet: (language) => facet.sub(language),
+  }),
+  family_friendly: flagFilter({
+    description: "`1` removes adult containers",
+    facet: (on) => (on ? facet.family : undefined),
+  }),
+};
+
+/** A filter whose value is text matching `pattern` (else a 400 with `message`), read into the facet's value. */
+function textFilter<T>(filter: {
+  description: string;
+  example: string;
+  pattern: RegExp;
+  message: string;
+  read: (raw: string) => T;
+  facet: (value: T) => string;
+}) {
+  return { kind: "text" as const, ...filter };
+}
+
+/** A `0`/`1` (or `false`/`true`) filter. */
+function flagFilter(filter: { description: string; facet: (on: boolean) => string | undefined }) {
+  return { kind: "flag" as const, example: "1", ...filter };
+}
+
+export type ListingFilterName = keyof typeof LISTING_FILTERS;
+/** The value each filter reads from its parameter. */
+export type ListingFilterValues = {
+  [K in ListingFilterName]?: Parameters<(typeof LISTING_FILTERS)[K]["facet"]>[0];
+};
+
+/** The plain facets the given filter values ask for (`inNamespace` places them in a namespace). */
+export function filterFacets(values: ListingFilterValues): string[] {
+  const names: string[] = [];
+  for (const name of Object.keys(LISTING_FILTERS) as ListingFilterName[]) {
+    const value = values[name];
+    if (value === undefined) continue;
+    const asked = (LISTING_FILTERS[name].facet as (v: typeof value) => string | undefined)(value);
+    if (asked) names.push(asked);
+  }
+  return names;
+}
+
 /** A filter facet's name for public containers (plain) or fan channels (`x:`-prefixed). */
 export const inNamespace = (name: string, publicNamespace: boolean) => (publicNamespace ? name : FAN_CHANNEL_PREFIX + name);
 

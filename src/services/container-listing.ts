@@ -10,7 +10,7 @@ import {
 import { batchWith } from "../db/rider";
 import type { CONTAINER_TYPES, GENRE_SETS } from "../db/schema";
 import type { ContainerSort } from "../domain/container-sorts";
-import { facet, inNamespace } from "../domain/facets";
+import { facet, filterFacets, inNamespace, type ListingFilterValues } from "../domain/facets";
 import { tryParseId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
 import type { Application } from "../types";
@@ -22,12 +22,8 @@ import { KV_KEYS, cachedJson } from "./kv-cache";
 type ContainerType = (typeof CONTAINER_TYPES)[number];
 type GenreSet = (typeof GENRE_SETS)[number];
 
-export interface ListingFilters {
+export interface ListingFilters extends ListingFilterValues {
   type?: ContainerType;
-  genre?: number;
-  origin_country?: string;
-  subtitle_completion?: string;
-  family_friendly?: boolean;
   hosted?: boolean;
   licensed?: boolean;
 }
@@ -42,12 +38,8 @@ export function listingFacets(q: ListingFilters, application: Application | unde
   const fanChannels = application?.unhostedAccess === true;
   const unhosted = fanChannels && q.hosted === false;
   const unlicensed = fanChannels && q.licensed === false;
-  const filters: string[] = [];
+  const filters = filterFacets(q);
   if (q.type) filters.push(facet.type(q.type));
-  if (q.genre !== undefined) filters.push(facet.genre(q.genre));
-  if (q.origin_country) filters.push(facet.country(q.origin_country));
-  if (q.subtitle_completion) filters.push(facet.sub(q.subtitle_completion));
-  if (q.family_friendly) filters.push(facet.family);
   const facets = filters.map((f) => inNamespace(f, !unhosted && !unlicensed));
   if (unhosted) facets.push(facet.unhosted);
   if (unlicensed) facets.push(facet.unlicensed);

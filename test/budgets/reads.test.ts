@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTAINER_SORTS } from "../../src/domain/container-sorts";
+import { LISTING_FILTERS } from "../../src/domain/facets";
 import { api, rowsRead } from "../helpers";
 import { seedLargeCatalogue, someListedContainers, type LargeCatalogueCounts } from "../helpers/large-catalogue";
 import { v3Token } from "../helpers/v3";
@@ -15,13 +16,11 @@ const BULK_BUDGET = 10 * BULK_IDS;
 const EPISODES_BUDGET = 200;
 const ONE_CONTAINER_BUDGET = 2;
 
+// Every facet filter the listing offers, with the example its declaration gives.
 const FILTERS: Record<string, string> = {
   none: "",
   type: "type=series",
-  genre: "genre=6g",
-  origin_country: "origin_country=kr",
-  subtitle_completion: "subtitle_completion=en",
-  family_friendly: "family_friendly=1",
+  ...Object.fromEntries(Object.entries(LISTING_FILTERS).map(([name, f]) => [name, `${name}=${f.example}`])),
 };
 // Every sort the listing offers, plus number in its other direction.
 const SORTS = [...CONTAINER_SORTS, "number&direction=asc"];

@@ -1,10 +1,19 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { containerFacets, containerGenres, containers, subtitleCompletions } from "../../src/db/schema";
-import { SUBTITLE_COMPLETION_THRESHOLD, facet, facetsOf, inDrivingOrder, type FacetSource } from "../../src/domain/facets";
+import {
+  LISTING_FILTERS,
+  SUBTITLE_COMPLETION_THRESHOLD,
+  facet,
+  facetsOf,
+  filterFacets,
+  inDrivingOrder,
+  type FacetSource,
+  type ListingFilterValues,
+} from "../../src/domain/facets";
 import { listingFacets } from "../../src/services/container-listing";
 import type { Application } from "../../src/types";
-import { db } from "../helpers";
+import { api, db, errorBody } from "../helpers";
 
 /**
  * The facet vocabulary is written twice, in the SQL triggers (src/db/triggers/facets.sql) and in
@@ -188,6 +197,23 @@ describe("facets: SQL triggers and src/domain/facets.ts agree", () => {
       // The unfiltered listing of the container's namespace finds it too.
       const unfiltered = listingFacets({ hosted: s.hosted, licensed: s.licensed }, fanApp);
       expect(rows).toEqual(expect.arrayContaining(unfiltered));
+    }
+  });
+
+  it("lists, for each filter's example, exactly the containers whose facets hold what it asks for; a malformed value is a 400 naming it", async () => {
+    for (const s of SOURCES) await create(s);
+    for (const [name, filter] of Object.entries(LISTING_FILTERS)) {
+      const value = filter.kind === "flag" ? true : filter.read(filter.example);
+      const [asked] = filterFacets({ [name]: value } as ListingFilterValues);
+      const res = await api(`/v4/containers.json?${name}=${filter.example}&only_ids=true&per_page=100`);
+      expect(res.status, name).toBe(200);
+      const listed = ((await res.json()) as { response: string[] }).response.map((id) => Number.parseInt(id, 10)).sort();
+      const carrying = await db().select({ id: containerFacets.containerId }).from(containerFacets).where(eq(containerFacets.facet, asked));
+      expect(listed, name).toEqual(carrying.map((r) => r.id).sort());
+      expect(listed.length, `${name}: the samples hold a container it keeps`).toBeGreaterThan(0);
+      const bad = await api(`/v4/containers.json?${name}=%3Cnot-a-value%3E`);
+      expect(bad.status, name).toBe(400);
+      expect((await errorBody(bad)).details?.map((d) => d.field)).toEqual([name]);
     }
   });
 

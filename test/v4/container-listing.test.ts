@@ -528,7 +528,8 @@ describe("OpenAPI", () => {
     const doc = (await (await api("/openapi.json")).json()) as { paths: Record<string, any> };
     const listing = doc.paths["/v4/containers.json"].get;
     expect(listing.description).toContain("at most 25");
-    expect(listing.description).toContain("50%");
+    const completion = listing.parameters.find((p: { name: string }) => p.name === "subtitle_completion");
+    expect(completion.description).toContain("50%");
     const names = listing.parameters.map((p: { name: string }) => p.name);
     for (const n of [
       "ids",

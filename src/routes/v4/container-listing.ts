@@ -1,7 +1,7 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ContainerDoc } from "../../db/schema";
-import { SUBTITLE_COMPLETION_THRESHOLD } from "../../domain/facets";
+import { LISTING_FILTERS } from "../../domain/facets";
 import { formatId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
@@ -35,8 +35,10 @@ import {
 const LISTING_DESCRIPTION =
   `With \`ids=\` (\`1c,2c\` or \`(1c,2c)\`, at most ${MAX_BULK_IDS}): those containers in the requested order, ` +
   "malformed, missing and non-normal-state ids omitted without an error. Otherwise a paged listing of normal-state " +
-  "containers. Filters combine (AND): `type` (`film` or `films`, `artist` or `artists`, `series`, `news`), `genre`, `origin_country`, `subtitle_completion` (container " +
-  `completion in that language at least ${SUBTITLE_COMPLETION_THRESHOLD}%), \`family_friendly=1\`. Only hosted ` +
+  "containers. Filters combine (AND): `type` (`film` or `films`, `artist` or `artists`, `series`, `news`), " +
+  `${Object.keys(LISTING_FILTERS)
+    .map((name) => `\`${name}\``)
+    .join(", ")} (each described with its parameter). Only hosted ` +
   "and licensed containers are listed; `hosted=0` / `licensed=0` list fan channels instead, for applications " +
   "with unhosted access only (ignored for others). Sorts: views (default), views_recent, trending, newest_video, " +
   "average_rating, release_date, viki_air_time (numeric, highest first), title (A to Z) and number (the count " +

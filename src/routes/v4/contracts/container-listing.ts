@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CONTAINER_TYPES, GENRE_SETS, VIDEO_STATES, VIDEO_TYPES } from "../../../db/schema";
 import { CONTAINER_SORTS } from "../../../domain/container-sorts";
-import { SUBTITLE_COMPLETION_THRESHOLD } from "../../../domain/facets";
+import { LISTING_FILTERS, type ListingFilterName, type ListingFilterValues } from "../../../domain/facets";
 import { MAX_PER_PAGE, listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { ContainerSchema, VideoSchema } from "./catalogue";
 
@@ -51,30 +51,27 @@ const containerType = (description: string) =>
     .transform((v) => (v === undefined ? undefined : TYPE_NAMES[v]))
     .openapi({ description, type: "string", enum: TYPE_NAME_LIST });
 
+/** A facet filter's query parameter, as `LISTING_FILTERS` (src/domain/facets.ts) describes it. */
+function facetFilterParam(filter: (typeof LISTING_FILTERS)[ListingFilterName]) {
+  if (filter.kind === "flag") return flag01(filter.description);
+  return z
+    .string()
+    .regex(filter.pattern, filter.message)
+    .optional()
+    .transform((v) => (v === undefined ? undefined : filter.read(v)))
+    .openapi({ description: filter.description, example: filter.example, type: "string" });
+}
+
+/** Every facet filter's parameter, each typed with the value its filter reads. */
+function facetFilterParams() {
+  const params: Partial<Record<ListingFilterName, z.ZodType>> = {};
+  for (const name of Object.keys(LISTING_FILTERS) as ListingFilterName[]) params[name] = facetFilterParam(LISTING_FILTERS[name]);
+  // TypeScript cannot follow each key through the loop; facetFilterParam reads exactly what the filter's `facet` takes.
+  return params as { [K in ListingFilterName]: z.ZodType<ListingFilterValues[K]> };
+}
+
 const listingFilters = {
-  genre: z
-    .string()
-    .regex(/^[1-9][0-9]{0,8}g?$/, "a genre id such as 6g or 6")
-    .optional()
-    .transform((v) => (v === undefined ? undefined : Number.parseInt(v, 10)))
-    .openapi({ description: "genre id (`6g` or `6`)", example: "6g", type: "string" }),
-  origin_country: z
-    .string()
-    .regex(/^[a-zA-Z]{2}$/, "a two-letter country code")
-    .optional()
-    .transform((v) => v?.toLowerCase())
-    .openapi({ description: "two-letter origin country code", example: "kr", type: "string" }),
-  subtitle_completion: z
-    .string()
-    .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/, "a language code")
-    .optional()
-    .transform((v) => v?.toLowerCase())
-    .openapi({
-      description: `language code: keeps containers whose subtitles in that language are at least ${SUBTITLE_COMPLETION_THRESHOLD}% complete`,
-      example: "en",
-      type: "string",
-    }),
-  family_friendly: flag01("`1` removes adult containers"),
+  ...facetFilterParams(),
   hosted: flag01(
     "`0` lists unhosted containers (fan channels). Honoured only for applications with unhosted access " +
       "(`app=`); ignored for everyone else, who see only hosted and licensed containers.",
