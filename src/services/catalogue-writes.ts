@@ -43,7 +43,7 @@ import { tryParseId } from "../lib/ids";
 import type { ContainerCreate, ContainerUpdate, VideoCreate, VideoUpdate } from "../routes/v4/contracts/catalogue-writes";
 import type { User } from "../types";
 import { sendDeliveries } from "../webhooks/pump";
-import type { ContainerRow, VideoRow } from "../db/schema";
+import { STAFF_ONLY_FIELDS, containerColumns, type ContainerRow, type VideoRow } from "../db/schema";
 import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
 import type { Deps } from "./deps";
 import { bumpGenerations } from "./edge-cache";
@@ -69,7 +69,7 @@ export const VIDEO_TYPES_OF: Record<ContainerType, readonly VideoType[]> = {
 const genreSetOf = (type: ContainerType) => (type === "artist" ? "music" : "general");
 
 /** Container fields only staff may write; a manager sending any of them is refused (403) as a whole. */
-const STAFF_ONLY = ["type", "state", "managers", "licenses", "flags.hosted", "flags.licensed"] as const;
+const STAFF_ONLY = ["type", "state", "managers", "licenses", ...STAFF_ONLY_FIELDS];
 
 // ---- validation against stored data ----
 
@@ -119,21 +119,16 @@ async function runBatch<T>(db: DB, statements: Statement[]): Promise<T> {
 export async function createContainer({ db, env }: Deps, body: ContainerCreate): Promise<ContainerRow> {
   const genreIds = body.genres ? await resolveGenres(db, body.genres, body.type) : [];
   const managerIds = body.managers ? await resolveManagers(db, body.managers) : [];
-  const flags = body.flags ?? {};
   const id = newContainerId;
   const rows = await runBatch<ContainerRow[]>(db, [
     insertContainer(db, {
       type: body.type,
       originCountry: body.origin.country,
       originLanguage: body.origin.language,
-      hosted: flags.hosted ?? true,
-      licensed: flags.licensed ?? true,
-      adult: flags.adult ?? false,
-      onAir: flags.on_air ?? false,
-      upcoming: flags.upcoming ?? false,
+      // Fields not sent keep their column defaults (docs/api.md, "Catalogue writes (v4)").
+      ...containerColumns({ top: body, flags: body.flags }),
       state: body.state ?? "normal",
       posterUrl: body.images?.poster?.url ?? null,
-      releaseDate: body.release_date ?? null,
     }),
     ...insertTexts(db, "title", "c", id, body.titles),
     ...insertTexts(db, "description", "c", id, body.descriptions ?? {}),
@@ -183,13 +178,8 @@ export async function updateContainer({ db, env }: Deps, user: User, container: 
   if (body.state) set.state = body.state;
   if (body.origin?.country !== undefined) set.originCountry = body.origin.country;
   if (body.origin?.language !== undefined) set.originLanguage = body.origin.language;
-  if (body.flags?.hosted !== undefined) set.hosted = body.flags.hosted;
-  if (body.flags?.licensed !== undefined) set.licensed = body.flags.licensed;
-  if (body.flags?.adult !== undefined) set.adult = body.flags.adult;
-  if (body.flags?.on_air !== undefined) set.onAir = body.flags.on_air;
-  if (body.flags?.upcoming !== undefined) set.upcoming = body.flags.upcoming;
+  Object.assign(set, containerColumns({ top: body, flags: body.flags }));
   if (body.images?.poster !== undefined) set.posterUrl = body.images.poster?.url ?? null;
-  if (body.release_date !== undefined) set.releaseDate = body.release_date;
 
   const statements: Statement[] = [];
   const touched = Object.keys(set).length > 0 || genreIds || body.licenses || managerIds;

@@ -1,4 +1,4 @@
-import type { ContainerRow, VideoRow } from "../db/schema";
+import { readContainerFields, type ContainerRow, type VideoRow } from "../db/schema";
 import { CHILD_KEY, PSEUDO_TYPE } from "../domain/catalogue-types";
 import { formatId } from "../lib/ids";
 import { isoTime } from "../lib/time";
@@ -53,9 +53,9 @@ export function containerView(c: ContainerRow, ctx: ViewContext) {
     subtitle_completions: doc.subtitle_completions,
     managers: doc.managers.map((m) => userRef(m, ctx.origin)),
     url: { web: `${ctx.webOrigin}/${PSEUDO_TYPE[c.type]}/${id}`, api: containerApiUrl(c, ctx.origin) },
-    flags: { licensed: c.licensed, hosted: c.hosted, on_air: c.onAir, state: c.state, adult: c.adult, upcoming: c.upcoming },
+    flags: { ...readContainerFields(c, "flags"), state: c.state },
     review_stats: { average_rating: c.averageRating, count: c.ratingCount },
-    release_date: c.releaseDate,
+    ...readContainerFields(c, "top"),
     ...children,
     ...blocking(c, ctx),
   };

@@ -4,3 +4,4 @@ export * from "./community";
 export * from "./localisation";
 export * from "./jobs";
 export * from "./webhooks";
+export * from "./container-fields";

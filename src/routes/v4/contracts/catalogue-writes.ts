@@ -1,5 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { CONTAINER_STATES, CONTAINER_TYPES, PLATFORMS, VIDEO_STATES, VIDEO_TYPES } from "../../../db/schema";
+import {
+  CONTAINER_STATES,
+  CONTAINER_TYPES,
+  PLATFORMS,
+  VIDEO_STATES,
+  VIDEO_TYPES,
+  containerFieldsIn,
+  type ContainerFieldKind,
+  type ContainerFieldsIn,
+  type ContainerFieldValue,
+} from "../../../db/schema";
 
 /** Field limits of catalogue writes; stated in the OpenAPI document through the schemas below. */
 export const WRITE_LIMITS = {
@@ -96,15 +106,23 @@ const ManagerIds = z
   .max(WRITE_LIMITS.managers)
   .openapi({ description: "User ids of the container's managers. Replaced as a whole.", example: ["12u"] });
 
-const ContainerFlags = z.object({
-  hosted: z.boolean().optional(),
-  licensed: z.boolean().optional(),
-  adult: z.boolean().optional(),
-  on_air: z.boolean().optional(),
-  upcoming: z.boolean().optional(),
-});
+const CalendarDate = z.iso.date().openapi({ example: "2013-10-22", description: "YYYY-MM-DD" });
 
-const ReleaseDate = z.iso.date().openapi({ example: "2013-10-22", description: "YYYY-MM-DD" });
+/** How each kind of plain container field is written, on create and on update (null clears a date). */
+const WRITTEN_AS = {
+  boolean: { create: () => z.boolean().optional(), update: () => z.boolean().optional() },
+  date: { create: () => CalendarDate.optional(), update: () => CalendarDate.nullable().optional() },
+} satisfies Record<ContainerFieldKind, Record<"create" | "update", () => z.ZodType>>;
+
+/** The body schemas of the plain container fields in `group` (src/db/schema/container-fields.ts). */
+function writtenFields<G extends "top" | "flags">(group: G, use: "create" | "update") {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, field] of containerFieldsIn(group)) shape[name] = WRITTEN_AS[field.kind][use]();
+  // TypeScript cannot follow each name through the loop; WRITTEN_AS gives each kind the type ContainerFieldValue names.
+  return shape as { [K in ContainerFieldsIn<G>]: z.ZodType<ContainerFieldValue<K> | undefined> };
+}
+
+const ContainerFlags = z.object(writtenFields("flags", "update"));
 
 export const ContainerCreateBody = z
   .object({
@@ -117,7 +135,7 @@ export const ContainerCreateBody = z
       description: "Defaults: hosted and licensed true; adult, on_air and upcoming false.",
     }),
     images: Images.optional(),
-    release_date: ReleaseDate.optional(),
+    ...writtenFields("top", "create"),
     licenses: Licenses.optional(),
     managers: ManagerIds.optional(),
     state: z.enum(CONTAINER_STATES).optional().openapi({ description: "Default `normal`; `pending` hides it." }),
@@ -131,7 +149,7 @@ export const ContainerUpdateBody = z
     genres: GenreIds.optional(),
     flags: ContainerFlags.optional().openapi({ description: "`hosted` and `licensed` are staff only." }),
     images: Images.optional(),
-    release_date: ReleaseDate.nullable().optional(),
+    ...writtenFields("top", "update"),
     licenses: Licenses.optional().openapi({ description: "Staff only. Replaced as a whole." }),
     managers: ManagerIds.optional().openapi({ description: "Staff only. Replaced as a whole." }),
     state: z.enum(CONTAINER_STATES).optional().openapi({ description: "Staff only." }),

@@ -1,11 +1,31 @@
 import { z } from "@hono/zod-openapi";
-import { CONTAINER_STATES, CONTAINER_TYPES, VIDEO_STATES, VIDEO_TYPES } from "../../../db/schema";
+import {
+  CONTAINER_STATES,
+  CONTAINER_TYPES,
+  VIDEO_STATES,
+  VIDEO_TYPES,
+  containerFieldsIn,
+  type ContainerFieldKind,
+  type ContainerFieldsIn,
+  type ContainerFieldValue,
+} from "../../../db/schema";
 
 const Url = z.object({ api: z.string(), web: z.string().optional() });
 const Blocking = z.object({ geo: z.boolean(), paywall: z.boolean(), upcoming: z.boolean() });
 const LangMap = (what: string) => z.record(z.string(), z.string()).openapi({ description: `${what} by language code` });
 const Percents = z.record(z.string(), z.number().int()).openapi({ description: "completion percent by language code" });
 const ChildCount = z.object({ count: z.number().int(), url: Url });
+
+/** How each kind of plain container field reads on the wire (src/db/schema/container-fields.ts). */
+const READ_AS = { boolean: () => z.boolean(), date: () => z.string().nullable() } satisfies Record<ContainerFieldKind, () => z.ZodType>;
+
+/** The wire schemas of the plain container fields in `group`. */
+function containerFieldSchemas<G extends "top" | "flags">(group: G) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, field] of containerFieldsIn(group)) shape[name] = READ_AS[field.kind]();
+  // TypeScript cannot follow each name through the loop; READ_AS gives each kind the type ContainerFieldValue names.
+  return shape as { [K in ContainerFieldsIn<G>]: z.ZodType<ContainerFieldValue<K>> };
+}
 
 export const ContainerSchema = z
   .object({
@@ -21,16 +41,9 @@ export const ContainerSchema = z
     subtitle_completions: Percents,
     managers: z.array(z.object({ id: z.string(), username: z.string(), url: Url })),
     url: Url,
-    flags: z.object({
-      licensed: z.boolean(),
-      hosted: z.boolean(),
-      on_air: z.boolean(),
-      state: z.enum(CONTAINER_STATES),
-      adult: z.boolean(),
-      upcoming: z.boolean(),
-    }),
+    flags: z.object({ ...containerFieldSchemas("flags"), state: z.enum(CONTAINER_STATES) }),
     review_stats: z.object({ average_rating: z.number(), count: z.number().int() }),
-    release_date: z.string().nullable(),
+    ...containerFieldSchemas("top"),
     episodes: ChildCount.optional(),
     movies: ChildCount.optional(),
     news_clips: ChildCount.optional(),
