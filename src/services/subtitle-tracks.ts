@@ -3,9 +3,9 @@ import { videoCompletionsQuery } from "../db/queries/completions";
 import { countSubtitlesByLanguage, subtitleCuesQuery } from "../db/queries/subtitles";
 import { batchWith } from "../db/rider";
 import type { CueInput } from "../domain/subtitles/cue";
+import { snapshotHash } from "../domain/subtitles/snapshot";
 import { timingKey, type TimingChange } from "../domain/subtitles/timing";
 import { mediaTypeOf, writeTrack, type TrackExtension } from "../domain/subtitles/write-file";
-import { sha256Hex } from "../lib/encoding";
 import type { User } from "../types";
 import { caller, requireVisibleVideo } from "./access";
 import { viewer, type Deps } from "./deps";
@@ -61,7 +61,7 @@ export async function trackFile(
   if (!track) {
     if (!rows!.length) return null;
     const cues = rows!.map((r) => [r.startMs, r.endMs, r.text] as [number, number, string]);
-    track = { hash: (await sha256Hex(JSON.stringify(cues))).slice(0, 32), cues };
+    track = { hash: await snapshotHash(cues), cues };
     await env.CACHE.put(key, JSON.stringify(track), { expirationTtl: TRACK_CACHE_TTL_SECONDS });
   }
   const cues: CueInput[] = track.cues.map(([startMs, endMs, text]) => ({ startMs, endMs, text }));
