@@ -46,13 +46,13 @@ export const WEBHOOK_EVENTS = {
   "subtitles.updated": {
     audience: "official",
     description:
-      "The text of a video's subtitles in one language changed: by an import (`cause: import`), a community edit " +
-      "(`edit`) or a deletion (`deletion`). `subtitles_url` is the SubRip download.",
+      "The text of a video's subtitles in one language changed: by an import (`cause: import`), an edit (`edit`), a restore of an earlier version (`restore`) " +
+      "or the deletion of the language (`deletion`). `subtitles_url` is the SubRip download.",
     data: z.object({
       video_id: WireId("v", "40v"),
       container_id: WireId("c", "12c"),
       language: z.string().openapi({ example: "es" }),
-      cause: z.enum(["import", "edit", "deletion"]),
+      cause: z.enum(["import", "edit", "restore", "deletion"]),
       video_url: z.string().url(),
       subtitles_url: z.string().url(),
     }),

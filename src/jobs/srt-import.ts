@@ -7,7 +7,9 @@ import { readSubtitleFile } from "../domain/subtitles/read-file";
 import { formatId } from "../lib/ids";
 import { bumpGenerations } from "../services/edge-cache";
 import { invalidateSubtitleTrack } from "../services/subtitle-tracks";
-import { SUBTITLE_LANGUAGE_RE, planImport, writeImport, type ImportMode } from "../services/subtitles";
+import { ensureBaseline, latestVersion, recordVersion } from "../services/subtitle-versions";
+import { refuseWhileTrackBusy } from "../services/subtitle-edits";
+import { SUBTITLE_LANGUAGE_RE, importStarted, planImport, writeImport, type ImportMode } from "../services/subtitles";
 import { sendDeliveries } from "../webhooks/pump";
 import type { User } from "../types";
 import { completion } from "./completion";
@@ -94,7 +96,20 @@ export const srtImport = defineJob({
     await progress(20);
 
     const scope = { videoId, containerId, userId: job.createdBy, language };
+    // The text before the first import of a track kept from before versions existed becomes its version 1: before any
+    // chunk is written, never on a replay that finds this import's own chunks (the text is then partly the import's).
+    if (!(await importStarted(db, job.id))) await ensureBaseline({ db, env }, { videoId, language });
     const counts = await writeImport(db, job.id, scope, mode, plan, cues.length, progress);
+    // From what D1 now holds, so a replay after a crash records it once (same content, no new version).
+    const version = await recordVersion(
+      { db, env },
+      { videoId, language },
+      {
+        cause: "import",
+        authorId: job.createdBy,
+        applicationId: job.applicationId,
+      },
+    );
 
     await invalidateSubtitleTrack(env.CACHE, videoId, language);
     // Contributions (public reads) count the new history rows at once; completions follow with their job.
@@ -114,6 +129,7 @@ export const srtImport = defineJob({
       quality: { cues_stored: counts.created + counts.updated + counts.unchanged, ...quality },
       notes,
       completion_job: formatId(next.id, "j"),
+      version: version?.number ?? (await latestVersion(db, { videoId, language }))?.number ?? null,
       duration_ms: Date.now() - started,
     };
   },
@@ -128,6 +144,8 @@ export async function startSrtImport(
   input: { user: User; videoId: number; language: string; bytes: Uint8Array; applicationId?: number; options?: SubtitleImportOptions },
 ) {
   const { user, videoId, language, bytes, applicationId, options = {} } = input;
+  // An import while a restore rewrites the track would interleave with it; imports may run side by side as before.
+  await refuseWhileTrackBusy(deps.db, { videoId, language }, ["subtitle-restore"]);
   return enqueue(
     deps,
     srtImport,

@@ -34,7 +34,7 @@ export interface TrackFile {
   etag: string;
   mediaType: string;
   /** Written only when asked for: a 304 needs the ETag alone. */
-  body(): string;
+  body(): string | Promise<string>;
   cached: boolean;
 }
 

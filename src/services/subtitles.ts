@@ -75,6 +75,11 @@ export function planImport(cues: Cue[], mode: ImportMode, segments: Array<{ star
 
 const historyPrefix = (jobId: number) => `import:${jobId}:`;
 
+/** Whether an earlier delivery of import `jobId` already wrote a chunk (its history rows exist). */
+export async function importStarted(db: DB, jobId: number) {
+  return (await historiesWithPrefix(db, historyPrefix(jobId))).size > 0;
+}
+
 export interface ImportCounts {
   cues: number;
   created: number;

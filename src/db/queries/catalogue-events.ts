@@ -4,12 +4,11 @@ import { descriptions, titles, webhookEvents } from "../schema";
 import type { EventInput } from "./webhook-events";
 
 /**
- * The catalogue events (subtitles.updated, completion.updated, container.updated, container.deleted; docs/decisions.md,
- * "Signed webhooks"), as stored: ids on the wire form and paths the delivery turns into URLs
- * (src/webhooks/event-body.ts). Audience: every official application (no applicationId). Events whose existence depends
- * on the batch itself (a text that may be missing, a container that may be gone, the languages a video had) are INSERT
- * ... SELECT statements, so they are recorded exactly when the change is made, in its transaction; the others go
- * through recordEvent.
+ * The catalogue events (the `official` types of src/domain/webhook-events.ts; docs/decisions.md, "Signed webhooks"), as
+ * stored: ids on the wire form and paths the delivery turns into URLs (src/webhooks/event-body.ts). Audience: every
+ * official application (no applicationId). Events whose existence depends on the batch itself (on rows the batch may
+ * find missing or gone) are INSERT ... SELECT statements, so they are recorded exactly when the change is made, in its
+ * transaction; the others go through recordEvent.
  */
 
 /**
@@ -34,7 +33,7 @@ export const subtitlesPath = (videoId: number, language: string) => `${SUBTITLES
 const subtitlesPathSql = (videoId: SQL, language: SQL) =>
   sql`(${SUBTITLES[0]} || ${videoId} || ${SUBTITLES[1]} || ${language} || ${SUBTITLES[2]})`;
 
-export type SubtitlesCause = "import" | "edit" | "deletion";
+export type SubtitlesCause = "import" | "edit" | "restore" | "deletion";
 
 export const subtitlesUpdatedEvent = (
   scope: { videoId: number; containerId: number; language: string },

@@ -126,3 +126,54 @@ export const countSubtitlesByLanguage = (db: DB, videoId: number) =>
     .where(and(eq(subtitles.videoId, videoId), sql`trim(${subtitles.text}) <> ''`))
     .groupBy(subtitles.language)
     .orderBy(asc(subtitles.language));
+
+/** Queued or running jobs of `types` on one track (few: the active jobs, walked by jobs_status). */
+export const activeTrackJobsQuery = (db: DB, videoId: number, language: string, types: readonly string[]) =>
+  db
+    .select({ id: jobs.id, type: jobs.type })
+    .from(jobs)
+    .where(
+      and(
+        sql`${jobs.status} IN ('queued', 'running')`,
+        sql`${jobs.type} IN (SELECT value FROM json_each(${JSON.stringify(types)}))`,
+        sql`json_extract(${jobs.params}, '$.videoId') = ${videoId}`,
+        sql`json_extract(${jobs.params}, '$.language') = ${language}`,
+      ),
+    )
+    .limit(1);
+
+/** Removes a track's subtitles whose segment start is not in `keep` (a restore); every one when `keep` is empty. */
+export const deleteSubtitlesExceptStatement = (videoId: number, language: string, keep: readonly number[]) =>
+  sql`DELETE FROM subtitles WHERE video_id = ${videoId} AND language = ${language}
+    AND segment_id NOT IN (SELECT s.id FROM json_each(${JSON.stringify(keep)}) j CROSS JOIN segments s
+      ON s.video_id = ${videoId} AND s.start_ms = j.value)`;
+
+/**
+ * One cue's text at an existing segment (an edit), created or replaced, with its history row keyed by `sourceKey`;
+ * nothing is written when the text is the same. RETURNING says whether a row changed.
+ */
+export const editCueStatements = (scope: ImportScope, startMs: number, text: string, sourceKey: string) => [
+  sql`INSERT INTO subtitles (segment_id, video_id, language, text, author_id, is_translation)
+    SELECT seg.id, ${scope.videoId}, ${scope.language}, ${text}, ${scope.userId},
+      coalesce(${scope.language} <> (SELECT coalesce(nullif(v.origin_language, ''), c.origin_language)
+        FROM videos v JOIN containers c ON c.id = v.container_id WHERE v.id = ${scope.videoId}), 0)
+    FROM segments seg WHERE seg.video_id = ${scope.videoId} AND seg.start_ms = ${startMs}
+    ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, author_id = excluded.author_id,
+      version = subtitles.version + 1, updated_at = unixepoch()
+    WHERE subtitles.text <> excluded.text
+    RETURNING id, version`,
+  sql`INSERT INTO subtitle_histories (kind, user_id, video_id, container_id, language, version, count, source_key)
+    SELECT 'subtitle', ${scope.userId}, ${scope.videoId}, ${scope.containerId}, ${scope.language},
+      (SELECT t.version FROM subtitles t JOIN segments seg ON seg.id = t.segment_id
+        WHERE seg.video_id = ${scope.videoId} AND seg.start_ms = ${startMs} AND t.language = ${scope.language}), 1, ${sourceKey}
+    WHERE changes() > 0
+    ON CONFLICT (source_key) DO NOTHING`,
+];
+
+/** The segment of a video starting at `startMs`, with its text in `language` (null: none yet). */
+export const cueAtStartQuery = (db: DB, videoId: number, language: string, startMs: number) =>
+  db
+    .select({ segmentId: segments.id, text: subtitles.text })
+    .from(segments)
+    .leftJoin(subtitles, and(eq(subtitles.segmentId, segments.id), eq(subtitles.language, language)))
+    .where(and(eq(segments.videoId, videoId), eq(segments.startMs, startMs)));

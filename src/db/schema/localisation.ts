@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { containers, videos } from "./catalogue";
 import { createdAt, updatedAt } from "./columns";
-import { users } from "./users";
+import { applications, users } from "./users";
 
 /** The timing units of a video: every subtitle hangs off one segment. */
 export const segments = sqliteTable(
@@ -178,6 +178,9 @@ export const translationVotes = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.subtitleId] }), index("translation_votes_subtitle").on(t.subtitleId)],
 );
 
+export const REPORT_STATUSES = ["open", "resolved"] as const;
+export const REPORT_ACTIONS = ["dismiss", "restore"] as const;
+
 export const reports = sqliteTable(
   "reports",
   {
@@ -189,10 +192,67 @@ export const reports = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     reason: text("reason").notNull().default(""),
+    // Where the reported subtitle sits, copied at report time so moderators list a container's reports from one index.
+    videoId: integer("video_id").references(() => videos.id, { onDelete: "cascade" }),
+    containerId: integer("container_id").references(() => containers.id, { onDelete: "cascade" }),
+    language: text("language"),
+    /** The reported text as it was when reported. */
+    text: text("text"),
+    /** The track's version number when reported (null: no version kept yet). */
+    version: integer("version"),
+    status: text("status", { enum: REPORT_STATUSES }).notNull().default("open"),
+    resolution: text("resolution", { enum: REPORT_ACTIONS }),
+    resolvedBy: integer("resolved_by").references(() => users.id, { onDelete: "set null" }),
+    resolvedAt: integer("resolved_at"),
     createdAt: createdAt(),
   },
   // One report per user and subtitle: a repeated report stores nothing.
-  (t) => [uniqueIndex("reports_subtitle_user").on(t.subtitleId, t.userId), index("reports_user").on(t.userId)],
+  (t) => [
+    uniqueIndex("reports_subtitle_user").on(t.subtitleId, t.userId),
+    index("reports_user").on(t.userId),
+    index("reports_container_status").on(t.containerId, t.status, t.id),
+    index("reports_video").on(t.videoId),
+    index("reports_resolved_by").on(t.resolvedBy),
+  ],
+);
+
+export const VERSION_CAUSES = ["import", "edit", "restore", "deletion"] as const;
+
+/**
+ * One row per version of a track (a video's subtitles in one language); the cues themselves are an immutable R2 object
+ * named by the content hash (docs/decisions.md, "Subtitle versions").
+ */
+export const subtitleVersions = sqliteTable(
+  "subtitle_versions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    videoId: integer("video_id")
+      .notNull()
+      .references(() => videos.id, { onDelete: "cascade" }),
+    language: text("language").notNull(),
+    /** 1, 2, 3… per track. */
+    number: integer("number").notNull(),
+    authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
+    applicationId: integer("application_id").references(() => applications.id, { onDelete: "set null" }),
+    cause: text("cause", { enum: VERSION_CAUSES }).notNull(),
+    /** Cues with text in this version. */
+    cues: integer("cues").notNull(),
+    /** The track's completion percent (cues with text over the video's segments) after the change. */
+    completion: integer("completion").notNull(),
+    /** The content hash of the cues, as the track's ETag carries it. */
+    hash: text("hash").notNull(),
+    /** Size of the snapshot object in R2. */
+    bytes: integer("bytes").notNull(),
+    /** For a restore: the number of the version it brought back. */
+    restoredFrom: integer("restored_from"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("subtitle_versions_track_number").on(t.videoId, t.language, t.number),
+    index("subtitle_versions_created").on(t.createdAt),
+    index("subtitle_versions_author").on(t.authorId),
+    index("subtitle_versions_application").on(t.applicationId),
+  ],
 );
 
 export const captionSuggestions = sqliteTable(

@@ -14,7 +14,9 @@ import { listsRouter } from "./lists";
 import { markersRouter } from "./markers";
 import { notificationsRouter, userNotificationsRouter } from "./notifications";
 import { subscriptionsRouter } from "./subscriptions";
+import { subtitleEditsRouter } from "./subtitle-edits";
 import { subtitleTracksRouter } from "./subtitle-tracks";
+import { subtitleVersionsRouter } from "./subtitle-versions";
 import { subtitleCompletionsRouter, subtitlesRouter } from "./subtitles";
 import { threadsRouter } from "./threads";
 import { episodeTimedCommentsRouter, timedCommentsRouter } from "./timed-comments";
@@ -61,6 +63,8 @@ v4Router
 v4Router
   .route("/v4/videos", subtitlesRouter) // "/{video_id}/subtitles/import_srt" before "/{video_id}/subtitles/{file}"
   .route("/v4/videos", subtitleTracksRouter)
+  .route("/v4/videos", subtitleVersionsRouter)
+  .route("/v4/videos", subtitleEditsRouter)
   .route("/v4/videos", videosRouter)
   .route("/v4/videos", videoWritesRouter)
   .route("/v4/videos", videoTitlesRouter)

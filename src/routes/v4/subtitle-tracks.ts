@@ -9,29 +9,34 @@ import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { requireOfficialApp } from "../../middleware/application";
 import { depsOf } from "../../services/deps";
-import { trackFile, trackList } from "../../services/subtitle-tracks";
+import { trackFile, trackList, type TrackFile } from "../../services/subtitle-tracks";
 import { SUBTITLE_LANGUAGE_RE } from "../../services/subtitles";
 import type { AppEnv } from "../../types";
 import { idParam } from "./contracts/catalogue";
-import { SubtitleFileParams, TimingQuery, TrackJson, TrackList, timingChange } from "./contracts/subtitles";
+import { SubtitleFileParams, TimingQuery, TrackFileContent, TrackList, timingChange } from "./contracts/subtitles";
 
 /**
  * Answers a track file: 304 when `If-None-Match` holds its ETag (the file is then not even written), else the file.
- * The `.srt` route of the interface answers through here too, so both keep one set of caching rules.
+ * The `.srt` route of the interface and the versions answer through here too, so all keep one set of caching rules.
  */
+export async function answerTrackFile(c: Context<AppEnv>, file: TrackFile, filename: string) {
+  const headers = {
+    etag: file.etag,
+    "cache-control": "private, no-cache",
+    "content-disposition": `inline; filename="${filename}"`,
+  };
+  const inm = c.req.header("if-none-match");
+  if (inm && inm.split(",").some((t) => t.trim() === file.etag || t.trim() === "*")) return c.body(null, 304, headers);
+  return c.body(await file.body(), 200, { ...headers, "content-type": `${file.mediaType}; charset=utf-8` });
+}
+
+/** The current track of a language as a file. */
 export async function sendTrackFile(c: Context<AppEnv>, videoWireId: string, language: string, ext: TrackExtension, timing: TimingChange) {
   if (!SUBTITLE_LANGUAGE_RE.test(language)) throw ApiError.field("language", "a lowercase language code such as en or pt-br");
   const videoId = parseId(videoWireId, "v");
   const file = await trackFile(depsOf(c), c.get("user"), videoId, language, ext, timing);
   if (!file) throw ApiError.notFound(`no subtitles in ${language}`);
-  const headers = {
-    etag: file.etag,
-    "cache-control": "private, no-cache",
-    "content-disposition": `inline; filename="${videoWireId}.${language}.${ext}"`,
-  };
-  const inm = c.req.header("if-none-match");
-  if (inm && inm.split(",").some((t) => t.trim() === file.etag || t.trim() === "*")) return c.body(null, 304, headers);
-  return c.body(file.body(), 200, { ...headers, "content-type": `${file.mediaType}; charset=utf-8` });
+  return answerTrackFile(c, file, `${videoWireId}.${language}.${ext}`);
 }
 
 const EXTENSIONS = TRACK_EXTENSIONS.join(", ");
@@ -52,14 +57,7 @@ const trackDownload = withProperties(
     responses: {
       200: {
         description: "the file",
-        content: {
-          "application/x-subrip": { schema: { type: "string" } },
-          "text/vtt": { schema: { type: "string" } },
-          "text/plain": { schema: { type: "string" } },
-          "text/x-ssa": { schema: { type: "string" } },
-          "application/ttml+xml": { schema: { type: "string" } },
-          "application/json": { schema: TrackJson },
-        },
+        content: TrackFileContent,
       },
       304: { description: "not modified" },
       ...errorResponses(400, 403, 404),

@@ -139,6 +139,16 @@ export const TrackJson = z
   })
   .openapi("SubtitleTrack", { example: { language: "en", cues: [{ start_ms: 1000, end_ms: 2500, text: "<i>Hello</i>" }] } });
 
+/** A track file in each format it is written in (the track and its versions). */
+export const TrackFileContent = {
+  "application/x-subrip": { schema: { type: "string" as const } },
+  "text/vtt": { schema: { type: "string" as const } },
+  "text/plain": { schema: { type: "string" as const } },
+  "text/x-ssa": { schema: { type: "string" as const } },
+  "application/ttml+xml": { schema: { type: "string" as const } },
+  "application/json": { schema: TrackJson },
+};
+
 const Percents = z
   .record(z.string(), z.number().int())
   .openapi({ description: "completion percent by language", example: { en: 90, fr: 12 } });

@@ -1,0 +1,81 @@
+import { createRoute } from "@hono/zod-openapi";
+import { createRouter } from "../../lib/router";
+import { withProperties } from "../../lib/route-properties";
+import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
+import { ApiError } from "../../lib/errors";
+import { requireOfficialApp } from "../../middleware/application";
+import { requireUser } from "../../middleware/session";
+import { completion } from "../../jobs/completion";
+import { enqueue, signingApplicationId } from "../../jobs/enqueue";
+import { depsOf } from "../../services/deps";
+import { deleteTrack, editCue } from "../../services/subtitle-edits";
+import { versionView } from "../../views/subtitle-version";
+import { CueEditBody, CueEdited, CueParams, TrackDeleted } from "./contracts/subtitle-versions";
+import { SubtitleFileParams } from "./contracts/subtitles";
+import { trackOf } from "./subtitle-versions";
+
+const WHO = "Official applications, with the token of staff or of a manager of the video's container.";
+
+const editRoute = withProperties(
+  createRoute({
+    method: "put",
+    path: "/{video_id}/subtitle_tracks/{language}/cues/{start_ms}",
+    summary: "Write one cue's text (staff and the container's managers)",
+    description:
+      `${WHO} Creates or replaces the text of the track's cue at the video's segment starting at \`start_ms\` (404 when ` +
+      "the video has no segment there; timings are the video's, shared by every language). The same text changes " +
+      "nothing; otherwise a new version (cause `edit`), `subtitles.updated` with cause `edit`, and completions are " +
+      "recomputed. 409 while a restore of the track is queued or running.",
+    middleware: [requireOfficialApp, requireUser] as const,
+    request: { params: CueParams, body: jsonBody(CueEditBody) },
+    responses: { 200: jsonResponse(CueEdited, "the edit"), ...errorResponses(400, 401, 403, 404, 409, 413) },
+  }),
+  { writeLimit: "catalogue" },
+);
+
+const deleteRoute = withProperties(
+  createRoute({
+    method: "delete",
+    path: "/{video_id}/subtitle_tracks/{file}",
+    summary: "Delete a video's subtitles in one language (staff and the container's managers)",
+    description:
+      `${WHO} \`file\` is the language code (\`en.json\`). Every cue of the language goes in one transaction; the ` +
+      "version this makes (cause `deletion`, no cues) keeps the text, so it can be restored. `subtitles.updated` with " +
+      "cause `deletion`; completions are recomputed. 404 for a language without subtitles, 409 while an import or a " +
+      "restore of the track is queued or running.",
+    middleware: [requireOfficialApp, requireUser] as const,
+    request: { params: SubtitleFileParams },
+    responses: { 200: jsonResponse(TrackDeleted, "the deletion's version"), ...errorResponses(400, 401, 403, 404, 409) },
+  }),
+  { writeLimit: "imports" },
+);
+
+/** Under `/v4/videos`. */
+export const subtitleEditsRouter = createRouter()
+  .openapi(editRoute, async (c) => {
+    const params = c.req.valid("param");
+    const t = trackOf(params);
+    if (!/^(0|[1-9][0-9]{0,9})$/.test(params.start_ms)) throw ApiError.field("start_ms", "milliseconds from the start: 0, 1500…");
+    const deps = depsOf(c);
+    const user = c.get("user")!;
+    const done = await editCue(
+      deps,
+      { user, applicationId: signingApplicationId(c) ?? null },
+      t,
+      Number(params.start_ms),
+      c.req.valid("json").text,
+    );
+    if (done.changed) await enqueue(deps, completion, { videoIds: [t.videoId], containerIds: [done.containerId!] }, { createdBy: user.id });
+    const origin = new URL(c.req.url).origin;
+    return c.json({ changed: done.changed, version: done.version ? versionView(done.version, origin) : null }, 200);
+  })
+  .openapi(deleteRoute, async (c) => {
+    const params = c.req.valid("param");
+    // `en.json` reaches here as `en`.
+    const t = trackOf({ video_id: params.video_id, language: params.file });
+    const deps = depsOf(c);
+    const user = c.get("user")!;
+    const done = await deleteTrack(deps, { user, applicationId: signingApplicationId(c) ?? null }, t);
+    await enqueue(deps, completion, { videoIds: [t.videoId], containerIds: [done.containerId] }, { createdBy: user.id });
+    return c.json({ version: done.version ? versionView(done.version, new URL(c.req.url).origin) : null }, 200);
+  });
