@@ -24,7 +24,7 @@ const RestoreParams = z.object({
 });
 
 /**
- * `subtitle-restore`: makes a large track's texts those of one of its versions (docs/api.md, "Subtitle versions"), in
+ * `subtitle-restore`: makes a large track's texts those of one of its versions (docs/api.md, "Subtitle versions and reports"), in
  * chunks keyed by the job so a replay writes nothing twice, then records the version the restore made and queues the
  * completion recompute. The result names the version restored and the one made (null when the track already held it).
  */

@@ -12,6 +12,7 @@ import {
   type ImportChunk,
   type ImportScope,
 } from "../db/queries/subtitles";
+import { suggestionTargetQuery } from "../db/queries/captions";
 import { recordEventStatement } from "../db/queries/webhook-events";
 import { runBatch } from "../db/raw-batch";
 import type { SnapshotCue } from "../domain/subtitles/snapshot";
@@ -83,6 +84,17 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
   const version = await recordVersion(deps, t, { cause: "edit", authorId: change.user.id, applicationId: change.applicationId });
   await afterChange(deps, t);
   return { changed: true, version, containerId: container.id };
+}
+
+/**
+ * Applies a caption suggestion: its text becomes the cue of its language at the segment of the original it translates,
+ * an edit like any other (the applier is its author). An unknown suggestion is a 404.
+ */
+export async function applySuggestion(deps: Deps, change: TrackChange, suggestionId: number) {
+  const [target] = await suggestionTargetQuery(deps.db, suggestionId);
+  if (!target) throw ApiError.notFound(`no caption suggestion ${suggestionId}`);
+  const t = { videoId: target.videoId, language: target.language };
+  return { track: t, ...(await editCue(deps, change, t, target.startMs, target.content)) };
 }
 
 /** Deletes every subtitle of the language: one transaction, then its version (no cues). A language with none is a 404. */

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { DB } from "../client";
-import { captionSuggestions } from "../schema";
+import { captionSuggestions, segments, subtitles } from "../schema";
 
 /** Rows examined per window of the random-caption walk. */
 export const CAPTION_WINDOW = 50;
@@ -90,3 +90,18 @@ export const insertCaptionSuggestion = async (
   db: DB,
   row: { originSubtitleId: number; language: string; userId: number; content: string },
 ) => (await db.insert(captionSuggestions).values(row).returning())[0];
+
+/** A suggestion with where it would go: the origin subtitle's video and segment start. */
+export const suggestionTargetQuery = (db: DB, suggestionId: number) =>
+  db
+    .select({
+      id: captionSuggestions.id,
+      language: captionSuggestions.language,
+      content: captionSuggestions.content,
+      videoId: subtitles.videoId,
+      startMs: segments.startMs,
+    })
+    .from(captionSuggestions)
+    .innerJoin(subtitles, eq(subtitles.id, captionSuggestions.originSubtitleId))
+    .innerJoin(segments, eq(segments.id, subtitles.segmentId))
+    .where(eq(captionSuggestions.id, suggestionId));

@@ -14,7 +14,7 @@ import { listsRouter } from "./lists";
 import { markersRouter } from "./markers";
 import { notificationsRouter, userNotificationsRouter } from "./notifications";
 import { subscriptionsRouter } from "./subscriptions";
-import { subtitleEditsRouter } from "./subtitle-edits";
+import { captionApplyRouter, subtitleEditsRouter } from "./subtitle-edits";
 import { subtitleTracksRouter } from "./subtitle-tracks";
 import { subtitleVersionsRouter } from "./subtitle-versions";
 import { subtitleCompletionsRouter, subtitlesRouter } from "./subtitles";
@@ -43,6 +43,7 @@ v4Router
   .route("/v4/containers", videoCreateRouter)
   .route("/v4/containers", containerTitlesRouter)
   .route("/v4/containers", containerContributionsRouter(true))
+  .route("/v4/containers", containerSubtitleReportsRouter)
   .route("/v4/container", containerContributionsRouter());
 
 // The pseudo-type prefixes: the listing, a container and its videos, kept to containers of that type.
@@ -71,9 +72,11 @@ v4Router
   .route("/v4/videos", timedCommentsRouter)
   .route("/v4/episodes", episodeTimedCommentsRouter)
   .route("/v4/subtitle_completions", subtitleCompletionsRouter)
+  .route("/v4/subtitle_reports", subtitleReportsRouter)
   .route("/v4/tranlslations", translationsRouter())
   .route("/v4/translations", translationsRouter(true))
-  .route("/v4/captions", captionsRouter);
+  .route("/v4/captions", captionsRouter)
+  .route("/v4/captions", captionApplyRouter);
 
 v4Router
   .route("/v4/users", usersRouter)

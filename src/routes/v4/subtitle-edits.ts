@@ -8,9 +8,9 @@ import { requireUser } from "../../middleware/session";
 import { completion } from "../../jobs/completion";
 import { enqueue, signingApplicationId } from "../../jobs/enqueue";
 import { depsOf } from "../../services/deps";
-import { deleteTrack, editCue } from "../../services/subtitle-edits";
+import { applySuggestion, deleteTrack, editCue } from "../../services/subtitle-edits";
 import { versionView } from "../../views/subtitle-version";
-import { CueEditBody, CueEdited, CueParams, TrackDeleted } from "./contracts/subtitle-versions";
+import { CueEditBody, CueEdited, CueParams, SuggestionParams, TrackDeleted } from "./contracts/subtitle-versions";
 import { SubtitleFileParams } from "./contracts/subtitles";
 import { trackOf } from "./subtitle-versions";
 
@@ -49,6 +49,33 @@ const deleteRoute = withProperties(
   }),
   { writeLimit: "imports" },
 );
+
+const applyRoute = withProperties(
+  createRoute({
+    method: "post",
+    path: "/{suggestion_id}/apply",
+    summary: "Apply a caption suggestion to the subtitles (staff and the container's managers)",
+    description:
+      `${WHO} The suggestion's text becomes the cue in its language at the segment of the original subtitle it ` +
+      "translates: an edit (a new version with cause `edit`, `subtitles.updated`, completions recomputed), answered as " +
+      "the cue edit is. 404 for an unknown suggestion.",
+    middleware: [requireOfficialApp, requireUser] as const,
+    request: { params: SuggestionParams },
+    responses: { 200: jsonResponse(CueEdited, "the edit"), ...errorResponses(400, 401, 403, 404, 409) },
+  }),
+  { writeLimit: "catalogue" },
+);
+
+/** Under `/v4/captions`: suggestions become subtitles here. */
+export const captionApplyRouter = createRouter().openapi(applyRoute, async (c) => {
+  const raw = c.req.valid("param").suggestion_id;
+  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw ApiError.field("suggestion_id", "a caption suggestion id such as 12");
+  const deps = depsOf(c);
+  const user = c.get("user")!;
+  const done = await applySuggestion(deps, { user, applicationId: signingApplicationId(c) ?? null }, Number(raw));
+  if (done.changed) await enqueue(deps, completion, { videoIds: [done.track.videoId], containerIds: [done.containerId!] }, { createdBy: user.id });
+  return c.json({ changed: done.changed, version: done.version ? versionView(done.version, new URL(c.req.url).origin) : null }, 200);
+});
 
 /** Under `/v4/videos`. */
 export const subtitleEditsRouter = createRouter()

@@ -55,7 +55,7 @@ const list = withProperties(
     description:
       `${OFFICIAL} Every import, edit, restore and deletion of the language made one (identical content makes none); ` +
       "each with its number, author, signing application, cause, time, cue count, completion after the change and content " +
-      'hash. Versions are kept 90 days, then the newest 50 per track (docs/api.md, "Subtitle versions"). Paged.',
+      'hash. Versions are kept 90 days, then the newest 50 per track (docs/api.md, "Subtitle versions and reports"). Paged.',
     middleware: [requireOfficialApp] as const,
     request: { params: TrackParams, query: VersionListQuery },
     responses: { 200: jsonResponse(VersionList, "the v4 list envelope of versions"), ...errorResponses(400, 403, 404) },

@@ -23,6 +23,7 @@ export const CompareParams = z.object({
   number,
   other: pathParam("other", "5", "the version to compare with"),
 });
+export const SuggestionParams = z.object({ suggestion_id: pathParam("suggestion_id", "12", "a caption suggestion id") });
 export const CueParams = z.object({
   video_id: videoId,
   language,
