@@ -2,8 +2,8 @@
  * The webhook event catalogue (docs/decisions.md, "Signed webhooks"): every type an endpoint can subscribe to, who may,
  * and the shape of its `data`. Recorded by src/db/queries/webhook-events.ts (and, for jobs, by the trigger
  * jobs_webhook_event of migrations/0020_webhooks.sql); rendered for the wire by src/webhooks/event-body.ts, which turns
- * every stored `path` (or `<name>_path`) into an absolute `url` (`<name>_url`) under API_ORIGIN. The OpenAPI document
- * and README.md "Webhooks" list the same catalogue.
+ * every stored `path` (or `<name>_path`) into an absolute `url` (`<name>_url`) under API_ORIGIN. The OpenAPI document's
+ * `webhooks` section and `GET /v4/webhooks/events.json` are built from this catalogue; no document lists it by hand.
  *
  * Pure and import-free but for zod, so queries, services, routes and views can all use it.
  */

@@ -81,6 +81,10 @@ export class ApiError extends Error {
   static notFound(message = "not found") {
     return new ApiError(VCODE.notFound, message);
   }
+  /** A 404 whose `details` name the body field, so a client can tell which id was not found. */
+  static notFoundField(field: string, message: string) {
+    return new ApiError(VCODE.notFound, `${field}: ${message}`, { details: [{ field, message }] });
+  }
   static invalid(details: FieldProblem[], message?: string) {
     const summary = message ?? details.map((d) => `${d.field}: ${d.message}`).join("; ");
     return new ApiError(VCODE.invalidInput, summary || "invalid input", { details });

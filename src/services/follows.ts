@@ -12,7 +12,7 @@ import {
   type FollowTable,
 } from "../db/queries/follows";
 import { markers, subscriptions } from "../db/schema";
-import { ApiError, VCODE } from "../lib/errors";
+import { ApiError } from "../lib/errors";
 import { formatId, tryParseResourceId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
 import type { ContainerRow, VideoRow } from "../db/schema";
@@ -33,10 +33,6 @@ export interface FollowItem {
 }
 
 export const followWireId = (ref: FollowRef) => formatId(ref.id, ref.kind);
-
-/** 404 whose `details` name the body field, so a client can tell which id was not found. */
-const notFoundField = (field: string, message: string) =>
-  new ApiError(VCODE.notFound, `${field}: ${message}`, { details: [{ field, message }] });
 
 const isNormal = (e: FollowEntry) => isVisible(e.container, e.kind === "v" ? e.video : undefined);
 
@@ -70,7 +66,7 @@ async function followable(db: DB, raw: string, field = "resource_id") {
   const ref = tryParseResourceId(raw);
   if (!ref) throw ApiError.field(field, "not a container or video id such as 12c or 40v");
   const entry = (await loadEntries(db, [ref])).get(followWireId(ref));
-  if (!entry || !isNormal(entry)) throw notFoundField(field, `no container or video ${raw}`);
+  if (!entry || !isNormal(entry)) throw ApiError.notFoundField(field, `no container or video ${raw}`);
   return { ref, entry };
 }
 

@@ -12,7 +12,7 @@ import {
   type ThreadRow,
 } from "../db/queries/threads";
 import { findUserById } from "../db/queries/users";
-import { ApiError, VCODE } from "../lib/errors";
+import { ApiError } from "../lib/errors";
 import { tryParseId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
 import type { User } from "../types";
@@ -30,16 +30,13 @@ export interface MessageRow {
   createdAt: number;
 }
 
-const notFoundField = (field: string, message: string) =>
-  new ApiError(VCODE.notFound, `${field}: ${message}`, { details: [{ field, message }] });
-
 /** Starts a thread from the owner to `to` (`12u`): not to oneself (400), not to a missing user (404). */
 export async function startThread(db: DB, owner: User, to: string, content: string) {
   const recipientId = tryParseId(to, "u");
   if (recipientId === null) throw ApiError.field("to", "not a user id such as 12u");
   if (recipientId === owner.id) throw ApiError.field("to", "cannot send a message to oneself");
   const recipient = await findUserById(db, recipientId);
-  if (!recipient) throw notFoundField("to", `no user ${to}`);
+  if (!recipient) throw ApiError.notFoundField("to", `no user ${to}`);
   const threadId = await insertThread(db, owner.id, recipient.id, content);
   return readThread(db, owner, threadId);
 }

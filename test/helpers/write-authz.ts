@@ -28,15 +28,13 @@ export async function documentedWrites() {
 }
 
 /**
- * The write operations the authorization test files cover, read from their source so that a route added to any
- * of them counts without a second list to keep: `op: "METHOD path"` entries (the access-writes files), and
- * the user-scoped rows of access-matrix.test.ts (`method: "POST", path: (u) => \`${base(u)}/...\``), as
- * `METHOD path` with every parameter written `{}`.
+ * The write operations the test files cover, read from the source of every `.test.ts` file under `test/` so that a
+ * route counts wherever its authorization cases are written, with no second list to keep: `op: "METHOD path"` entries
+ * (the access-writes files, or a resource's own test file), and the user-scoped rows of access-matrix.test.ts
+ * (`method: "POST", path: (u) => \`${base(u)}/...\``), as `METHOD path` with every parameter written `{}`.
  */
 export function coveredWrites(): { declared: string[]; normalised: Set<string> } {
-  const sources = Object.values(
-    import.meta.glob<string>("../services/access-*.test.ts", { query: "?raw", import: "default", eager: true }),
-  );
+  const sources = Object.values(import.meta.glob<string>("../**/*.test.ts", { query: "?raw", import: "default", eager: true }));
   const declared = sources.flatMap((s) => [...s.matchAll(/\bop: "((?:POST|PUT|PATCH|DELETE) \/[^"]+)"/g)].map((m) => m[1]));
   const matrix = sources.flatMap((s) =>
     [...s.matchAll(/method: "(POST|PUT|PATCH|DELETE)",\s*path: \(u\) => `\$\{base\(u\)\}([^`]*)`/g)].map(

@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { webhookEndpoints } from "../../src/db/schema";
+import { WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from "../../src/domain/webhook-events";
 import { deleteContainer, putText } from "../../src/services/catalogue-writes";
 import { api, createApplication, db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
@@ -12,6 +13,8 @@ import { addEndpoint, countingDeps, deliveredTo, eventsWhere, onlyEvent } from "
 
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
 let staff: Signed;
+/** Every catalogue event: the types of the catalogue heard by official applications. */
+const CATALOGUE_EVENTS = WEBHOOK_EVENT_TYPES.filter((t) => WEBHOOK_EVENTS[t].audience === "official");
 /** An official application subscribed to every catalogue event, and one to container.deleted only. */
 let everything: typeof webhookEndpoints.$inferSelect;
 let deletions: typeof webhookEndpoints.$inferSelect;
@@ -23,10 +26,10 @@ beforeAll(async () => {
     createApplication({ official: true }),
     createApplication(),
   ]);
-  everything = await addEndpoint(official.id, ["subtitles.updated", "completion.updated", "container.updated", "container.deleted"]);
+  everything = await addEndpoint(official.id, CATALOGUE_EVENTS);
   deletions = await addEndpoint(other.id, ["container.deleted"]);
   // The endpoints API refuses catalogue events to non-official applications; the fan-out must not rely on it.
-  await addEndpoint(partner.id, ["container.updated", "container.deleted", "subtitles.updated"]);
+  await addEndpoint(partner.id, CATALOGUE_EVENTS);
 });
 
 describe("container.updated", () => {
