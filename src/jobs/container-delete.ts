@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { deleteContainer } from "../services/catalogue-writes";
 import { removeContainerInChunks } from "../services/container-delete";
+import { removeContainerVersions } from "../services/subtitle-retention";
 import type { User } from "../types";
 import { sendDeliveries } from "../webhooks/pump";
 import { defineJob } from "./define";
@@ -13,17 +14,27 @@ export const ContainerDeleteParams = z.object({ containerId: z.number().int().po
  * `container-delete`: removes a container too large to delete in its request, a chunk per statement so that
  * no other request waits long behind it (src/services/container-delete.ts). The container was hidden when
  * the job was queued. Idempotent: a replay deletes what is left, and a container already gone succeeds with
- * nothing deleted. Result `{container_id, deleted: {table: rows}, statements, max_rows_read}`.
+ * nothing deleted. Its videos' subtitle versions go first, rows then their R2 snapshot objects
+ * (src/services/subtitle-retention.ts): the rows would cascade with the videos, but the objects live outside D1.
+ * Result `{container_id, deleted: {table: rows}, statements, max_rows_read, snapshots}` (`deleted.subtitle_versions`:
+ * version rows; `snapshots`: R2 objects).
  */
 export const containerDelete = defineJob({
   type: "container-delete",
   params: ContainerDeleteParams,
   payload: null,
   async handler({ db, env, params, progress }) {
+    const versions = await removeContainerVersions({ db, env }, params.containerId, () => progress(0));
     const removal = await removeContainerInChunks(db, params.containerId, progress);
     // container.deleted was recorded with the container row's delete (a replay that finds it gone records none).
     if (removal.deleted.containers) await sendDeliveries(env);
-    return removal;
+    return {
+      ...removal,
+      deleted: { subtitle_versions: versions.rows, ...removal.deleted },
+      statements: removal.statements + versions.statements,
+      max_rows_read: Math.max(removal.max_rows_read, versions.maxRowsRead),
+      snapshots: versions.objects,
+    };
   },
 });
 

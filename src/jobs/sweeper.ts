@@ -1,4 +1,5 @@
 import { sweepDueJobs } from "../db/queries/jobs";
+import { pruneVersions, type VersionPruneResult } from "../services/subtitle-retention";
 import { sweepWebhooks, type WebhookSweepResult } from "../webhooks/sweep";
 import { MAX_ATTEMPTS, QUEUED_TIMEOUT_SECONDS } from "./deadlines";
 import { discardPayload } from "./payload";
@@ -9,7 +10,8 @@ import type { JobDeps, JobMessageBody } from "./types";
  * can be lost (a crash between the jobs row and `JOBS.send`, a failed send, local queues dying with `wrangler dev`)
  * and a delivery can die without a word (an evicted isolate), so each unfinished job carries a deadline,
  * `jobs.lease_until`, and the sweeper takes over the jobs past it. The bounds follow from src/jobs/deadlines.ts and
- * the sweep period (a Cron Trigger every minute in production, scripts/lib.mjs's poller locally).
+ * the sweep period (a Cron Trigger every minute in production, scripts/lib.mjs's poller locally). The same run
+ * prunes subtitle versions past retention, a bounded step at a time (src/services/subtitle-retention.ts).
  */
 
 /** Jobs one sweep handles; `sendBatch` takes at most 100 messages. Later ones wait for the next minute. */
@@ -20,6 +22,8 @@ export interface SweepResult {
   failed: number[];
   /** The webhook sweep (src/webhooks/sweep.ts); left out when it had nothing to do. */
   webhooks?: WebhookSweepResult;
+  /** Subtitle versions pruned past retention, with their snapshot objects; left out when none were. */
+  versions?: VersionPruneResult;
 }
 
 /**
@@ -47,5 +51,8 @@ export async function sweepJobs({ db, env }: JobDeps, now: Date = new Date()): P
   const webhooks = await sweepWebhooks({ db, env }, now);
   if (webhooks.reclaimed || webhooks.pumped || webhooks.pruned) result.webhooks = webhooks;
   if (webhooks.reclaimed) console.log(JSON.stringify({ level: "warn", sweep: { webhooks } }));
+  // Last: retention waits for the next minute at no cost to anyone, jobs and deliveries do not.
+  const versions = await pruneVersions({ db, env }, now);
+  if (versions.pruned) result.versions = versions;
   return result;
 }

@@ -13,6 +13,7 @@ export const SUFFIX = {
   genre: "g",
   timedComment: "tc",
   subtitle: "s",
+  subtitleReport: "r",
   job: "j",
   webhook: "w",
   webhookEvent: "e",

@@ -48,6 +48,7 @@ import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
 import type { Deps } from "./deps";
 import { bumpGenerations } from "./edge-cache";
 import { invalidateCatalogueListings } from "./kv-cache";
+import { deleteVideoSnapshots, removeContainerVersions } from "./subtitle-retention";
 
 /**
  * Writes of containers, videos, titles and descriptions. Each takes the request's dependencies and drops the KV
@@ -214,6 +215,8 @@ export async function deleteContainer({ db, env }: Deps, containerId: number): P
   if (!(await findContainer(db, containerId))) throw ApiError.notFound();
   const small = (await containerDeleteWeight(db, containerId, CONTAINER_DELETE_SYNC_ROWS + 1)) <= CONTAINER_DELETE_SYNC_ROWS;
   // Hidden is not deleted: container.deleted waits for the job's last step (src/services/container-delete.ts).
+  // Version snapshots live in R2, which no foreign key reaches: they go first, with their rows.
+  if (small) await removeContainerVersions({ db, env }, containerId);
   if (small) await db.batch([containerDeletedEvent(db, containerId), deleteContainerRow(db, containerId)]);
   else await updateContainerRow(db, containerId, { state: "blocked" }).run();
   await invalidateCatalogueListings(env.CACHE);
@@ -260,11 +263,16 @@ export async function updateVideo({ db, env }: Deps, video: VideoRow, body: Vide
   return rows[0];
 }
 
-/** The video's subtitles go with it: subtitles.updated (`deletion`) for each language it had text in, same batch. */
+/**
+ * The video's subtitles go with it: subtitles.updated (`deletion`) for each language it had text in, same batch. Its
+ * subtitle versions cascade with the row; their snapshot objects in R2 go after it (src/services/subtitle-retention.ts),
+ * last, so that a failing R2 call costs only objects left behind.
+ */
 export async function deleteVideo({ db, env }: Deps, videoId: number) {
   const [events] = await db.batch([videoSubtitlesDeletedEvents(db, videoId), deleteVideoRow(db, videoId)]);
   await bumpGenerations(env, "catalogue");
   if (events.meta.changes) await sendDeliveries(env);
+  await deleteVideoSnapshots(env, videoId);
 }
 
 // ---- titles and descriptions ----

@@ -1,4 +1,5 @@
-import { addReport, castVote, hydrateTranslations, voteCounts, walkCount, walkPage } from "../db/queries/translations";
+import { insertReport } from "../db/queries/subtitle-reports";
+import { castVote, hydrateTranslations, voteCounts, walkCount, walkPage } from "../db/queries/translations";
 import { ApiError } from "../lib/errors";
 import { formatId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
@@ -35,12 +36,13 @@ export async function voteOnTranslation(deps: Deps, userId: number, subtitleId: 
 
 /**
  * A user's report of an original subtitle of a visible video (a translation is a 400). True when it was
- * stored, false when this user had already reported it.
+ * stored, false when this user had already reported it. The report keeps where the subtitle sits, its text now and
+ * its track's last version, for the moderators of its container (src/services/subtitle-reports.ts).
  */
 export async function reportOriginal(deps: Deps, userId: number, subtitleId: number, reason: string) {
   const subtitle = await visibleSubtitle(deps, subtitleId);
   if (subtitle.language !== subtitle.origin) {
     throw ApiError.field("subtitle_id", `${formatId(subtitle.id, "s")} is a translation; report its original subtitle`);
   }
-  return addReport(deps.db, userId, subtitle.id, reason);
+  return insertReport(deps.db, userId, subtitle.id, reason);
 }

@@ -1,6 +1,6 @@
 // The authorization matrix of the write routes outside /v4/users/<id>/ (docs/decisions.md,
 // "Official applications must sign"), part 2: routes of official applications (SRT import, completions and histories,
-// reads by POST), votes, reports, caption suggestions and timed comments. Part 1, access-writes.test.ts,
+// reads by POST, subtitle track edits, deletions and restores), votes, reports, caption suggestions and timed comments. Part 1, access-writes.test.ts,
 // checks that every write of /openapi.json is covered somewhere.
 import { eq } from "drizzle-orm";
 import { videos } from "../../src/db/schema";
@@ -100,6 +100,78 @@ describe("routes of official applications: a signed official app=, then the user
     await expectStatus(await api(mine, { method: "POST", app: officialApp, token: staff.token }), "staff", 200);
     const nobody = { path: "/v4/users/999999999u/subtitle_histories.json", json: {} };
     await expectRefused(await api(nobody, { method: "POST", app: officialApp, token: staff.token }), "staff, no such user", 404, 404);
+  });
+});
+
+const EDIT_CUE = { op: "PUT /v4/videos/{video_id}/subtitle_tracks/{language}/cues/{start_ms}.json" };
+// The file form of the path (`en.json`), which /openapi.json writes without the `.json` it gives the other routes.
+const DELETE_LANGUAGE = { op: "DELETE /v4/videos/{video_id}/subtitle_tracks/{file}" };
+const RESTORE = { op: "POST /v4/videos/{video_id}/subtitle_tracks/{language}/versions/{number}/restore.json" };
+
+type Scene = Awaited<ReturnType<typeof video>>;
+type Callers = { manager: Signed; other: Signed; officialApp: string; partnerApp: string };
+
+/**
+ * The refusals of a subtitle track write to everyone but staff and the container's managers: the three of official
+ * routes, no token, a user who manages nothing (403), and that user on a hidden video (404).
+ */
+async function trackWriteRefusals(method: string, target: (v: Scene) => Target, visible: Scene, hidden: Scene, who: Callers) {
+  const { manager, other, officialApp: app, partnerApp } = who;
+  await officialOnly(method, target(visible), { token: manager.token, officialApp: app, partnerApp });
+  await expectRefused(await api(target(visible), { method, app }), "no token", 401, 4500);
+  await expectRefused(await api(target(visible), { method, app, token: other.token }), "a user who manages nothing", 403, 5403);
+  await expectRefused(await api(target(hidden), { method, app, token: other.token }), "that user, video hidden", 404, 404);
+}
+
+/** A video whose en track has versions 1 (its text before) and 2 (an edit by the manager). */
+async function versioned(manager: Signed, officialApp: string, hidden = false) {
+  const v = await video(manager, hidden);
+  const edit = { path: `/v4/videos/${v.video}/subtitle_tracks/en/cues/1000.json`, json: { text: "Edited" } };
+  await expectStatus(await api(edit, { method: "PUT", app: officialApp, token: manager.token }), "the manager's edit", 200);
+  return v;
+}
+
+describe("subtitle track writes: a signed official app=, then staff or the container's managers", () => {
+  test(`${EDIT_CUE.op}: a cue's text`, async ({ user: manager, otherUser: other, staff, officialApp, partnerApp }) => {
+    const target = (v: Scene, text = "Changed") => ({ path: `/v4/videos/${v.video}/subtitle_tracks/en/cues/1000.json`, json: { text } });
+    const visible = await video(manager);
+    const hidden = await video(manager, true);
+    await trackWriteRefusals("PUT", target, visible, hidden, { manager, other, officialApp, partnerApp });
+    for (const [who, v, what] of [
+      [manager, visible, "the manager"],
+      [manager, hidden, "the manager, video hidden"],
+      [staff, visible, "staff"],
+    ] as const) {
+      await expectStatus(await api(target(v, `By ${what}`), { method: "PUT", app: officialApp, token: who.token }), what, 200);
+    }
+  });
+
+  test(`${DELETE_LANGUAGE.op}: every cue of a language`, async ({ user: manager, otherUser: other, staff, officialApp, partnerApp }) => {
+    const target = (v: Scene, language = "en") => ({ path: `/v4/videos/${v.video}/subtitle_tracks/${language}.json` });
+    const visible = await video(manager);
+    const hidden = await video(manager, true);
+    await trackWriteRefusals("DELETE", target, visible, hidden, { manager, other, officialApp, partnerApp });
+    for (const [who, t, what] of [
+      [manager, target(visible), "the manager"],
+      [manager, target(hidden), "the manager, video hidden"],
+      [staff, target(visible, "ko"), "staff"],
+    ] as const) {
+      await expectStatus(await api(t, { method: "DELETE", app: officialApp, token: who.token }), what, 200);
+    }
+  });
+
+  test(`${RESTORE.op}: a version of the track`, async ({ user: manager, otherUser: other, staff, officialApp, partnerApp }) => {
+    const target = (v: Scene, number = 1) => ({ path: `/v4/videos/${v.video}/subtitle_tracks/en/versions/${number}/restore.json` });
+    const visible = await versioned(manager, officialApp);
+    const hidden = await versioned(manager, officialApp, true);
+    await trackWriteRefusals("POST", target, visible, hidden, { manager, other, officialApp, partnerApp });
+    for (const [who, t, what] of [
+      [manager, target(visible), "the manager"],
+      [manager, target(hidden), "the manager, video hidden"],
+      [staff, target(visible, 2), "staff"],
+    ] as const) {
+      await expectStatus(await api(t, { method: "POST", app: officialApp, token: who.token }), what, 201);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { inArray, sql, type SQL } from "drizzle-orm";
 import type { DB } from "../client";
-import { reports, translationVotes } from "../schema";
+import { translationVotes } from "../schema";
 
 /**
  * Translations: subtitles whose language differs from their video's origin language (the video's own,
@@ -179,16 +179,6 @@ export async function castVote(db: DB, userId: number, subtitleId: number, value
   ]);
   const row = counts[0];
   return { likes: Number(row?.likes ?? 0), dislikes: Number(row?.dislikes ?? 0) };
-}
-
-/** True when a new report was stored; false when this user had already reported the subtitle. */
-export async function addReport(db: DB, userId: number, subtitleId: number, reason: string) {
-  const rows = await db
-    .insert(reports)
-    .values({ userId, subtitleId, reason })
-    .onConflictDoNothing({ target: [reports.subtitleId, reports.userId] })
-    .returning({ id: reports.id });
-  return rows.length > 0;
 }
 
 export interface LanguageTotals {

@@ -15,6 +15,7 @@ import { markersRouter } from "./markers";
 import { notificationsRouter, userNotificationsRouter } from "./notifications";
 import { subscriptionsRouter } from "./subscriptions";
 import { captionApplyRouter, subtitleEditsRouter } from "./subtitle-edits";
+import { containerSubtitleReportsRouter, subtitleReportsRouter } from "./subtitle-reports";
 import { subtitleTracksRouter } from "./subtitle-tracks";
 import { subtitleVersionsRouter } from "./subtitle-versions";
 import { subtitleCompletionsRouter, subtitlesRouter } from "./subtitles";

@@ -18,6 +18,7 @@ const WHO = "Official applications, with the token of staff or of a manager of t
 
 const editRoute = withProperties(
   createRoute({
+    tags: ["subtitle_versions"],
     method: "put",
     path: "/{video_id}/subtitle_tracks/{language}/cues/{start_ms}",
     summary: "Write one cue's text (staff and the container's managers)",
@@ -35,6 +36,7 @@ const editRoute = withProperties(
 
 const deleteRoute = withProperties(
   createRoute({
+    tags: ["subtitle_versions"],
     method: "delete",
     path: "/{video_id}/subtitle_tracks/{file}",
     summary: "Delete a video's subtitles in one language (staff and the container's managers)",
@@ -52,6 +54,7 @@ const deleteRoute = withProperties(
 
 const applyRoute = withProperties(
   createRoute({
+    tags: ["captions"],
     method: "post",
     path: "/{suggestion_id}/apply",
     summary: "Apply a caption suggestion to the subtitles (staff and the container's managers)",
@@ -73,7 +76,8 @@ export const captionApplyRouter = createRouter().openapi(applyRoute, async (c) =
   const deps = depsOf(c);
   const user = c.get("user")!;
   const done = await applySuggestion(deps, { user, applicationId: signingApplicationId(c) ?? null }, Number(raw));
-  if (done.changed) await enqueue(deps, completion, { videoIds: [done.track.videoId], containerIds: [done.containerId!] }, { createdBy: user.id });
+  if (done.changed)
+    await enqueue(deps, completion, { videoIds: [done.track.videoId], containerIds: [done.containerId!] }, { createdBy: user.id });
   return c.json({ changed: done.changed, version: done.version ? versionView(done.version, new URL(c.req.url).origin) : null }, 200);
 });
 

@@ -49,6 +49,7 @@ const EXTENSIONS = TRACK_EXTENSIONS.join(", ");
 
 const list = withProperties(
   createRoute({
+    tags: ["subtitle_versions"],
     method: "get",
     path: "/{video_id}/subtitle_tracks/{language}/versions",
     summary: "The versions of a subtitle track, newest first",
@@ -65,6 +66,7 @@ const list = withProperties(
 
 const file = withProperties(
   createRoute({
+    tags: ["subtitle_versions"],
     method: "get",
     path: "/{video_id}/subtitle_tracks/{language}/versions/{file}",
     summary: "One version of a subtitle track, in any track format",
@@ -84,6 +86,7 @@ const file = withProperties(
 
 const compare = withProperties(
   createRoute({
+    tags: ["subtitle_versions"],
     method: "get",
     path: "/{video_id}/subtitle_tracks/{language}/versions/{number}/compare/{other}",
     summary: "Compare two versions of a subtitle track",
@@ -101,6 +104,7 @@ const compare = withProperties(
 
 const restore = withProperties(
   createRoute({
+    tags: ["subtitle_versions"],
     method: "post",
     path: "/{video_id}/subtitle_tracks/{language}/versions/{number}/restore",
     summary: "Restore a version of a subtitle track (staff and the container's managers)",

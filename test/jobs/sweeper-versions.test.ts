@@ -1,0 +1,329 @@
+// Retention of subtitle versions (src/services/subtitle-retention.ts): the sweeper prunes versions older than
+// VERSION_RETENTION_DAYS beyond the newest VERSIONS_KEPT of their track, a bounded step per run, with the snapshot
+// objects no remaining version refers to; and a video's snapshots go with the video, by DELETE or by container-delete.
+import { env } from "cloudflare:workers";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { findJob, insertJob } from "../../src/db/queries/jobs";
+import { sweepJobs } from "../../src/jobs/sweeper";
+import {
+  PRUNE_VERSIONS_BATCH,
+  PRUNE_WINDOW_IDS,
+  CLEANUP_VIDEOS,
+  VERSION_RETENTION_DAYS,
+  VERSIONS_KEPT,
+  deleteVideoSnapshots,
+  pruneVersions,
+} from "../../src/services/subtitle-retention";
+import { snapshotKey, videoSnapshotPrefix, type Track } from "../../src/services/subtitle-versions";
+import { api, createUser, db, signedInUser } from "../helpers";
+import { createContainer, createVideo } from "../helpers/catalogue";
+import { deliver, importJob, makeCues, srtOf } from "../helpers/subtitles";
+
+const DAY = 86_400;
+/**
+ * What one run may read, however many versions the table holds: its window and a probe per old row in it (two
+ * rows per id), then the rows left in the tracks it pruned (750 at most here). 5,000 is the container-delete job's
+ * chunk budget (test/budgets/deletes.test.ts): what any other request may wait behind.
+ */
+const RUN_ROWS_READ = 5_000;
+/** A run with nothing to prune: its window and the probes. */
+const IDLE_ROWS_READ = 2 * PRUNE_WINDOW_IDS + 10;
+/** A deleted version row writes itself and its four index entries. */
+const RUN_ROWS_WRITTEN = 5 * PRUNE_VERSIONS_BATCH;
+
+let containerId: number;
+let userId: number;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const one = <T>(sql: string, ...binds: unknown[]) =>
+  env.DB.prepare(sql)
+    .bind(...binds)
+    .first<T>();
+
+/** Versions written as the insert would leave them (numbers after the track's last), with their snapshot objects. */
+async function addVersions(t: Track, hashes: string[], { objects = true } = {}) {
+  await env.DB.prepare(
+    `INSERT INTO subtitle_versions (video_id, language, number, cause, cues, completion, hash, bytes)
+     SELECT ?1, ?2, coalesce((SELECT max(number) FROM subtitle_versions WHERE video_id = ?1 AND language = ?2), 0) + key + 1,
+       'edit', 1, 0, value, 2 FROM json_each(?3)`,
+  )
+    .bind(t.videoId, t.language, JSON.stringify(hashes))
+    .run();
+  if (objects) await Promise.all([...new Set(hashes)].map((h) => env.SUBTITLES.put(snapshotKey(t, h), "[]")));
+}
+
+/** `n` versions with hashes `<label>-1` ... made in one statement (no objects: R2 deletes of absent keys do nothing). */
+async function addManyVersions(t: Track, n: number, label: string) {
+  await env.DB.prepare(
+    `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?3)
+     INSERT INTO subtitle_versions (video_id, language, number, cause, cues, completion, hash, bytes)
+     SELECT ?1, ?2, i, 'edit', 1, 0, ?4 || '-' || i, 2 FROM k`,
+  )
+    .bind(t.videoId, t.language, n, label)
+    .run();
+}
+
+/** Back-dates a track's versions up to number `upTo` (all by default) by `days`. */
+const backDate = (t: Track, days: number, upTo = Number.MAX_SAFE_INTEGER) =>
+  env.DB.prepare("UPDATE subtitle_versions SET created_at = ?4 WHERE video_id = ?1 AND language = ?2 AND number <= ?3")
+    .bind(t.videoId, t.language, upTo, nowSeconds() - days * DAY)
+    .run();
+
+async function numbers(t: Track) {
+  const { results } = await env.DB.prepare("SELECT number FROM subtitle_versions WHERE video_id = ?1 AND language = ?2 ORDER BY number")
+    .bind(t.videoId, t.language)
+    .all<{ number: number }>();
+  return results.map((r) => r.number);
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const exists = async (t: Track, hash: string) => (await env.SUBTITLES.head(snapshotKey(t, hash))) !== null;
+/** Every snapshot key of a video (R2 lists 1,000 at most per call). */
+async function listed(videoId: number) {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await env.SUBTITLES.list({ prefix: videoSnapshotPrefix(videoId), cursor });
+    keys.push(...page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return keys;
+}
+
+async function newTrack(language = "en"): Promise<Track> {
+  return { videoId: (await createVideo(containerId)).id, language };
+}
+
+/**
+ * One round of the walk: the sweep times (a minute apart, from now) whose windows hold the table's ids. A run looks at
+ * window `minute % (max(id) / window + 1)`; ids carry on from earlier test files, so the windows of this file's rows
+ * are not the first ones.
+ */
+async function round(window = PRUNE_WINDOW_IDS) {
+  const { lo, hi } = (await one<{ lo: number; hi: number }>("SELECT min(id) AS lo, max(id) AS hi FROM subtitle_versions"))!;
+  const windows = Math.floor(hi / window) + 1;
+  const wanted = new Set(range(Math.floor(lo / window), Math.floor(hi / window)));
+  const first = Math.floor(Date.now() / 60_000);
+  return range(first, first + windows - 1)
+    .filter((m) => wanted.has(m % windows))
+    .map((m) => new Date(m * 60_000));
+}
+
+type Run = Awaited<ReturnType<typeof pruneVersions>>;
+const total = (runs: Run[]) => ({
+  pruned: runs.reduce((n, r) => n + r.pruned, 0),
+  objects: runs.reduce((n, r) => n + r.objects, 0),
+});
+
+beforeAll(async () => {
+  containerId = (await createContainer({ title: "Retention" })).id;
+  userId = (await createUser()).user.id;
+});
+
+// Every sweep looks at the whole table (and due jobs would be re-sent): each test starts with neither.
+beforeEach(async () => {
+  await env.DB.batch([env.DB.prepare("DELETE FROM subtitle_versions"), env.DB.prepare("DELETE FROM jobs")]);
+});
+
+describe("version retention (the sweeper)", () => {
+  it(`prunes versions older than ${VERSION_RETENTION_DAYS} days beyond the newest ${VERSIONS_KEPT}; the current one always stays`, async () => {
+    const old = await newTrack();
+    await addVersions(
+      old,
+      range(1, 60).map((n) => `old-${n}`),
+    );
+    await backDate(old, VERSION_RETENTION_DAYS + 10);
+    // Beyond the newest 50 are 1-10, but only 1-5 are past retention.
+    const young = await newTrack();
+    await addVersions(
+      young,
+      range(1, 60).map((n) => `young-${n}`),
+    );
+    await backDate(young, VERSION_RETENTION_DAYS + 1, 5);
+    // Three versions a year old: all among the newest 50, the last one current.
+    const small = await newTrack("fr");
+    await addVersions(small, ["small-1", "small-2", "small-3"]);
+    await backDate(small, 365);
+
+    const runs: Run[] = [];
+    for (const at of await round()) {
+      const result = await sweepJobs({ db: db(), env }, at);
+      expect(result).toMatchObject({ resent: [], failed: [] });
+      if (result.versions) runs.push(result.versions);
+    }
+    expect(total(runs)).toEqual({ pruned: 15, objects: 15 });
+    expect(await numbers(old)).toEqual(range(11, 60));
+    expect(await numbers(young)).toEqual(range(6, 60));
+    expect(await numbers(small)).toEqual([1, 2, 3]);
+    for (const n of range(1, 10)) expect(await exists(old, `old-${n}`), `old-${n}`).toBe(false);
+    for (const n of [11, 60]) expect(await exists(old, `old-${n}`), `old-${n}`).toBe(true);
+    for (const n of range(1, 5)) expect(await exists(young, `young-${n}`), `young-${n}`).toBe(false);
+    for (const n of range(6, 10)) expect(await exists(young, `young-${n}`), `young-${n}`).toBe(true);
+    expect(await exists(small, "small-1")).toBe(true);
+
+    // Nothing more to do: the next round reports nothing (and the job sweep answers what it did before).
+    for (const at of await round()) expect(await sweepJobs({ db: db(), env }, at)).toEqual({ resent: [], failed: [] });
+  });
+
+  it("keeps a snapshot while a remaining version refers to it, and deletes it once none does", async () => {
+    const t = await newTrack();
+    // Odd versions up to 9 share one object; every even version shares another, kept by the even versions above 10.
+    await addVersions(
+      t,
+      range(1, 60).map((n) => (n % 2 === 0 ? "even" : n < 10 ? "odd-early" : `late-${n}`)),
+    );
+    // A version of another track with the same content has its own object (snapshots are named by track).
+    const other = await newTrack();
+    await addVersions(other, ["odd-early"]);
+    await backDate(t, VERSION_RETENTION_DAYS + 1);
+    await backDate(other, VERSION_RETENTION_DAYS + 1);
+
+    const prune = async () => {
+      const runs: Run[] = [];
+      for (const at of await round()) runs.push(await pruneVersions({ db: db(), env }, at));
+      return total(runs);
+    };
+    expect(await prune()).toEqual({ pruned: 10, objects: 1 });
+    expect(await numbers(t)).toEqual(range(11, 60));
+    expect(await exists(t, "odd-early")).toBe(false);
+    expect(await exists(t, "even")).toBe(true);
+    expect(await exists(other, "odd-early")).toBe(true);
+
+    // Restoring known content makes a new version carrying an old hash: its object is kept while that version lives.
+    await addVersions(t, ["late-11"]);
+    await backDate(t, VERSION_RETENTION_DAYS + 1);
+    await addVersions(
+      t,
+      range(1, 10).map((n) => `later-${n}`),
+    );
+    await backDate(t, VERSION_RETENTION_DAYS + 1);
+    expect(await prune()).toEqual({ pruned: 11, objects: 5 });
+    expect(await numbers(t)).toEqual(range(22, 71));
+    // late-11 (version 11, pruned) is version 61 again; late-13 ... late-21 went with 13 ... 21.
+    expect(await exists(t, "late-11")).toBe(true);
+    expect(await exists(t, "late-13")).toBe(false);
+    expect(await exists(t, "even")).toBe(true);
+  });
+
+  it(`deletes at most ${PRUNE_VERSIONS_BATCH} rows per run, reading a window of ${PRUNE_WINDOW_IDS} ids whatever the table holds`, async () => {
+    const big = await newTrack();
+    await addManyVersions(big, 1_250, "big");
+    // 3,000 tracks of one old version each: kept for ever (each is its track's current version). A scan for prunable
+    // rows by age alone would read all of them every minute.
+    const kept = await createVideo(containerId);
+    await env.DB.prepare(
+      `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 3000)
+       INSERT INTO subtitle_versions (video_id, language, number, cause, cues, completion, hash, bytes)
+       SELECT ?1, 'x' || i, 1, 'import', 1, 0, 'kept-' || i, 2 FROM k`,
+    )
+      .bind(kept.id)
+      .run();
+    await env.DB.prepare("UPDATE subtitle_versions SET created_at = ?1")
+      .bind(nowSeconds() - (VERSION_RETENTION_DAYS + 1) * DAY)
+      .run();
+
+    const runs: Run[] = [];
+    const times = await round();
+    for (let r = 0; r < 4 && (await numbers(big)).length > VERSIONS_KEPT; r++) {
+      for (const at of times) runs.push(await pruneVersions({ db: db(), env }, at));
+    }
+    console.log(JSON.stringify({ bench: "version-prune", runs }));
+    expect(await numbers(big)).toEqual(range(1_201, 1_250));
+    expect(total(runs).pruned).toBe(1_200);
+    expect(Math.max(...runs.map((r) => r.pruned))).toBe(PRUNE_VERSIONS_BATCH);
+    for (const run of runs) {
+      expect(run.rows_read).toBeLessThanOrEqual(RUN_ROWS_READ);
+      expect(run.rows_written).toBeLessThanOrEqual(RUN_ROWS_WRITTEN);
+    }
+    expect((await one<{ n: number }>("SELECT count(*) AS n FROM subtitle_versions WHERE video_id = ?1", kept.id))!.n).toBe(3_000);
+    // A run with nothing to prune reads its window (2,000 old rows kept for ever in one of them) and no more.
+    for (const at of times) {
+      const idle = await pruneVersions({ db: db(), env }, at);
+      expect(idle.pruned).toBe(0);
+      expect(idle.rows_read).toBeLessThanOrEqual(IDLE_ROWS_READ);
+    }
+  });
+
+  it("walks the ids a window per minute: one round of windows prunes everything prunable", async () => {
+    const tracks = [await newTrack(), await newTrack(), await newTrack()];
+    for (const t of tracks) {
+      await addManyVersions(t, 60, `walk-${t.videoId}`);
+      await backDate(t, VERSION_RETENTION_DAYS + 1);
+    }
+    // Windows of 40 ids over 180 rows: each run reads its 40 (and a probe per old row), the round prunes all 30.
+    const times = await round(40);
+    expect(times.length).toBeGreaterThanOrEqual(5);
+    const runs: Run[] = [];
+    for (const at of times) runs.push(await pruneVersions({ db: db(), env }, at, { window: 40 }));
+    expect(total(runs).pruned).toBe(30);
+    expect(runs.filter((r) => r.pruned).length).toBeGreaterThanOrEqual(2);
+    for (const run of runs) expect(run.rows_read).toBeLessThanOrEqual(3 * 40 + 2 * 60);
+    for (const t of tracks) expect(await numbers(t)).toEqual(range(11, 60));
+  });
+});
+
+describe("snapshots go with their video", () => {
+  async function importTrack(videoId: number, language: string, cues: number) {
+    const job = await importJob(userId, videoId, language, srtOf(makeCues(cues, `${language} line`)));
+    await deliver({ type: "srt-import", jobId: job.id });
+    expect((await findJob(db(), job.id))!.status).toBe("succeeded");
+  }
+
+  it("DELETE /v4/videos/<id>.json deletes the video's snapshot objects after its rows, and no other video's", async () => {
+    const staff = await signedInUser({ staff: true });
+    const video = await createVideo(containerId);
+    const neighbour = await createVideo(containerId);
+    await importTrack(video.id, "en", 20);
+    await importTrack(video.id, "fr", 20);
+    await importTrack(neighbour.id, "en", 20);
+    expect(await listed(video.id)).toHaveLength(2);
+
+    const res = await api(`/v4/videos/${video.wireId}.json?token=${staff.token}`, { method: "DELETE" });
+    expect(res.status).toBe(204);
+    expect((await one<{ n: number }>("SELECT count(*) AS n FROM subtitle_versions WHERE video_id = ?1", video.id))!.n).toBe(0);
+    expect(await listed(video.id)).toEqual([]);
+    expect(await listed(neighbour.id)).toHaveLength(1);
+  });
+
+  it("deletes a video's snapshots a page of keys at a time, every page; again, nothing", async () => {
+    const video = await createVideo(containerId);
+    await Promise.all(range(1, 25).map((n) => env.SUBTITLES.put(snapshotKey({ videoId: video.id, language: "de" }, `h${n}`), "[]")));
+    // A neighbour whose id starts with the same digits is another prefix (`subtitle-versions/<id>/`).
+    const prefixed = { videoId: Number(`${video.id}0`), language: "de" };
+    await env.SUBTITLES.put(snapshotKey(prefixed, "other"), "[]");
+    expect(await deleteVideoSnapshots(env, video.id, 10)).toBe(25);
+    expect(await listed(video.id)).toEqual([]);
+    expect(await exists(prefixed, "other")).toBe(true);
+    expect(await deleteVideoSnapshots(env, video.id, 10)).toBe(0);
+  });
+
+  it("the container-delete job deletes the versions of its videos and their objects; a replay does nothing more", async () => {
+    const c = await createContainer({ title: "Going" });
+    // More videos with versions than one cleanup statement takes (CLEANUP_VIDEOS), two versions each, and one import.
+    const videos = await Promise.all(range(1, CLEANUP_VIDEOS + 2).map(() => createVideo(c.id)));
+    for (const v of videos) await addVersions({ videoId: v.id, language: "en" }, [`${v.id}-a`, `${v.id}-b`]);
+    await importTrack(videos[0].id, "fr", 5);
+    const bystander = await newTrack();
+    await addVersions(bystander, ["stays"]);
+
+    const job = await insertJob(db(), { type: "container-delete", params: { containerId: c.id } });
+    await deliver({ type: "container-delete", jobId: job.id });
+    const done = (await findJob(db(), job.id))!;
+    expect(done.status, String(done.error)).toBe("succeeded");
+    const versions = 2 * videos.length + 1;
+    expect(done.result).toMatchObject({
+      deleted: { subtitle_versions: versions, videos: videos.length, containers: 1 },
+      snapshots: versions,
+    });
+    for (const v of videos) expect(await listed(v.id), `video ${v.id}`).toEqual([]);
+    expect(
+      (await one<{ n: number }>(`SELECT count(*) AS n FROM subtitle_versions WHERE video_id IN (${videos.map((v) => v.id).join(",")})`))!.n,
+    ).toBe(0);
+    expect(await exists(bystander, "stays")).toBe(true);
+
+    // A replay (at least once delivery) finds nothing left and succeeds.
+    await env.DB.prepare("UPDATE jobs SET status = 'queued' WHERE id = ?1").bind(job.id).run();
+    await deliver({ type: "container-delete", jobId: job.id });
+    expect((await findJob(db(), job.id))!.result).toMatchObject({ deleted: { subtitle_versions: 0, containers: 0 }, snapshots: 0 });
+  });
+});
