@@ -25,6 +25,7 @@ interface __BaseEnv_Env {
 	WEBHOOKS_QUEUE: string;
 	API_ORIGIN: string;
 	WEBHOOKS_ALLOW_LOOPBACK: string;
+	WEBHOOKS_SELF_HOSTS: string;
 	V3_TOKEN_SECRET: string;
 	IDENTITY_PROVIDERS: string;
 	RETAILER_SECRETS: string;

@@ -3,7 +3,7 @@ import { failJob, findJob } from "../src/db/queries/jobs";
 import { JobMessage, jobHandlers } from "../src/jobs";
 import { discardPayload } from "../src/jobs/payload";
 import { webhookQueue } from "../src/webhooks/delivery";
-import { logJobTransition, runJob } from "./runner";
+import { backoffSeconds, describeError, logJobTransition, runJob } from "./runner";
 
 /** Consumers by job type, from the definitions in src/jobs (mutable so tests can swap one in). */
 export const handlers = jobHandlers();
@@ -19,23 +19,44 @@ export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<voi
   // The name comes from config because each environment has its own queues (wrangler.toml, JOBS_DEAD_LETTER_QUEUE).
   const deadLetters = batch.queue === env.JOBS_DEAD_LETTER_QUEUE;
   for (const message of batch.messages) {
-    const parsed = JobMessage.safeParse(message.body);
-    if (!parsed.success) {
-      // Nothing can ever process it; retrying would only delay the dead-letter queue.
-      console.error(JSON.stringify({ level: "error", queue: batch.queue, error: "malformed job message", body: message.body }));
-      message.ack();
-      continue;
+    // Each message is settled on its own (docs/decisions.md, "Jobs"): whatever one throws is that
+    // message's retry, and after max_retries its own dead letter; the others of the batch are acked or retried as
+    // they finish. A message already acked or retried keeps that outcome (the first call wins).
+    try {
+      await consume(db, env, message, deadLetters, batch.queue);
+    } catch (err) {
+      const delaySeconds = backoffSeconds(message.attempts);
+      console.error(
+        JSON.stringify({
+          level: "error",
+          queue: batch.queue,
+          error: `message failed: ${describeError(err)}`,
+          message: message.id,
+          delaySeconds,
+        }),
+      );
+      message.retry({ delaySeconds });
     }
-    const { jobId, type } = parsed.data;
-    if (deadLetters) {
-      const job = await findJob(db, jobId);
-      const reason = `failed after ${job?.attempts ?? 0} attempts: ${job?.error ?? "unknown error"}`;
-      await failJob(db, jobId, reason);
-      await discardPayload(env, job?.payloadKey);
-      message.ack();
-      logJobTransition("failed", { job: jobId, type, error: reason, deadLetter: true });
-      continue;
-    }
-    await runJob(db, env, jobId, handlers[type], message);
   }
+}
+
+async function consume(db: ReturnType<typeof consumerDb>, env: Env, message: Message<unknown>, deadLetters: boolean, queueName: string) {
+  const parsed = JobMessage.safeParse(message.body);
+  if (!parsed.success) {
+    // Nothing can ever process it; retrying would only delay the dead-letter queue.
+    console.error(JSON.stringify({ level: "error", queue: queueName, error: "malformed job message", body: message.body }));
+    message.ack();
+    return;
+  }
+  const { jobId, type } = parsed.data;
+  if (deadLetters) {
+    const job = await findJob(db, jobId);
+    const reason = `failed after ${job?.attempts ?? 0} attempts: ${job?.error ?? "unknown error"}`;
+    await failJob(db, jobId, reason);
+    await discardPayload(env, job?.payloadKey);
+    message.ack();
+    logJobTransition("failed", { job: jobId, type, error: reason, deadLetter: true });
+    return;
+  }
+  await runJob(db, env, jobId, handlers[type], message);
 }

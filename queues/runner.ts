@@ -35,7 +35,7 @@ export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandle
     log("succeeded");
     await announceEnd(env, job);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = describeError(err);
     if (err instanceof PermanentJobError) {
       await failJob(db, jobId, reason);
       message.ack();
@@ -47,6 +47,15 @@ export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandle
     await noteJobError(db, jobId, reason, delaySeconds + LEASE_SECONDS);
     message.retry({ delaySeconds });
     log("retry", { error: reason, delaySeconds });
+  }
+}
+
+/** What was thrown, as text; never throws itself (a thrown object may have no usable toString). */
+export function describeError(err: unknown): string {
+  try {
+    return err instanceof Error ? err.message : String(err);
+  } catch {
+    return Object.prototype.toString.call(err);
   }
 }
 

@@ -9,7 +9,12 @@ const COMMANDS = {
   "app:create": { args: ["name"], flags: ["official", "unhosted"], run: appCreate, print: printSecret },
   "app:list": { args: [], flags: [], run: appList, print: printApplications },
   "app:rotate-secret": { args: ["id"], flags: [], run: appRotateSecret, print: printSecret },
-  "user:create-staff": { args: ["username", "email"], flags: ["password-stdin", "name"], run: userCreateStaff, print: printUser },
+  "user:create-staff": {
+    args: ["username", "email"],
+    flags: ["password-stdin", "name", "email-verified"],
+    run: userCreateStaff,
+    print: printUser,
+  },
   "manager:add": { args: ["user", "container"], flags: [], run: managerAdd, print: printManager },
 };
 const VALUE_OPTIONS = new Set(["env", "persist-to", "name"]);
@@ -20,9 +25,11 @@ const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <
   app:create <name> [--official] [--unhosted]    a new application; its secret is printed once
   app:list                                       every application (never the secrets)
   app:rotate-secret <id>                         a new secret for 12a (or 12); the old one stops working at once
-  user:create-staff <username> <email> [--name <name>] [--password-stdin]
+  user:create-staff <username> <email> [--name <name>] [--password-stdin] [--email-verified]
                                                  a staff user; without --password-stdin a password is generated
-                                                 and printed once
+                                                 and printed once; --email-verified only when the address is known
+                                                 to be theirs (a social or identity-provider login with that
+                                                 email then signs in to this account)
   manager:add <user> <container>                 <user> manages <container> (12u, 12 or a username; 50c or 50)
 
   --remote            the deployed D1 (default: the local one that npm start and npm run dev use)
@@ -77,6 +84,7 @@ async function main(argv) {
     official: Boolean(options.official),
     unhosted: Boolean(options.unhosted),
     name: options.name,
+    emailVerified: Boolean(options["email-verified"]),
     password: options["password-stdin"] ? readPassword() : undefined,
   };
   await checkEnvironment(target.env);
@@ -103,7 +111,7 @@ function printApplications({ applications }) {
 }
 
 function printUser({ user, password }) {
-  console.log(`staff user ${user.id} ${user.username} <${user.email}>`);
+  console.log(`staff user ${user.id} ${user.username} <${user.email}>${user.email_verified ? " (email verified)" : ""}`);
   if (password !== undefined) {
     console.log(`password: ${password}`);
     console.log("The password is shown only this once: hand it over now.");

@@ -75,7 +75,11 @@ export async function demoSeedSql() {
   // Parents before children: D1 enforces foreign keys.
   const statements = [
     ...insertRows("applications", ["id", "name", "official", "unhosted_access", "secret", "created_at"], applicationRows()),
-    ...insertRows("users", ["id", "username", "email", "name", "password_hash", "staff", "created_at", "updated_at"], users),
+    ...insertRows(
+      "users",
+      ["id", "username", "email", "name", "password_hash", "staff", "email_verified", "created_at", "updated_at"],
+      users,
+    ),
     ...insertRows("containers", CONTAINER_COLUMNS, containers),
     ...insertRows("container_genres", ["container_id", "genre_id"], containerGenreRows(containers)),
     ...insertRows("licenses", ["container_id", "region", "platform"], licenseRows(r, containers)),

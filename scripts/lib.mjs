@@ -1,6 +1,6 @@
 // Shared steps of the local scripts (start, seed, e2e, bench). Plain Node, run on the pinned Node 22.
 import { spawn, spawnSync } from "node:child_process";
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -148,14 +148,25 @@ export const DEMO_OFFICIAL_APP = { id: "100000a", secret: "official-dev-secret" 
 
 /**
  * The `timestamp`/`signature` headers an application client sends (docs/api.md, "Signed requests"): hex HMAC-SHA1 with
- * its secret over path + query + `&t=<timestamp>` + the body's bytes.
+ * its secret over path + query + `&t=<timestamp>` + the body's bytes. With `method`, the URL must carry `sig_v=2`
+ * (`signedUrl`) and the method and a space come first: writes signed by an application alone need it.
  */
-export function signedHeaders(url, body, secret = DEMO_OFFICIAL_APP.secret) {
+export function signedHeaders(url, body, secret = DEMO_OFFICIAL_APP.secret, method = undefined) {
   const u = new URL(url);
   const t = String(Math.floor(Date.now() / 1000));
-  const hmac = createHmac("sha1", secret).update(`${u.pathname}${u.search ? `${u.search}&` : "?"}t=${t}`);
+  const hmac = createHmac("sha1", secret).update(
+    `${method ? `${method.toUpperCase()} ` : ""}${u.pathname}${u.search ? `${u.search}&` : "?"}t=${t}`,
+  );
   if (body) hmac.update(typeof body === "string" ? Buffer.from(body) : body);
   return { timestamp: t, signature: hmac.digest("hex") };
+}
+
+/** `url` with `sig_v=2` and a random `nonce`: the form of a write signed by an application alone (`signedHeaders`). */
+export function signedUrl(url) {
+  const u = new URL(url);
+  u.searchParams.set("sig_v", "2");
+  u.searchParams.set("nonce", randomUUID());
+  return u.href;
 }
 
 /**

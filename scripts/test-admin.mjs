@@ -95,8 +95,9 @@ await step("user:create-staff: a generated password, printed once, hashed as the
   ok(res);
   assert.match(res.json.user.id, /^[1-9]\d*u$/);
   assert.equal(typeof res.json.password, "string");
-  const [row] = rows(`SELECT username, email, name, staff, password_hash FROM users WHERE id = ${n(res.json.user.id)}`);
+  const [row] = rows(`SELECT username, email, name, staff, email_verified, password_hash FROM users WHERE id = ${n(res.json.user.id)}`);
   assert.equal(row.username, "ops_staff");
+  assert.equal(row.email_verified, 0, "an email an operator typed is unverified");
   assert.equal(row.email, "ops.staff@example.com");
   assert.equal(row.name, "Ops Staff");
   assert.equal(row.staff, 1);
@@ -111,6 +112,13 @@ await step("user:create-staff --password-stdin: the password read from stdin, no
   assert.equal(res.json.password, undefined);
   assert.ok(!res.stdout.includes(STDIN_PASSWORD));
   assert.equal(rows("SELECT staff FROM users WHERE username = 'ops_stdin'")[0].staff, 1);
+});
+
+await step("user:create-staff --email-verified: the operator vouches for the address", () => {
+  const res = admin(["user:create-staff", "ops_verified", "ops.verified@example.com", "--email-verified"]);
+  ok(res);
+  assert.equal(res.json.user.email_verified, true);
+  assert.equal(rows("SELECT email_verified FROM users WHERE username = 'ops_verified'")[0].email_verified, 1);
 });
 
 await step("user:create-staff refuses bad usernames and emails, taken names, short passwords", () => {

@@ -25,6 +25,7 @@ import {
   ROOT,
   seedLocal,
   signedHeaders,
+  signedUrl,
   srtOf,
   startDev,
   wrangler,
@@ -115,11 +116,17 @@ const base = server.base;
 const { step, finish } = checklist();
 const app = DEMO_OFFICIAL_APP.id;
 
-/** A request signed by the demo official application (docs/api.md, "Signed requests"). */
+/**
+ * A request signed by the demo official application (docs/api.md, "Signed requests"): the webhook routes have no user
+ * token, so writes sign their method (`sig_v=2`, with a nonce).
+ */
 async function signed(method, path, json) {
-  const url = `${base}${path}${path.includes("?") ? "&" : "?"}app=${app}`;
+  const plain = `${base}${path}${path.includes("?") ? "&" : "?"}app=${app}`;
+  const write = method !== "GET";
+  const url = write ? signedUrl(plain) : plain;
   const body = json === undefined ? undefined : JSON.stringify(json);
-  const res = await fetch(url, { method, headers: { "content-type": "application/json", ...signedHeaders(url, body) }, body });
+  const headers = signedHeaders(url, body, undefined, write ? method : undefined);
+  const res = await fetch(url, { method, headers: { "content-type": "application/json", ...headers }, body });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }

@@ -1,6 +1,7 @@
 import type { D1Stats, DB } from "./db/client";
 import type { Rider } from "./db/rider";
 import type { applications, users } from "./db/schema";
+import type { SignatureVersion } from "./lib/signature";
 
 export type Application = typeof applications.$inferSelect;
 export type User = typeof users.$inferSelect;
@@ -26,6 +27,11 @@ export type AppEnv = {
     ignoredApp?: string;
     /** The request carried a valid signature of `application`. */
     appSigned?: boolean;
+    /**
+     * The verified signature (src/middleware/application.ts): its version (2 signs the method too) and what the
+     * replay check of signature-only writes records (docs/decisions.md, "Signed requests and replay").
+     */
+    signature?: { version: SignatureVersion; value: string; timestamp: number };
     /** The edge cache found the request shareable (src/middleware/cache.ts): its answer is marked public. */
     edgeShared?: boolean;
     /** What the edge cache did, for Server-Timing: served fresh, served stale (refreshing), or computed and stored. */

@@ -66,8 +66,10 @@ export async function appRotateSecret(target, [rawId]) {
 /**
  * A staff user. The username must already be in the shape the app gives new accounts (usernameBase: lower-case
  * letters, digits and `_`, 3 to 24 characters), the email pass the app's email check; it is stored lower case.
+ * The email is unverified unless the operator says it is theirs (`--email-verified`): an unverified account email is
+ * never matched to a social or identity-provider login (docs/decisions.md, "External identity").
  */
-export async function userCreateStaff(target, [rawUsername, rawEmail], { name = "", password }) {
+export async function userCreateStaff(target, [rawUsername, rawEmail], { name = "", password, emailVerified = false }) {
   const { usernameBase, emailSchema, hashPassword, randomPassword, formatId } = await loadAppCode();
   const username = rawUsername ?? "";
   if (usernameBase(username) !== username) {
@@ -85,15 +87,21 @@ export async function userCreateStaff(target, [rawUsername, rawEmail], { name = 
   try {
     [rows] = execute(
       target,
-      `INSERT INTO users (username, email, name, password_hash, staff)
-       VALUES (${sqlString(username)}, ${sqlString(email)}, ${sqlString(displayName)}, ${sqlString(hash)}, 1)
-       RETURNING id, username, email`,
+      `INSERT INTO users (username, email, name, password_hash, staff, email_verified)
+       VALUES (${sqlString(username)}, ${sqlString(email)}, ${sqlString(displayName)}, ${sqlString(hash)}, 1, ${emailVerified ? 1 : 0})
+       RETURNING id, username, email, email_verified`,
     );
   } catch (err) {
     if (err instanceof D1Error && err.uniqueViolation) throw new Conflict("a user with this username or email exists");
     throw err;
   }
-  const user = { id: formatId(rows[0].id, "u"), username: rows[0].username, email: rows[0].email, staff: true };
+  const user = {
+    id: formatId(rows[0].id, "u"),
+    username: rows[0].username,
+    email: rows[0].email,
+    email_verified: Boolean(rows[0].email_verified),
+    staff: true,
+  };
   return generated ? { user, password: secret } : { user };
 }
 

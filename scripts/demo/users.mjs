@@ -37,6 +37,9 @@ export async function userRows({ hashPasswordWithSalt }) {
   return USERS.map((u, i) => ({
     ...u,
     email: `${u.username}@example.com`,
+    // Verified, so that `node scripts/dev-identity.mjs social alice@example.com` signs in to alice (docs/api.md,
+    // "External identity": only a verified account email is matched to a social login).
+    email_verified: 1,
     password_hash: hashes[i],
     created_at: utcMidnight(2020, 1, 1) + i * 30 * DAY,
     updated_at: utcMidnight(2024, 6, 1) + i * DAY,

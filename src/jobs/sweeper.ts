@@ -1,4 +1,5 @@
 import { sweepDueJobs } from "../db/queries/jobs";
+import { sweepUsedSignatures } from "../db/queries/signatures";
 import { pruneVersions, type VersionPruneResult } from "../services/subtitle-retention";
 import { sweepWebhooks, type WebhookSweepResult } from "../webhooks/sweep";
 import { MAX_ATTEMPTS, QUEUED_TIMEOUT_SECONDS } from "./deadlines";
@@ -11,7 +12,8 @@ import type { JobDeps, JobMessageBody } from "./types";
  * and a delivery can die without a word (an evicted isolate), so each unfinished job carries a deadline,
  * `jobs.lease_until`, and the sweeper takes over the jobs past it. The bounds follow from src/jobs/deadlines.ts and
  * the sweep period (a Cron Trigger every minute in production, scripts/lib.mjs's poller locally). The same run
- * prunes subtitle versions past retention, a bounded step at a time (src/services/subtitle-retention.ts).
+ * prunes subtitle versions past retention, a bounded step at a time (src/services/subtitle-retention.ts), and forgets
+ * used request signatures past their timestamp window.
  */
 
 /** Jobs one sweep handles; `sendBatch` takes at most 100 messages. Later ones wait for the next minute. */
@@ -24,6 +26,8 @@ export interface SweepResult {
   webhooks?: WebhookSweepResult;
   /** Subtitle versions pruned past retention, with their snapshot objects; left out when none were. */
   versions?: VersionPruneResult;
+  /** Used request signatures forgotten once their timestamp window closed; left out when none were. */
+  usedSignatures?: number;
 }
 
 /**
@@ -51,6 +55,10 @@ export async function sweepJobs({ db, env }: JobDeps, now: Date = new Date()): P
   const webhooks = await sweepWebhooks({ db, env }, now);
   if (webhooks.reclaimed || webhooks.pumped || webhooks.pruned) result.webhooks = webhooks;
   if (webhooks.reclaimed) console.log(JSON.stringify({ level: "warn", sweep: { webhooks } }));
+  // Replay records past their window (docs/decisions.md, "Signed requests and replay"): a stale timestamp is refused
+  // before the table is read, so they can never match again.
+  const usedSignatures = await sweepUsedSignatures(db, Math.floor(now.getTime() / 1000));
+  if (usedSignatures) result.usedSignatures = usedSignatures;
   // Last: retention waits for the next minute at no cost to anyone, jobs and deliveries do not.
   const versions = await pruneVersions({ db, env }, now);
   if (versions.pruned) result.versions = versions;

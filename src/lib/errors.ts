@@ -111,8 +111,9 @@ export class ApiError extends Error {
   static tooLarge(limitBytes: number) {
     return new ApiError(VCODE.tooLarge, `request body too large (limit ${limitBytes} bytes)`);
   }
-  static rateLimited(retryAfterSeconds: number) {
-    return new ApiError(VCODE.rateLimited, "rate limited", { headers: { "retry-after": String(retryAfterSeconds) } });
+  /** A 429; `headers` adds to Retry-After (the RateLimit fields of src/lib/rate-limit-headers.ts). */
+  static rateLimited(retryAfterSeconds: number, headers: Record<string, string> = {}) {
+    return new ApiError(VCODE.rateLimited, "rate limited", { headers: { "retry-after": String(retryAfterSeconds), ...headers } });
   }
 
   toBody(requestId: string) {

@@ -1,9 +1,18 @@
 import { z } from "@hono/zod-openapi";
+import { ApiError } from "./errors";
 
 export const DEFAULT_PER_PAGE = 25;
 export const MAX_PER_PAGE = 100;
 
-export const MAX_PAGE = 100_000;
+/**
+ * The paging ceiling (docs/decisions.md, "Paging ceiling and repeated parameters"): no listing serves an item past
+ * this position, since an OFFSET is read row by row. `page × per_page` above it is a 400 naming `page`, and a
+ * `with_paging=true` count reads at most `COUNT_LIMIT` rows and answers at most this.
+ */
+export const PAGING_CEILING = 10_000;
+
+/** Rows a `with_paging=true` count reads at most (`LIMIT` in its query): one more than the ceiling tells "more than that". */
+export const COUNT_LIMIT = PAGING_CEILING + 1;
 
 const truthy = z
   .enum(["true", "false", "1", "0"])
@@ -18,13 +27,18 @@ const readInt = (v: number | string | undefined) => {
 
 /**
  * `page` and `per_page`, read the same way on every list (v4 query, JSON bodies, v3): an unreadable or out-of-range
- * value falls back to the default or the nearest bound and is never a 400 (clients send `per_page=500`).
+ * value falls back to the default or the nearest bound (clients send `per_page=500`); only a page past the paging
+ * ceiling is refused, by `paging`, which knows `per_page` too.
  */
 export const pageField = z
   .union([z.number(), z.string()])
   .optional()
-  .transform((v) => Math.min(Math.max(readInt(v) ?? 1, 1), MAX_PAGE))
-  .openapi({ description: `1-based page number; unreadable or below 1 is 1, above ${MAX_PAGE} is ${MAX_PAGE}`, type: "integer" });
+  // Any page above the ceiling is refused whatever per_page is, so the value is kept small (no 1e20 in arithmetic).
+  .transform((v) => Math.min(Math.max(readInt(v) ?? 1, 1), PAGING_CEILING + 1))
+  .openapi({
+    description: `1-based page number; unreadable or below 1 is 1; page × per_page above ${PAGING_CEILING} is a 400`,
+    type: "integer",
+  });
 
 export const perPageField = z
   .union([z.number(), z.string()])
@@ -56,9 +70,19 @@ export interface Paging {
   onlyIds: boolean;
 }
 
+/** The deepest page a listing serves at `perPage` items a page. */
+export const lastServedPage = (perPage: number) => Math.floor(PAGING_CEILING / perPage);
+
+/** Offset and limit of a page; a page past the paging ceiling is a 400 naming `page` (every paged list comes here). */
 export function paging(q: { page?: number; per_page?: number; with_paging?: boolean; only_ids?: boolean }): Paging {
   const page = q.page ?? 1;
   const perPage = q.per_page ?? DEFAULT_PER_PAGE;
+  if (page > lastServedPage(perPage)) {
+    throw ApiError.field(
+      "page",
+      `lists are served up to item ${PAGING_CEILING}: page × per_page may be at most ${PAGING_CEILING} (the last page at per_page=${perPage} is ${lastServedPage(perPage)}); narrow the list with its filters`,
+    );
+  }
   return {
     page,
     perPage,
@@ -90,6 +114,7 @@ export interface ListEnvelope<W> {
   more: boolean;
   response: W[] | string[];
   count?: number;
+  count_capped?: true;
   pagination?: z.infer<typeof Pagination>;
 }
 
@@ -103,7 +128,15 @@ export const listEnvelopeSchema = <T extends z.ZodType, E extends z.ZodRawShape 
     .object({
       more: z.boolean().openapi({ description: "another page exists" }),
       response: z.union([z.array(item), z.array(z.string())]).openapi({ description: "items, or ids with `only_ids=true`" }),
-      count: z.number().int().optional().openapi({ description: "total, with `with_paging=true`" }),
+      count: z
+        .number()
+        .int()
+        .optional()
+        .openapi({ description: `total, with \`with_paging=true\`; at most ${PAGING_CEILING} (see \`count_capped\`)` }),
+      count_capped: z
+        .literal(true)
+        .optional()
+        .openapi({ description: `present when the list holds more than ${PAGING_CEILING} items: \`count\` is then ${PAGING_CEILING}` }),
       pagination: Pagination.optional().openapi({ description: "absolute page links, with `with_paging=true`" }),
       ...(extra ?? ({} as E)),
     })
@@ -127,14 +160,17 @@ export async function listEnvelope<T, W>(
   const response = p.onlyIds ? pageRows.map(idOf) : pageRows.map(toWire).filter((item): item is W => item !== null);
   const body: ListEnvelope<W> = { more, response };
   if (!p.withPaging) return body;
-  // Without a counter the total is only known on the last page; lists that page pass one.
+  // Without a counter the total is only known on the last page; lists that page pass one. Counters read at most
+  // COUNT_LIMIT rows, so a total above the ceiling is answered as the ceiling, and said so.
   const total = count ? await count() : p.offset + pageRows.length;
   return {
     ...body,
-    count: total,
+    count: Math.min(total, PAGING_CEILING),
+    ...(total > PAGING_CEILING ? { count_capped: true as const } : {}),
     pagination: {
       previous: p.page > 1 ? pageUrl(requestUrl, p.page - 1) : null,
-      next: more ? pageUrl(requestUrl, p.page + 1) : null,
+      // Never a link to a page that would be refused.
+      next: more && p.page < lastServedPage(p.perPage) ? pageUrl(requestUrl, p.page + 1) : null,
     },
   };
 }

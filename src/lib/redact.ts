@@ -4,17 +4,47 @@
  */
 export const REDACTED = "[redacted]";
 
-/** Query parameters that carry a credential anywhere in the API (v4/v5 `token`, v3 OAuth, request signatures). */
-const SECRET_PARAMS = ["token", "access_token", "refresh_token", "password", "client_secret", "sig", "signature"];
+/**
+ * Query parameters that carry a credential anywhere in the API: v4/v5 `token`, v3 OAuth (`client_secret`, `password`,
+ * `social_access_token`), the v5 credential fields (never read from the query, but a client may still send them there),
+ * request signatures.
+ */
+const SECRET_PARAMS = new Set([
+  "token",
+  "access_token",
+  "refresh_token",
+  "password",
+  "client_secret",
+  "social_access_token",
+  "social_token",
+  "idp_token",
+  "retailer_params",
+  "store_token",
+  "sig",
+  "signature",
+]);
 
 // The token segment up to an optional .json/.xml suffix; percent-encoded slashes stay inside the segment.
 const SESSION_PATH = /(\/v5\/sessions\/)([^/?#\s"']+?)(\.(?:json|xml))?(?=[/?#\s"']|$)/gi;
-const SECRET_QUERY = new RegExp(`([?&](?:${SECRET_PARAMS.join("|")})=)[^&#\\s"']*`, "gi");
+// Every query parameter; its name is compared decoded, as the server reads it (`pass%77ord=` is `password=`).
+const QUERY_PARAM = /([?&])([^=&#\s"']*)=[^&#\s"']*/g;
+
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, " ")).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
 
 /**
  * Redacts session tokens in paths and credential query parameters. Works on a path, a full URL, or any text holding
  * URLs (an error message, a stack), so a caller never has to know which it has.
  */
 export function redactUrl(text: string): string {
-  return text.replace(SESSION_PATH, `$1${REDACTED}$3`).replace(SECRET_QUERY, `$1${REDACTED}`);
+  return text
+    .replace(SESSION_PATH, `$1${REDACTED}$3`)
+    .replace(QUERY_PARAM, (param: string, sep: string, name: string) =>
+      SECRET_PARAMS.has(decodedName(name)) ? `${sep}${name}=${REDACTED}` : param,
+    );
 }

@@ -28,13 +28,30 @@ function signedTarget(rawUrl: string, headerTimestamp?: string) {
 }
 
 /**
- * The signed message (docs/spec/wire.md, "Signatures"): path + query (with `t`, without `sig`) + raw body. With the
- * `timestamp` header form the timestamp is appended to the query as `t=`. The body is the bytes as sent: a UTF-8
- * byte-order mark, a UTF-16 file or CRLF line ends are signed by the client as bytes, so decoding them first (which
- * drops a BOM) would break the signature.
+ * Signing versions (docs/decisions.md, "Signed requests and replay"): 1, the published clients' scheme, signs the
+ * target and body only; 2 (`sig_v=2` in the query, itself signed) puts the method in front, so a signature made for a
+ * GET cannot be sent as a DELETE. Requests whose only credential is the signature must use 2 for writes.
  */
-export function signedMessageBytes(rawUrl: string, body: Uint8Array, headerTimestamp?: string): Uint8Array {
-  const target = utf8(signedTarget(rawUrl, headerTimestamp));
+export const SIGNATURE_VERSIONS = [1, 2] as const;
+export type SignatureVersion = (typeof SIGNATURE_VERSIONS)[number];
+
+/** The query parameter that names the signing version; absent means 1. */
+export const SIGNATURE_VERSION_PARAM = "sig_v";
+
+/**
+ * The signed message (docs/spec/wire.md, "Signatures"): path + query (with `t`, without `sig`) + raw body; version 2
+ * starts with the method and a space (`DELETE /v4/...`). With the `timestamp` header form the timestamp is appended
+ * to the query as `t=`. The body is the bytes as sent: a UTF-8 byte-order mark, a UTF-16 file or CRLF line ends are
+ * signed by the client as bytes, so decoding them first (which drops a BOM) would break the signature.
+ */
+export function signedMessageBytes(
+  rawUrl: string,
+  body: Uint8Array,
+  headerTimestamp?: string,
+  signed: { version: SignatureVersion; method: string } = { version: 1, method: "" },
+): Uint8Array {
+  const method = signed.version === 2 ? `${signed.method.toUpperCase()} ` : "";
+  const target = utf8(`${method}${signedTarget(rawUrl, headerTimestamp)}`);
   const message = new Uint8Array(target.length + body.length);
   message.set(target);
   message.set(body, target.length);

@@ -14,6 +14,27 @@ import { ApiError } from "./errors";
 /** Sent back so a developer still sees a misspelt field that was ignored. */
 export const IGNORED_FIELDS_HEADER = "x-ignored-fields";
 
+const MAX_IGNORED_FIELDS_HEADER = 1024;
+
+/**
+ * The x-ignored-fields value for these names: a client chooses them, so anything outside printable ASCII (CR, LF, any
+ * non-ASCII) and `%` itself are percent-encoded as UTF-8, and the list is cut at 1 KiB. It cannot throw, so the header is
+ * computed before the handler commits anything (docs/decisions.md, "Real clients: a tolerant wire contract").
+ */
+export function ignoredFieldsValue(names: string[]): string {
+  const encode = (name: string) =>
+    name.replace(/[^\x20-\x24\x26-\x7e]/gu, (ch) =>
+      [...new TextEncoder().encode(ch)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join(""),
+    );
+  let value = "";
+  for (const name of names) {
+    const next = value ? `${value}, ${encode(name)}` : encode(name);
+    if (next.length > MAX_IGNORED_FIELDS_HEADER) return `${value}, ...`;
+    value = next;
+  }
+  return value;
+}
+
 /**
  * Credentials are never taken from the query string (they would end up in access logs and browser history); a
  * client that puts one there gets the ordinary "required" 400 for the body field.
@@ -83,9 +104,10 @@ export function normalise(schema: z.ZodType, value: Record<string, unknown>, ign
   // An object with a catchall (`titles`: `en` plus any language) knows every key; its schema judges them.
   const catchall = defOf(baseOf(schema)).catchall;
   const rest = catchall && defOf(catchall).type !== "never" ? catchall : undefined;
-  const out: Record<string, unknown> = {};
+  // Keys are the client's: `constructor` or `__proto__` must find no schema field and set no prototype.
+  const out: Record<string, unknown> = Object.create(null);
   for (const [key, v] of Object.entries(value)) {
-    const field = shape[key] ?? rest;
+    const field = Object.hasOwn(shape, key) ? shape[key] : rest;
     if (!field) {
       ignored.push(prefix + key);
       continue;
@@ -97,12 +119,12 @@ export function normalise(schema: z.ZodType, value: Record<string, unknown>, ign
 
 /** `a=1&b=2`, with `v[]=1&v[]=2` or repeated keys as arrays and `titles[en]=x` as one level of object. */
 function formFields(params: Iterable<[string, string | File]>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const [rawKey, rawValue] of params) {
     if (typeof rawValue !== "string") continue;
     const m = /^([^[\]]+)\[([^[\]]*)\]$/.exec(rawKey);
     if (m && m[2] !== "") {
-      const inner = (isPlainObject(out[m[1]]) ? out[m[1]] : (out[m[1]] = {})) as Record<string, unknown>;
+      const inner = (isPlainObject(out[m[1]]) ? out[m[1]] : (out[m[1]] = Object.create(null))) as Record<string, unknown>;
       inner[m[2]] = rawValue;
       continue;
     }
@@ -200,8 +222,9 @@ export function tolerantJsonBody(schema: z.ZodType, required: boolean, jsonOnly:
     });
     // The validator reads the body through Hono's cache; forget anything an earlier middleware (the signature check) read.
     (c.req as unknown as { bodyCache: object }).bodyCache = {};
+    const ignoredHeader = ignored.length ? ignoredFieldsValue(ignored) : undefined;
     await next();
-    if (ignored.length) c.res.headers.set(IGNORED_FIELDS_HEADER, ignored.join(", "));
+    if (ignoredHeader) c.res.headers.set(IGNORED_FIELDS_HEADER, ignoredHeader);
   };
 }
 

@@ -1,9 +1,17 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { findApplication } from "../db/queries/applications";
+import { claimSignature } from "../db/queries/signatures";
 import { ApiError, VCODE } from "../lib/errors";
 import { tryParseId } from "../lib/ids";
-import { SIGNATURE_MAX_SKEW_SECONDS, signatureMatches, signedMessageBytes } from "../lib/signature";
-import type { AppEnv } from "../types";
+import {
+  SIGNATURE_MAX_SKEW_SECONDS,
+  SIGNATURE_VERSION_PARAM,
+  type SignatureVersion,
+  signatureMatches,
+  signedMessageBytes,
+} from "../lib/signature";
+import type { AppEnv, Application } from "../types";
 
 /**
  * Resolves `app=<id>a` and, when the request is signed (`sig`/`t` query or `signature`/`timestamp`
@@ -11,7 +19,8 @@ import type { AppEnv } from "../types";
  * need no signature, and routes that need an application say so with `requireApp`/`requireOfficialApp`.
  */
 export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
-  const rawApp = c.req.query("app");
+  // The last of a repeated app=, as for every scalar parameter (docs/decisions.md, "Real clients: a tolerant wire contract").
+  const rawApp = c.req.queries("app")?.at(-1);
   const querySig = c.req.query("sig");
   const headerSig = c.req.header("signature");
   const signed = querySig !== undefined || headerSig !== undefined;
@@ -42,18 +51,31 @@ export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
     if (Math.abs(now - t) > SIGNATURE_MAX_SKEW_SECONDS) {
       throw new ApiError(VCODE.staleTimestamp, "stale timestamp", { extra: { current_timestamp: now } });
     }
+    const version = signatureVersion(c.req.query(SIGNATURE_VERSION_PARAM));
     // Read as bytes (Hono caches them) and signed as bytes, so a raw upload reaches its handler byte for byte and a
     // BOM, UTF-16 or CRLF file verifies, whatever its encoding.
     const body = c.req.method === "GET" || c.req.method === "HEAD" ? new Uint8Array() : new Uint8Array(await c.req.arrayBuffer());
-    const message = signedMessageBytes(c.req.url, body, querySig === undefined ? timestamp : undefined);
-    if (!(await signatureMatches(application.secret, message, (querySig ?? headerSig)!))) {
+    const message = signedMessageBytes(c.req.url, body, querySig === undefined ? timestamp : undefined, { version, method: c.req.method });
+    const value = (querySig ?? headerSig)!;
+    if (!(await signatureMatches(application.secret, message, value))) {
       throw new ApiError(VCODE.invalidSignature, "invalid signature");
     }
     c.set("appSigned", true);
+    c.set("signature", { version, value: value.toLowerCase(), timestamp: t });
   }
   c.set("application", application);
   return next();
 });
+
+/** `sig_v`: absent or `1` is the published clients' scheme, `2` signs the method too; anything else is a 400. */
+function signatureVersion(raw: string | undefined): SignatureVersion {
+  if (raw === undefined || raw === "1") return 1;
+  if (raw === "2") return 2;
+  throw ApiError.field(SIGNATURE_VERSION_PARAM, "the signing version is 1 (or absent) or 2");
+}
+
+/** The application the request proved with its signature; none for an unsigned `app=`, which is public. */
+export const signedApplication = (c: Context<AppEnv>): Application | undefined => (c.get("appSigned") ? c.get("application") : undefined);
 
 /** Says that the unsigned `app=` of the request names no known application and was not used. */
 export const APP_IGNORED_HEADER = "x-app-ignored";
@@ -86,16 +108,37 @@ export const requireOfficialApp = createMiddleware<AppEnv>(async (c, next) => {
 
 /**
  * An application acting as itself (its webhook endpoints): any application, official or not, proven by its
- * signature, since `app=` alone is public. No user token is involved.
+ * signature, since `app=` alone is public. No user token is involved, so the signature is the only credential and a
+ * write must not be replayable (docs/decisions.md, "Signed requests and replay"): it signs its method (`sig_v=2`), so
+ * a captured GET cannot be sent as a DELETE, and each signature is accepted once within its timestamp window.
+ * Reads keep the published clients' scheme: repeating a GET changes nothing.
  */
 export const requireSignedApp = createMiddleware<AppEnv>(async (c, next) => {
   const ignored = c.get("ignoredApp");
   if (ignored !== undefined) throw unknownApplication(ignored);
-  if (!c.get("application")) throw ApiError.field("app", "this route needs app=<application id> and a signature");
-  if (!c.get("appSigned")) {
+  const application = c.get("application");
+  if (!application) throw ApiError.field("app", "this route needs app=<application id> and a signature");
+  const signature = c.get("signature");
+  if (!c.get("appSigned") || !signature) {
     throw new ApiError(VCODE.invalidSignature, "an application must sign this request", {
       details: [{ field: "sig", message: 'sign with sig and t, or the signature and timestamp headers (docs/api.md, "Signed requests")' }],
     });
+  }
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+    if (signature.version !== 2) {
+      throw new ApiError(VCODE.invalidSignature, "a write signed by an application alone must sign its method", {
+        details: [
+          { field: SIGNATURE_VERSION_PARAM, message: 'add sig_v=2 to the query and sign the method too (docs/api.md, "Signed requests")' },
+        ],
+      });
+    }
+    // Keyed by application and signature; kept until the timestamp window closes, after which the request is stale.
+    const key = `${application.id}:${signature.value}`;
+    if (!(await claimSignature(c.get("db"), key, signature.timestamp + SIGNATURE_MAX_SKEW_SECONDS))) {
+      throw new ApiError(VCODE.invalidSignature, "this signature was already used: sign every request anew", {
+        details: [{ field: "sig", message: "two identical writes in one second need a nonce=<random> query parameter to differ" }],
+      });
+    }
   }
   return next();
 });

@@ -17,6 +17,8 @@ const EXPOSE_HEADERS = [
   "server-timing",
   "etag",
   "retry-after",
+  "ratelimit-policy",
+  "ratelimit",
   "x-ignored-fields",
   "x-token-ignored",
   "x-app-ignored",

@@ -227,8 +227,19 @@ export async function deleteContainer({ db, env }: Deps, containerId: number): P
 
 // ---- videos ----
 
-export async function createVideo({ db, env }: Deps, container: ContainerRow, body: VideoCreate): Promise<VideoRow> {
+/**
+ * `blocked` is staff's (docs/decisions.md, "Catalogue writes"): a container's managers may move a video between
+ * normal and pending, but neither block one nor move one that staff blocked out of it. Sending the state it already
+ * has changes nothing and is allowed, so a client that writes back the object it read is not refused.
+ */
+function refuseBlockedChange(user: User, from: VideoRow["state"] | undefined, to: VideoRow["state"] | undefined) {
+  if (user.staff || to === undefined || to === from) return;
+  if (to === "blocked" || from === "blocked") throw ApiError.forbidden("only staff may block a video or unblock one");
+}
+
+export async function createVideo({ db, env }: Deps, user: User, container: ContainerRow, body: VideoCreate): Promise<VideoRow> {
   assertVideoTypeFits(body.type, container.type);
+  refuseBlockedChange(user, undefined, body.state);
   const id = newVideoId;
   const rows = await runBatch<VideoRow[]>(db, [
     insertVideo(db, {
@@ -249,7 +260,8 @@ export async function createVideo({ db, env }: Deps, container: ContainerRow, bo
   return rows[0];
 }
 
-export async function updateVideo({ db, env }: Deps, video: VideoRow, body: VideoUpdate): Promise<VideoRow> {
+export async function updateVideo({ db, env }: Deps, user: User, video: VideoRow, body: VideoUpdate): Promise<VideoRow> {
+  refuseBlockedChange(user, video.state, body.state);
   const set: Partial<typeof videos.$inferInsert> = {};
   if (body.number !== undefined) set.number = body.number;
   if (body.duration !== undefined) set.duration = body.duration;

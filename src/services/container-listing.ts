@@ -32,7 +32,8 @@ export interface ListingFilters extends ListingFilterValues {
  * The facets (see `container_facets`) a listed container must carry. Everyone sees only public (hosted and
  * licensed) containers, whose facets are plain (`genre:6`); `hosted=0` / `licensed=0` ask for fan channels
  * instead (`unhosted` / `unlicensed`, with `x:`-prefixed facets), but only from an application with unhosted
- * access: for any other caller they are silently ignored (migration 0012).
+ * access that signed the request (the caller passes only a signed application): for any other caller they are
+ * silently ignored (migration 0012).
  */
 export function listingFacets(q: ListingFilters, application: Application | undefined): string[] {
   const fanChannels = application?.unhostedAccess === true;

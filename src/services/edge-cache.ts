@@ -106,13 +106,17 @@ export async function bumpGenerations(env: Pick<Env, "CACHE">, ...scopes: Scope[
 const NOT_IN_KEY = new Set(CREDENTIAL_PARAMS);
 
 /**
- * The cache key of a shareable request: the same for any order of the query and with or without credentials,
- * different for each region and each generation. The prefix is a path, which no client's path can reach.
+ * The cache key of a shareable request: the same for any order of the parameters and with or without credentials,
+ * different for each region and each generation. The prefix is a path, which no client's path can reach. The
+ * values of a repeated parameter keep the order they were sent in: a handler reads the last of a repeated scalar
+ * (`?page=3&page=2` is page 2), so sorting them would let `?page=2&page=3` be served page 2 (docs/decisions.md,
+ * "Paging ceiling and repeated parameters").
  */
 export function edgeKey(url: string, variant: { region?: string }, gens: string[]): string {
   const u = new URL(url);
   const params = [...u.searchParams].filter(([name]) => !NOT_IN_KEY.has(name));
-  params.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  // Array.prototype.sort is stable: equal names stay in the order sent.
+  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const query = new URLSearchParams(params).toString();
   return `${u.origin}/__edge/${gens.join(".")}/${variant.region ?? "-"}${u.pathname}${query ? `?${query}` : ""}`;
 }

@@ -1,28 +1,93 @@
 import { sha256Hex } from "../lib/encoding";
-import { ApiError } from "../lib/errors";
+import { ApiError, VCODE } from "../lib/errors";
+import { type RateLimitPolicy, exhaustedHeaders, policyField } from "../lib/rate-limit-headers";
+import type { User } from "../types";
 import type { Deps } from "./deps";
+import { authenticate, badLogin } from "./sessions";
 
 /**
- * Login rate limits (Workers Rate Limiting bindings, `[[ratelimits]]` in wrangler.toml): every login attempt
- * counts, per client address (LOGIN_BY_IP, 20 a minute) and per account (LOGIN_BY_ACCOUNT, 10 a minute).
+ * Login rate limits (Workers Rate Limiting bindings, `[[ratelimits]]` in wrangler.toml; docs/decisions.md, "External
+ * identity"):
+ * - LOGIN_BY_IP, 20 a minute per client: every attempt, before any credential is checked;
+ * - LOGIN_BY_ACCOUNT, 10 a minute: a password login per account *and client*, asked after the password check
+ *   (`passwordLogin`), so only a client's own attempts can lock it out of an account: someone else's failures,
+ *   from another address, never lock the owner out; an external identity per verified identity (`limitLoginByAccount`).
  * The binding does not tell when its window ends, so Retry-After is the window: 60 s.
  */
 export const LOGIN_RETRY_AFTER_SECONDS = 60;
 
-/** Cloudflare sets CF-Connecting-IP on every request; only local runs lack it (they share one bucket). */
-export const clientAddress = (header: (name: string) => string | undefined) => header("cf-connecting-ip") ?? "local";
+/**
+ * The client a limit counts: `CF-Connecting-IP` (Cloudflare sets it on every request; only local runs lack it and
+ * share one bucket), an IPv6 address cut to its /64: one subscriber usually holds a whole /64, and addresses rotated
+ * inside it must not buy fresh limits.
+ */
+export const clientAddress = (header: (name: string) => string | undefined) => clientOf(header("cf-connecting-ip") ?? "local");
 
-export async function limitLoginByAddress({ env }: Pick<Deps, "env">, address: string) {
-  const { success } = await env.LOGIN_BY_IP.limit({ key: `ip:${address}` });
-  if (!success) throw ApiError.rateLimited(LOGIN_RETRY_AFTER_SECONDS);
+export function clientOf(address: string): string {
+  if (!address.includes(":")) return address;
+  // An IPv4 address written as IPv6 (::ffff:192.0.2.1) is that IPv4 client, not a /64 shared by all of them.
+  const v4 = /:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
+  if (v4) return v4[1];
+  const [head, tail] = address.toLowerCase().split("::", 2);
+  const groups = (s: string | undefined) => (s ? s.split(":") : []);
+  const left = groups(head);
+  const right = groups(tail);
+  const full = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  const prefix = full.slice(0, 4);
+  if (prefix.length < 4 || !prefix.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return address;
+  return `${prefix.map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+}
+
+/** The login policies as `RateLimit-Policy` names them; quotas as wrangler.toml sets them (its test compares). */
+export const LOGIN_POLICIES = {
+  address: { name: "login-address", quota: 20, window: LOGIN_RETRY_AFTER_SECONDS },
+  account: { name: "login-account", quota: 10, window: LOGIN_RETRY_AFTER_SECONDS },
+} as const satisfies Record<string, RateLimitPolicy>;
+
+/** The `RateLimit-Policy` every login answers (src/lib/rate-limit-headers.ts), set by the login routes. */
+export const LOGIN_POLICY_FIELD = policyField(Object.values(LOGIN_POLICIES));
+
+const rateLimited = (policy: RateLimitPolicy) =>
+  ApiError.rateLimited(LOGIN_RETRY_AFTER_SECONDS, exhaustedHeaders(policy, Object.values(LOGIN_POLICIES)));
+
+export async function limitLoginByAddress({ env }: Pick<Deps, "env">, client: string) {
+  const { success } = await env.LOGIN_BY_IP.limit({ key: `ip:${client}` });
+  if (!success) throw rateLimited(LOGIN_POLICIES.address);
 }
 
 /**
- * `account` names who is being logged in: `password:<username>` before the password check, or the verified
- * external identity (`social:google:<sub>`, `retailer:acme:<ref>`, ...). Hashed, so the limiter keeps no names.
+ * `account` is a verified external identity (`social:google:<sub>`, `retailer:acme:<ref>`, ...): only its holder can
+ * present it, so it is counted before the account is looked up, from any client. Hashed, so the limiter keeps no names.
  */
 export async function limitLoginByAccount({ env }: Pick<Deps, "env">, account: string) {
   const key = `account:${(await sha256Hex(account.toLowerCase())).slice(0, 32)}`;
   const { success } = await env.LOGIN_BY_ACCOUNT.limit({ key });
-  if (!success) throw ApiError.rateLimited(LOGIN_RETRY_AFTER_SECONDS);
+  if (!success) throw rateLimited(LOGIN_POLICIES.account);
+}
+
+/**
+ * A username and password login, limited per (username, client) after the password check. A client that failed 10
+ * times in the window gets 429 for that username whatever it sends next, the right password included, so the limit
+ * gives its guesses no answer; a client that has not (the owner, elsewhere) logs in as usual. The binding cannot be
+ * read without counting, so the check that lets a success through counts it too: only that client's. Unknown
+ * usernames are counted like known ones, so the limit reveals no account. The caller has counted the attempt
+ * against the client (`limitLoginByAddress`).
+ */
+export async function passwordLogin(
+  { db, env }: Pick<Deps, "db" | "env">,
+  client: string,
+  username: string,
+  password: string,
+): Promise<User> {
+  let user: User | undefined;
+  try {
+    user = await authenticate(db, username, password);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.vcode === VCODE.badLogin)) throw err;
+  }
+  const key = `account:${(await sha256Hex(`password:${username.toLowerCase()}\n${client}`)).slice(0, 32)}`;
+  const { success } = await env.LOGIN_BY_ACCOUNT.limit({ key });
+  if (!success) throw rateLimited(LOGIN_POLICIES.account);
+  if (!user) throw badLogin();
+  return user;
 }

@@ -117,12 +117,13 @@ export const V3_SEARCH_CANDIDATES = 120;
 
 /**
  * A user's words as an FTS5 query: each word quoted (so FTS syntax in it is literal) and prefix-matched,
- * all words required.
+ * all words required. Control characters separate words like spaces: a NUL inside a quoted FTS5 string is a syntax
+ * error, which would be a 500 (docs/decisions.md, "Real clients: a tolerant wire contract").
  */
 export function ftsQuery(query: string): string {
   const words = query
     .normalize("NFKC")
-    .split(/[\s\p{P}]+/u)
+    .split(/[\s\p{P}\p{Cc}]+/u)
     .map((w) => w.replaceAll('"', ""))
     .filter(Boolean)
     .slice(0, 8);

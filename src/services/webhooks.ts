@@ -15,10 +15,10 @@ import {
 } from "../db/queries/webhook-endpoints";
 import type { WebhookDeliveryStatus } from "../db/schema";
 import { SUBSCRIBABLE_EVENT_TYPES, type WebhookEventType, maySubscribe } from "../domain/webhook-events";
-import { toBase64Url } from "../lib/encoding";
 import { ApiError, VCODE } from "../lib/errors";
 import { formatId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
+import { standardSecret } from "../lib/webhook-signature";
 import { webhookUrlProblem } from "../lib/webhook-url";
 import type { Application } from "../types";
 import { sendDeliveries } from "../webhooks/pump";
@@ -30,8 +30,11 @@ export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 200;
 
 export type { DeliveryRow, WebhookEndpointRow };
 
-/** `whsec_` and 32 random bytes: the HMAC key of the endpoint's deliveries, shown at creation and rotation only. */
-export const newWebhookSecret = () => `whsec_${toBase64Url(crypto.getRandomValues(new Uint8Array(32)))}`;
+/**
+ * `whsec_` and 32 random bytes in standard base64 (the Standard Webhooks form; docs/decisions.md, "Signed webhooks"):
+ * the HMAC key of the endpoint's deliveries, shown at creation and rotation only.
+ */
+export const newWebhookSecret = () => standardSecret(crypto.getRandomValues(new Uint8Array(32)));
 
 export interface EndpointInput {
   url?: string;
@@ -44,8 +47,13 @@ export interface EndpointInput {
  * `requestOrigin` is where this request arrived: a receiver there (or at API_ORIGIN) would call the API itself.
  * The loopback exception follows `env`, so tests can judge a URL as production would.
  */
-function checkUrl(env: Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK" | "API_ORIGIN">, url: string, requestOrigin: string) {
-  const rules = { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK === "true", selfOrigins: [requestOrigin, env.API_ORIGIN] };
+function checkUrl(env: Pick<Env, "WEBHOOKS_ALLOW_LOOPBACK" | "API_ORIGIN" | "WEBHOOKS_SELF_HOSTS">, url: string, requestOrigin: string) {
+  const rules = {
+    allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK === "true",
+    selfOrigins: [requestOrigin, env.API_ORIGIN],
+    // The Worker's other names (workers.dev, routes): a receiver there is this service too (wrangler.toml).
+    selfHosts: (env.WEBHOOKS_SELF_HOSTS ?? "").split(","),
+  };
   const problem = webhookUrlProblem(url, rules);
   if (problem) throw ApiError.field("url", problem);
 }

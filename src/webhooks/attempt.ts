@@ -44,6 +44,7 @@ export async function attemptDelivery(
 ): Promise<AttemptOutcome> {
   const { event, endpoint, nowSeconds, timeoutMs } = input;
   const body = deliveryBody(event, input.origin);
+  const eventId = formatId(event.id, "e");
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   const signal = AbortSignal.timeout(timeoutMs);
@@ -56,12 +57,12 @@ export async function attemptDelivery(
       headers: {
         "content-type": "application/json",
         "user-agent": WEBHOOK_USER_AGENT,
-        "webhook-id": formatId(event.id, "e"),
+        "webhook-id": eventId,
         "webhook-delivery": formatId(input.deliveryId, "d"),
         "webhook-event": event.type,
         "webhook-attempt": String(input.attempt),
         "webhook-timestamp": String(nowSeconds),
-        "webhook-signature": await signatureHeader(signingSecrets(endpoint, nowSeconds), nowSeconds, body),
+        "webhook-signature": await signatureHeader(signingSecrets(endpoint, nowSeconds), eventId, nowSeconds, body),
       },
     });
     const latencyMs = latency();

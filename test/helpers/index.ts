@@ -30,17 +30,27 @@ function bodyBytes(body: BodyInit | null | undefined): Uint8Array | undefined {
 
 /**
  * Signs like a real application client (the `timestamp`/`signature` headers) when the URL names an application a
- * test created and the test did not sign, or ask not to sign, itself: official-only routes need a signature.
+ * test created and the test did not sign, or ask not to sign, itself: official-only routes need a signature. Writes
+ * to the webhook routes, where the signature is the only credential, sign their method (`sig_v=2`) with a `nonce`,
+ * as docs/api.md ("Signed requests") tells clients; `signVersion` chooses otherwise. Returns the URL to send.
  */
-async function signAsClient(url: string, method: string, headers: Headers, body: BodyInit | null | undefined) {
+async function signAsClient(url: string, method: string, headers: Headers, body: BodyInit | null | undefined, signVersion?: 1 | 2) {
   const u = new URL(url);
   const secret = SECRETS.get(u.searchParams.get("app") ?? "");
-  if (!secret || u.searchParams.has("sig") || headers.has("signature")) return;
-  const bytes = method === "GET" || method === "HEAD" ? new Uint8Array() : bodyBytes(body);
-  if (!bytes) return;
+  if (!secret || u.searchParams.has("sig") || headers.has("signature")) return url;
+  const write = method !== "GET" && method !== "HEAD";
+  const bytes = write ? bodyBytes(body) : new Uint8Array();
+  if (!bytes) return url;
+  const version = signVersion ?? (write && u.pathname.startsWith("/v4/webhooks") ? 2 : 1);
+  if (version === 2) {
+    u.searchParams.set("sig_v", "2");
+    u.searchParams.set("nonce", crypto.randomUUID());
+    url = u.href;
+  }
   const t = String(Math.floor(Date.now() / 1000));
   headers.set("timestamp", t);
-  headers.set("signature", await hmacSha1Hex(secret, signedMessageBytes(url, bytes, t)));
+  headers.set("signature", await hmacSha1Hex(secret, signedMessageBytes(url, bytes, t, { version, method })));
+  return url;
 }
 
 /** What `api()` takes besides fetch's own init: the body as JSON, and who is calling, written as a client would. */
@@ -52,6 +62,8 @@ export interface ApiInit extends RequestInit {
   /** An application's id, sent as `app=`; the request is then signed as it, unless `unsigned`. */
   app?: string;
   unsigned?: boolean;
+  /** The signing version `api()` signs with (default: 2 for webhook writes, else 1). */
+  signVersion?: 1 | 2;
   /** Query parameters added to the path's own. */
   query?: Record<string, string>;
 }
@@ -86,14 +98,14 @@ function withParams(url: string, { token, bearer, app, query }: ApiInit) {
  */
 export async function api(target: string | Target, init: ApiInit = {}) {
   const { path, ...sent } = typeof target === "string" ? { path: target } : target;
-  const { json, unsigned, token, bearer, app, query, ...rest } = { ...sent, ...init };
+  const { json, unsigned, signVersion, token, bearer, app, query, ...rest } = { ...sent, ...init };
   const headers = new Headers(rest.headers);
   if (json !== undefined) headers.set("content-type", "application/json");
   if (!headers.has("cf-connecting-ip")) headers.set("cf-connecting-ip", randomAddress());
   if (token && bearer) headers.set("authorization", `Bearer ${token}`);
-  const url = withParams(path.startsWith("http") ? path : `${ORIGIN}${path}`, { token, bearer, app, query });
+  const unsignedUrl = withParams(path.startsWith("http") ? path : `${ORIGIN}${path}`, { token, bearer, app, query });
   const body = json !== undefined ? JSON.stringify(json) : rest.body;
-  if (!unsigned) await signAsClient(url, (rest.method ?? "GET").toUpperCase(), headers, body);
+  const url = unsigned ? unsignedUrl : await signAsClient(unsignedUrl, (rest.method ?? "GET").toUpperCase(), headers, body, signVersion);
   const res = await SELF.fetch(url, { ...rest, headers, body });
   await checkContract((rest.method ?? "GET").toUpperCase(), url, res);
   return res;
@@ -103,7 +115,7 @@ let seq = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(seq++).toString(36)}`;
 
 /** A user whose password is `<username>-password`; hashed cheaply, as only logins test the real cost. */
-export async function createUser(opts: { username?: string; staff?: boolean } = {}) {
+export async function createUser(opts: { username?: string; staff?: boolean; emailVerified?: boolean } = {}) {
   const username = opts.username ?? unique("user");
   const password = `${username}-password`;
   const [user] = await db()
@@ -114,6 +126,7 @@ export async function createUser(opts: { username?: string; staff?: boolean } = 
       name: username,
       passwordHash: await hashPassword(password, 1000),
       staff: opts.staff ?? false,
+      emailVerified: opts.emailVerified ?? false,
     })
     .returning();
   return { user, password, id: `${user.id}u` };

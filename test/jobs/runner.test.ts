@@ -50,6 +50,72 @@ describe("job runner", () => {
     expect(await findJob(db(), job.id)).toMatchObject({ status: "running", error: "D1 is busy" });
   });
 
+  it("settles each message of a batch on its own: a poisoned one is retried alone", async () => {
+    // The middle job throws what no one expects: an object that cannot even be turned into text.
+    const poisoned = await insertJob(db(), { type: "completion" });
+    handlers["completion"] = async ({ job }) => {
+      if (job.id === poisoned.id) throw Object.create(null);
+      return { done: true };
+    };
+    const first = await insertJob(db(), { type: "completion" });
+    const last = await insertJob(db(), { type: "completion" });
+    const messages = [first, poisoned, last].map((job) => ({
+      id: `m${job.id}`,
+      timestamp: new Date(),
+      attempts: 1,
+      body: { type: "completion", jobId: job.id },
+    }));
+    const batch = createMessageBatch("media-catalogue-jobs", messages);
+    const ctx = createExecutionContext();
+    await queue(batch, env);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.retryBatch.retry).toBe(false);
+    expect(result.explicitAcks.sort()).toEqual([`m${first.id}`, `m${last.id}`].sort());
+    expect(result.retryMessages).toEqual([{ msgId: `m${poisoned.id}` }]);
+    expect(await findJob(db(), first.id)).toMatchObject({ status: "succeeded" });
+    expect(await findJob(db(), last.id)).toMatchObject({ status: "succeeded" });
+    expect(await findJob(db(), poisoned.id)).toMatchObject({ status: "running", error: "[object Object]" });
+  });
+
+  it("a message whose own settling throws is retried, and the batch goes on", async () => {
+    const job = await insertJob(db(), { type: "completion" });
+    const after = await insertJob(db(), { type: "completion" });
+    handlers["completion"] = async () => ({ done: true });
+    // The dead-letter consumer's D1 write fails for the first message only.
+    let calls = 0;
+    const flaky = {
+      ...env,
+      DB: new Proxy(env.DB, {
+        get(target, key) {
+          if (key !== "withSession") return Reflect.get(target, key);
+          return (...args: unknown[]) => {
+            const session = target.withSession(...(args as [string]));
+            return new Proxy(session, {
+              get(s, k) {
+                const value = Reflect.get(s, k);
+                if (k === "prepare" && calls++ === 0)
+                  return () => {
+                    throw new Error("D1 is unavailable");
+                  };
+                return typeof value === "function" ? value.bind(s) : value;
+              },
+            });
+          };
+        },
+      }),
+    } as Env;
+    const batch = createMessageBatch(env.JOBS_DEAD_LETTER_QUEUE, [
+      { id: "dl1", timestamp: new Date(), attempts: 1, body: { type: "completion", jobId: job.id } },
+      { id: "dl2", timestamp: new Date(), attempts: 1, body: { type: "completion", jobId: after.id } },
+    ]);
+    const ctx = createExecutionContext();
+    await queue(batch, flaky);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.retryMessages).toEqual([{ msgId: "dl1" }]);
+    expect(result.explicitAcks).toEqual(["dl2"]);
+    expect(await findJob(db(), after.id)).toMatchObject({ status: "failed" });
+  });
+
   it("the dead-letter consumer marks the job failed with the reason", async () => {
     const job = await insertJob(db(), { type: "list-edit" });
     await db().update(jobs).set({ status: "running", error: "boom", attempts: 6 }).where(eq(jobs.id, job.id));

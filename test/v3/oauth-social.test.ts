@@ -42,8 +42,8 @@ describe("v3 password grant with social_access_token (interface, Authentication 
     expect((await api(`/api/v3/genres/movies.json?access_token=${body.access_token}`)).status).toBe(200);
   });
 
-  it("logs in as the user with that email and links the social id", async () => {
-    const existing = await createUser();
+  it("logs in as the user with that (verified) email and links the social id", async () => {
+    const existing = await createUser({ emailVerified: true });
     const p = uniquePerson();
     const res = await grant({ social_access_token: await idToken("social", { sub: p.sub, email: existing.user.email }) });
     expect(((await res.json()) as { user_id: number }).user_id).toBe(existing.user.id);

@@ -22,7 +22,7 @@ async function suggestion(manager: Signed, suggester: Signed, partnerApp: string
   );
   expect(res.status).toBe(201);
   const id = ((await res.json()) as { id: number }).id;
-  if (hidden) await api({ path: `/v4/videos/${v.wireId}.json`, json: { state: "blocked" } }, { method: "PUT", token: manager.token });
+  if (hidden) await api({ path: `/v4/videos/${v.wireId}.json`, json: { state: "pending" } }, { method: "PUT", token: manager.token });
   return { id, video: v, path: `/v4/captions/${id}/apply.json` };
 }
 

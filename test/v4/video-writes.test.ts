@@ -157,6 +157,30 @@ describe("PUT /v4/videos/<id>.json", () => {
     expect(await count()).toBe(before);
   });
 
+  it("leaves blocking to staff: a manager may hide and show a video, not block or unblock one (403)", async () => {
+    const v = await createVideo(series.id, { type: "clip" });
+    const stateOf = async () => (await db().select().from(videos).where(eq(videos.id, v.id)))[0].state;
+    expect((await put(v.wireId, manager.token, { state: "pending" })).status).toBe(200);
+    expect((await put(v.wireId, manager.token, { state: "normal" })).status).toBe(200);
+    const block = await put(v.wireId, manager.token, { state: "blocked" });
+    expect(block.status).toBe(403);
+    expect((await errorBody(block)).error).toMatch(/only staff may block a video or unblock one/);
+    expect(await stateOf()).toBe("normal");
+
+    expect((await put(v.wireId, staff.token, { state: "blocked" })).status).toBe(200);
+    // The attack: a manager undoing staff's block, to normal or to pending.
+    for (const state of ["normal", "pending"]) expect((await put(v.wireId, manager.token, { state })).status, state).toBe(403);
+    expect(await stateOf()).toBe("blocked");
+    // Other fields stay the manager's, and writing back the state it has changes nothing.
+    const edit = await put(v.wireId, manager.token, { duration: 61, state: "blocked" });
+    expect(edit.status).toBe(200);
+    expect(await stateOf()).toBe("blocked");
+    expect((await put(v.wireId, staff.token, { state: "normal" })).status).toBe(200);
+
+    expect((await postVideo(series.wireId, manager.token, episode({ state: "blocked" }))).status).toBe(403);
+    expect((await postVideo(series.wireId, staff.token, episode({ state: "blocked" }))).status).toBe(201);
+  });
+
   it("refuses type, titles and wrong types; ignores unknown fields", async () => {
     const v = await createVideo(series.id, { duration: 5 });
     expect(await fieldsOf(await put(v.wireId, staff.token, { type: "clip" }))).toEqual(["type"]);

@@ -13,9 +13,9 @@ const userRow = async (id: string) =>
     .where(eq(users.id, parseInt(id, 10)))
     .get())!;
 
-/** A password user whose email is the given one. */
-async function passwordUserWithEmail(email: string) {
-  const u = await createUser();
+/** A password user whose email is the given one, verified unless said otherwise. */
+async function passwordUserWithEmail(email: string, emailVerified = true) {
+  const u = await createUser({ emailVerified });
   await db().update(users).set({ email }).where(eq(users.id, u.user.id));
   return u;
 }
@@ -68,6 +68,26 @@ describe("social_token: creation and linking (interface, Sessions v5)", () => {
     expect((await userRow(user.id)).socialId).toBe(`${TEST_SOCIAL.name}:${p.sub}`);
     // The password still works.
     expect((await postSession({ username: existing.user.username, password: existing.password })).status).toBe(201);
+  });
+
+  it("an account with the same but unverified email is a 409 telling how to link, and nothing is linked", async () => {
+    const p = uniquePerson();
+    const existing = await passwordUserWithEmail(p.email, false);
+    const res = await postSession({ social_token: await idToken("social", { sub: p.sub, email: p.email }) });
+    expect(res.status).toBe(409);
+    expect(await errorBody(res)).toEqual({
+      error:
+        "an account with this email exists and is not linked to this social network account: " +
+        "sign in to that account and link this one with token=",
+      vcode: 5409,
+    });
+    expect((await userRow(existing.id)).socialId).toBeNull();
+  });
+
+  it("a new account made from a verified email is verified itself", async () => {
+    const p = uniquePerson();
+    const { user } = await sessionOf(await postSession({ social_token: await idToken("social", { sub: p.sub, email: p.email }) }));
+    expect((await userRow(user.id)).emailVerified).toBe(true);
   });
 
   it("an account with the same email linked to a different social id is a 409", async () => {

@@ -32,25 +32,44 @@ describe("per address: 20 login attempts a minute, whatever the credential kind"
   });
 });
 
-describe("per account: 10 login attempts a minute, from any number of addresses", () => {
-  it("locks a username after 10 attempts, even with the right password; other users go on", async () => {
+describe("per account and client: 10 password logins a minute, counted after the password check", () => {
+  it("locks a username for the client that failed 10 times, even with the right password; other clients go on", async () => {
     await freshWindow();
     const victim = await createUser();
+    const address = randomAddress();
     for (let i = 0; i < 10; i++) {
-      expect((await postSession({ username: victim.user.username, password: "guess" })).status).toBe(401);
+      expect((await postSession({ username: victim.user.username, password: "guess" }, { address })).status).toBe(401);
     }
-    await expectRateLimited(await postSession({ username: victim.user.username, password: victim.password }));
+    await expectRateLimited(await postSession({ username: victim.user.username, password: victim.password }, { address }));
+    // The owner, from another address, is not locked out by someone else's failures.
+    expect((await postSession({ username: victim.user.username, password: victim.password })).status).toBe(201);
     const other = await createUser();
-    expect((await postSession({ username: other.user.username, password: other.password })).status).toBe(201);
+    expect((await postSession({ username: other.user.username, password: other.password }, { address })).status).toBe(201);
   });
 
   it("treats an unknown username the same way, so the limit reveals no account", async () => {
     await freshWindow();
     const ghost = `ghost_${uniquePerson().id}`;
-    for (let i = 0; i < 10; i++) expect((await postSession({ username: ghost, password: "guess" })).status).toBe(401);
-    await expectRateLimited(await postSession({ username: ghost, password: "guess" }));
+    const address = randomAddress();
+    for (let i = 0; i < 10; i++) expect((await postSession({ username: ghost, password: "guess" }, { address })).status).toBe(401);
+    await expectRateLimited(await postSession({ username: ghost, password: "guess" }, { address }));
   });
 
+  it("counts an IPv6 client by its /64, so rotating addresses inside it buys nothing", async () => {
+    await freshWindow();
+    const victim = await createUser();
+    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:7`;
+    for (let i = 0; i < 10; i++) {
+      const address = `${prefix}::${(i + 1).toString(16)}`;
+      expect((await postSession({ username: victim.user.username, password: "guess" }, { address })).status).toBe(401);
+    }
+    await expectRateLimited(
+      await postSession({ username: victim.user.username, password: victim.password }, { address: `${prefix}:0:0:0:ff` }),
+    );
+  });
+});
+
+describe("per verified identity: 10 external logins a minute, from any number of addresses", () => {
   it("counts a verified external identity as the account", async () => {
     await freshWindow();
     const p = uniquePerson();
@@ -63,13 +82,15 @@ describe("per account: 10 login attempts a minute, from any number of addresses"
 });
 
 describe("v3 password grant", () => {
-  it("is limited per account too, with the OAuth error body and Retry-After", async () => {
+  it("is limited per account and client too, with the OAuth error body and Retry-After", async () => {
     await freshWindow();
     const client = await createApplication({ secret: "limits-secret" });
     const user = await createUser();
+    const address = randomAddress();
     const grant = (password: string) =>
       api("/oauth/token", {
         method: "POST",
+        headers: { "cf-connecting-ip": address },
         json: { grant_type: "password", client_id: client.wireId, client_secret: "limits-secret", username: user.user.username, password },
       });
     for (let i = 0; i < 10; i++) expect((await grant("guess")).status).toBe(400);

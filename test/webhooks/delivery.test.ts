@@ -76,7 +76,7 @@ describe("webhook delivery: the request", () => {
 
     const sig = req.headers.get("webhook-signature")!;
     const ts = req.headers.get("webhook-timestamp")!;
-    expect(sig).toMatch(/^v1=[0-9a-f]{64}$/);
+    expect(sig).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1=[0-9a-f]{64}$/);
     expect(await verifyWebhookSignature(endpoint.secret, sig, ts, req.body, 300, t.seconds())).toBe(true);
     expect(await verifyWebhookSignature("another secret", sig, ts, req.body, 300, t.seconds())).toBe(false);
     expect(await verifyWebhookSignature(endpoint.secret, sig, ts, `${req.body} `, 300, t.seconds())).toBe(false);
@@ -113,13 +113,13 @@ describe("webhook delivery: the request", () => {
     expect(received).toHaveLength(3);
     const [during, , after] = received;
     const header = during.headers.get("webhook-signature")!;
-    expect(header).toMatch(/^v1=[0-9a-f]{64} v1=[0-9a-f]{64}$/);
+    expect(header).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}= v1=[0-9a-f]{64} v1=[0-9a-f]{64}$/);
     const ts = during.headers.get("webhook-timestamp")!;
     for (const secret of [endpoint.secret, "whsec_old"]) {
       expect(await verifyWebhookSignature(secret, header, ts, during.body, 300, t.seconds())).toBe(true);
     }
     const single = after.headers.get("webhook-signature")!;
-    expect(single).toMatch(/^v1=[0-9a-f]{64}$/);
+    expect(single).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1=[0-9a-f]{64}$/);
     expect(await verifyWebhookSignature("whsec_old", single, after.headers.get("webhook-timestamp"), after.body, 300, t.seconds())).toBe(
       false,
     );

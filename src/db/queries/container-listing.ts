@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, exists, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import { COUNT_LIMIT } from "../../lib/paging";
 import type { DB } from "../client";
 import type { ContainerSort } from "../../domain/container-sorts";
 import { facet, inDrivingOrder } from "../../domain/facets";
@@ -85,8 +86,19 @@ export function containerPageQuery(db: DB, q: FacetQuery & { offset: number; lim
   return { query, inOrder };
 }
 
-/** Total for `with_paging=true`: reads every row of the driving facet (plus one probe per other facet). Batchable. */
-export const countContainersQuery = (db: DB, q: FacetQuery) => db.select({ n: count() }).from(f).where(plan(db, q));
+/**
+ * Total for `with_paging=true`: reads the rows of the driving facet (plus one probe per other facet) up to the paging
+ * ceiling's `COUNT_LIMIT`, never the whole facet. Batchable.
+ */
+export const countContainersQuery = (db: DB, q: FacetQuery) =>
+  db.select({ n: count() }).from(
+    db
+      .select({ one: sql`1`.as("one") })
+      .from(f)
+      .where(plan(db, q))
+      .limit(COUNT_LIMIT)
+      .as("capped"),
+  );
 
 export interface ConciseRow {
   id: number;

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { COUNT_LIMIT } from "../../lib/paging";
 import type { DB } from "../client";
 import { VIDEO_STATES, VIDEO_TYPES, videos } from "../schema";
 
@@ -28,5 +29,13 @@ export function containerVideosQuery(db: DB, q: PageQuery) {
   return db.select().from(videos).where(where(q)).orderBy(dir(videos.number), dir(videos.id)).limit(q.limit).offset(q.offset);
 }
 
-/** The total for `with_paging` (batchable; one row `{n}`). */
-export const countContainerVideosQuery = (db: DB, q: ContainerVideosQuery) => db.select({ n: count() }).from(videos).where(where(q));
+/** The total for `with_paging`, up to the paging ceiling's `COUNT_LIMIT` rows (batchable; one row `{n}`). */
+export const countContainerVideosQuery = (db: DB, q: ContainerVideosQuery) =>
+  db.select({ n: count() }).from(
+    db
+      .select({ one: sql`1`.as("one") })
+      .from(videos)
+      .where(where(q))
+      .limit(COUNT_LIMIT)
+      .as("capped"),
+  );

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { COUNT_LIMIT } from "../../lib/paging";
 import type { DB } from "../client";
 import { CONTAINER_TYPES, containers } from "../schema";
 import type { ListItemFilter } from "./lists";
@@ -68,6 +69,13 @@ export const derivedIdPageQuery = (db: DB, facet: DerivedFacet, f: ListItemFilte
     .limit(limit)
     .offset(offset);
 
-/** Total for `with_paging=true`: walks the list's members only. */
+/** Total for `with_paging=true`: walks the list's members only, up to the paging ceiling's `COUNT_LIMIT`. */
 export const derivedCountQuery = (db: DB, facet: DerivedFacet, f: ListItemFilter) =>
-  db.select({ n: count() }).from(containers).where(where(facet, f));
+  db.select({ n: count() }).from(
+    db
+      .select({ one: sql`1`.as("one") })
+      .from(containers)
+      .where(where(facet, f))
+      .limit(COUNT_LIMIT)
+      .as("capped"),
+  );

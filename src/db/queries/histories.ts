@@ -1,4 +1,5 @@
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { COUNT_LIMIT } from "../../lib/paging";
 import type { DB } from "../client";
 import { subtitleHistories } from "../schema";
 
@@ -45,8 +46,14 @@ export const listUserHistories = (db: DB, f: HistoryFilter, offset: number, limi
 
 export type HistoryRow = Awaited<ReturnType<typeof listUserHistories>>[number];
 
-/** Only for `with_paging=true`: reads every matching index entry. */
+/** Only for `with_paging=true`: reads the matching index entries up to the paging ceiling's `COUNT_LIMIT`. */
 export async function countUserHistories(db: DB, f: HistoryFilter) {
-  const row = await db.select({ n: count() }).from(subtitleHistories).where(where(f)).get();
+  const capped = db
+    .select({ one: sql`1`.as("one") })
+    .from(subtitleHistories)
+    .where(where(f))
+    .limit(COUNT_LIMIT)
+    .as("capped");
+  const row = await db.select({ n: count() }).from(capped).get();
   return row?.n ?? 0;
 }

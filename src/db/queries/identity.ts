@@ -28,7 +28,7 @@ export const updateUserLink = (
   userId: number,
   column: LinkColumn,
   ref: string,
-  profile: Partial<Pick<NewUser, "name" | "avatarUrl">>,
+  profile: Partial<Pick<NewUser, "name" | "avatarUrl" | "emailVerified">>,
 ) =>
   db
     .update(users)

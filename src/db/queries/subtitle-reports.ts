@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { COUNT_LIMIT } from "../../lib/paging";
 import type { DB } from "../client";
 import type { REPORT_ACTIONS, REPORT_STATUSES } from "../schema";
 
@@ -83,14 +84,15 @@ export function reportPageQuery(db: DB, f: ReportFilters, offset: number, limit:
     CROSS JOIN users u ON u.id = r.user_id`);
 }
 
-/** Only for `with_paging=true`: the container's reports of the statuses (the index alone without `language`). */
+/** Only for `with_paging=true`: the container's reports of the statuses (the index alone without `language`), up to `COUNT_LIMIT`. */
 export async function countReports(db: DB, f: ReportFilters) {
   const statuses = sql.join(
     f.statuses.map((s) => sql`${s}`),
     sql`, `,
   );
-  const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM reports INDEXED BY reports_container_status
-    WHERE container_id = ${f.containerId} AND status IN (${statuses})${f.language === undefined ? sql`` : sql` AND language = ${f.language}`}`);
+  const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM reports INDEXED BY reports_container_status
+    WHERE container_id = ${f.containerId} AND status IN (${statuses})${f.language === undefined ? sql`` : sql` AND language = ${f.language}`}
+    LIMIT ${COUNT_LIMIT})`);
   return Number(row?.n ?? 0);
 }
 

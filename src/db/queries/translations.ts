@@ -1,4 +1,5 @@
 import { inArray, sql, type SQL } from "drizzle-orm";
+import { COUNT_LIMIT } from "../../lib/paging";
 import type { DB } from "../client";
 import { translationVotes } from "../schema";
 
@@ -25,9 +26,9 @@ export type TranslationWalk = SQL;
 export const walkPage = (db: DB, walk: TranslationWalk, offset: number, limit: number) =>
   db.all<PageEntry>(sql`${walk} LIMIT ${limit} OFFSET ${offset}`);
 
-/** Only for `with_paging=true`: reads every matching row of the walk. */
+/** Only for `with_paging=true`: reads the walk up to the paging ceiling's `COUNT_LIMIT` rows, never all of it. */
 export async function walkCount(db: DB, walk: TranslationWalk) {
-  const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (${walk})`);
+  const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (${walk} LIMIT ${COUNT_LIMIT})`);
   return Number(row?.n ?? 0);
 }
 
@@ -138,10 +139,20 @@ const voteCountsQuery = (db: DB, subtitleIds: number[]) =>
     .where(inArray(translationVotes.subtitleId, subtitleIds))
     .groupBy(translationVotes.subtitleId);
 
-/** Likes and dislikes of the given subtitles: one grouped read of translation_votes_subtitle. */
+/** D1 binds at most 100 parameters per statement. */
+const MAX_BOUND_PARAMETERS = 100;
+
+/**
+ * Likes and dislikes of the given subtitles: one grouped read of translation_votes_subtitle per 100 ids, in one batch.
+ * A full page of 100 carries 101 ids (the extra row tells `more`), which in one `IN (...)` was a 500
+ * (docs/decisions.md, "Paging ceiling and repeated parameters"); a JSON parameter instead costs a row read per id.
+ */
 export async function voteCounts(db: DB, subtitleIds: number[]): Promise<Map<number, VoteCounts>> {
   if (!subtitleIds.length) return new Map();
-  const rows = await voteCountsQuery(db, subtitleIds).all();
+  const [first, ...rest] = Array.from({ length: Math.ceil(subtitleIds.length / MAX_BOUND_PARAMETERS) }, (_, i) =>
+    voteCountsQuery(db, subtitleIds.slice(i * MAX_BOUND_PARAMETERS, (i + 1) * MAX_BOUND_PARAMETERS)),
+  );
+  const rows = (rest.length ? await db.batch([first, ...rest]) : [await first.all()]).flat();
   return new Map(rows.map((r) => [r.subtitleId, { likes: Number(r.likes), dislikes: Number(r.dislikes) }]));
 }
 

@@ -5,3 +5,4 @@ export * from "./localisation";
 export * from "./jobs";
 export * from "./webhooks";
 export * from "./container-fields";
+export * from "./signatures";

@@ -16,6 +16,9 @@ export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   username: text("username").notNull().unique(),
   email: text("email").notNull().unique(),
+  // Whether someone proved they hold `email` (a provider's verified email: created from or linked to such an
+  // identity). Only a verified account email is matched to a new identity (docs/decisions.md, "External identity").
+  emailVerified: flag("email_verified"),
   name: text("name").notNull().default(""),
   // "pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>", so the cost can be raised later.
   passwordHash: text("password_hash").notNull(),

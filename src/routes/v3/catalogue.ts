@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { V3_SUBTITLE_THRESHOLD } from "../../domain/facets";
+import { paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { v3Auth } from "../../middleware/v3";
@@ -127,13 +128,12 @@ for (const kind of Object.keys(GENRE_KINDS) as Array<keyof typeof GENRE_KINDS>) 
 for (const suffix of Object.keys(COMING_SOON) as Array<keyof typeof COMING_SOON>) {
   v3CatalogueRouter.openapi(comingSoonRoute(suffix), async (c) => {
     const q = c.req.valid("query");
-    const page = q.page ?? 1;
-    const perPage = q.per_page;
+    const { page, perPage, offset, limit } = paging(q);
     const { rows, genreNames } = await listComingSoon(depsOf(c), {
       ...licenceFilter(q),
       types: [...COMING_SOON[suffix]],
-      offset: (page - 1) * perPage,
-      limit: perPage + 1,
+      offset,
+      limit,
     });
     const ctx = v3Context(c, genreNames, q.language?.toLowerCase());
     const { items, pagination } = v3Page(c.req.url, page, perPage, rows);
@@ -143,11 +143,10 @@ for (const suffix of Object.keys(COMING_SOON) as Array<keyof typeof COMING_SOON>
 
 for (const path of ["/v3/movies", "/api/v3/movies"]) {
   v3CatalogueRouter.openapi(moviesRoute(path), async (c) => {
-    const q = c.req.valid("query");
-    const page = q.page ?? 1;
-    const { rows, genreNames } = await listMovieVideos(depsOf(c), (page - 1) * q.per_page, q.per_page + 1);
+    const { page, perPage, offset, limit } = paging(c.req.valid("query"));
+    const { rows, genreNames } = await listMovieVideos(depsOf(c), offset, limit);
     const ctx = v3Context(c, genreNames);
-    const { items, pagination } = v3Page(c.req.url, page, q.per_page, rows);
+    const { items, pagination } = v3Page(c.req.url, page, perPage, rows);
     return v3Respond(c, { count: items.length, pagination, response: items.map((r) => v3Movie(r.video, r.container, ctx)) });
   });
 }
@@ -173,12 +172,10 @@ const episodesRoute = withProperties(
 );
 
 v3CatalogueRouter.openapi(episodesRoute, async (c) => {
-  const q = c.req.valid("query");
-  const page = q.page ?? 1;
-  const offset = (page - 1) * q.per_page;
-  const { series, rows, genreNames } = await listEpisodes(depsOf(c), Number(c.req.valid("param").id), offset, q.per_page + 1);
+  const { page, perPage, offset, limit } = paging(c.req.valid("query"));
+  const { series, rows, genreNames } = await listEpisodes(depsOf(c), Number(c.req.valid("param").id), offset, limit);
   const ctx = v3Context(c, genreNames);
-  const { items, pagination } = v3Page(c.req.url, page, q.per_page, rows);
+  const { items, pagination } = v3Page(c.req.url, page, perPage, rows);
   return v3Respond(c, { count: items.length, pagination, response: items.map((v) => v3Episode(v, series, ctx)) });
 });
 

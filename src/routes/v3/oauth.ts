@@ -3,14 +3,17 @@ import type { Context } from "hono";
 import { ApiError, OAuthError } from "../../lib/errors";
 import { createRouter, documentedAs } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
-import { IGNORED_FIELDS_HEADER, normalise, readBody } from "../../lib/tolerant-input";
+import { IGNORED_FIELDS_HEADER, ignoredFieldsValue, normalise, readBody } from "../../lib/tolerant-input";
 import { V3_TOKEN_TTL_SECONDS, issueV3Token } from "../../lib/v3-tokens";
 import { depsOf } from "../../services/deps";
 import { externalLogin } from "../../services/identity/login";
-import { clientAddress, limitLoginByAccount, limitLoginByAddress } from "../../services/login-limits";
-import { authenticate } from "../../services/sessions";
+import { RATELIMIT_POLICY_HEADER } from "../../lib/rate-limit-headers";
+import { LOGIN_POLICY_FIELD, clientAddress, limitLoginByAddress, passwordLogin } from "../../services/login-limits";
 import { oauthClient } from "../../services/v3";
 import type { AppEnv } from "../../types";
+
+/** RFC 9745: when credentials in the query string were deprecated (2026-11-26), sent with a `Link` to the docs. */
+export const QUERY_CREDENTIALS_DEPRECATED_AT = "@1795651200";
 
 const TokenRequest = z.object({
   grant_type: z.string().max(50).optional(),
@@ -55,11 +58,23 @@ const token = withProperties(
       "`grant_type` = `client_credentials` or `password` (with `username` + `password`, or `social_access_token`: " +
       "an OpenID Connect ID token of a configured social network, which creates or links the account as v5 does), " +
       "with `client_id` and `client_secret`, in a form body, a JSON body or the query (as the v4 gem sends them). " +
+      "`client_secret`, `password` and `social_access_token` in the query are deprecated (`Deprecation`, `Link`) and " +
+      "refused over plain HTTP outside local development. " +
       "Tokens are valid for 24 hours; the password grant's response includes `user_id`.",
     // Parameters are read by tokenParams (query, form or JSON) so every failure keeps the OAuth error body.
     request: { query: TokenRequest },
     responses: {
-      200: { description: "a token", content: { "application/json": { schema: TokenResponse } } },
+      200: {
+        description: "a token",
+        content: { "application/json": { schema: TokenResponse } },
+        headers: {
+          Deprecation: {
+            description: "RFC 9745, when credentials came in the query string: deprecated since this date (`@<unix seconds>`).",
+            schema: { type: "string", examples: [QUERY_CREDENTIALS_DEPRECATED_AT] },
+          },
+          Link: { description: 'With `Deprecation`: this documentation (`rel="deprecation"`).', schema: { type: "string" } },
+        },
+      },
       400: {
         description: "invalid_request, invalid_grant or unsupported_grant_type",
         content: { "application/json": { schema: OAuthErrorBody } },
@@ -85,12 +100,36 @@ documentedAs(token, {
   },
 });
 
+/** The parameters that are credentials: accepted in the query string (the v4 gem sends them there) only as below. */
+const QUERY_CREDENTIALS = ["client_secret", "password", "social_access_token"] as const;
+
+/**
+ * Credentials in the query string end up in proxy and server logs and are readable on the wire over plain HTTP. The
+ * interface's form keeps working over HTTPS (and plain HTTP in local development) with `Deprecation` and `Link`
+ * headers; over plain HTTP anywhere else it is refused. Our own logs never carry the query (src/middleware/context.ts,
+ * src/lib/redact.ts).
+ */
+function checkQueryCredentials(c: Context<AppEnv>) {
+  const sent = QUERY_CREDENTIALS.filter((name) => c.req.queries(name) !== undefined);
+  if (!sent.length) return;
+  if (new URL(c.req.url).protocol !== "https:" && c.env.ENVIRONMENT !== "development") {
+    throw new OAuthError(
+      400,
+      "invalid_request",
+      `${sent.join(", ")} may be sent in the query string only over HTTPS; send them in the request body`,
+    );
+  }
+  c.header("deprecation", QUERY_CREDENTIALS_DEPRECATED_AT);
+  c.header("link", `<${new URL(c.req.url).origin}/docs>; rel="deprecation"`, { append: true });
+}
+
 /**
  * Query, form and JSON parameters merged (body wins), read as tolerantly as every other body (src/lib/tolerant-input.ts:
  * JSON whatever the Content-Type, unknown fields ignored and named in x-ignored-fields, a numeric client_id read as
  * text); anything unreadable is an OAuth invalid_request.
  */
 async function tokenParams(c: Context<AppEnv>): Promise<TokenRequest> {
+  checkQueryCredentials(c);
   let body: unknown;
   try {
     body = await readBody(await c.req.arrayBuffer(), c.req.header("content-type"));
@@ -102,7 +141,7 @@ async function tokenParams(c: Context<AppEnv>): Promise<TokenRequest> {
   }
   const ignored: string[] = [];
   const merged = normalise(TokenRequest, { ...c.req.query(), ...(body as Record<string, unknown> | undefined) }, ignored, "");
-  if (ignored.length) c.header(IGNORED_FIELDS_HEADER, ignored.join(", "));
+  if (ignored.length) c.header(IGNORED_FIELDS_HEADER, ignoredFieldsValue(ignored));
   const parsed = TokenRequest.safeParse(merged);
   if (!parsed.success) {
     throw new OAuthError(400, "invalid_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
@@ -133,12 +172,11 @@ function asOAuthError(err: unknown): unknown {
  * configured social network) with the v5 creation and linking rules. Rate limited like v5 logins.
  */
 async function passwordGrantUser(c: Context<AppEnv>, p: TokenRequest) {
-  const db = c.get("db");
   try {
-    await limitLoginByAddress(
-      depsOf(c),
-      clientAddress((name) => c.req.header(name)),
-    );
+    // Every answer of a password grant, refusals included, names the limits it counts against.
+    c.header(RATELIMIT_POLICY_HEADER, LOGIN_POLICY_FIELD);
+    const address = clientAddress((name) => c.req.header(name));
+    await limitLoginByAddress(depsOf(c), address);
     if (p.social_access_token !== undefined && p.username === undefined && p.password === undefined) {
       if (!p.social_access_token) throw new OAuthError(400, "invalid_request", "social_access_token is empty");
       return await externalLogin(depsOf(c), { kind: "social", credential: p.social_access_token });
@@ -146,8 +184,7 @@ async function passwordGrantUser(c: Context<AppEnv>, p: TokenRequest) {
     if (!p.username || !p.password) {
       throw new OAuthError(400, "invalid_request", "username and password (or social_access_token) are required");
     }
-    await limitLoginByAccount(depsOf(c), `password:${p.username}`);
-    return await authenticate(db, p.username, p.password);
+    return await passwordLogin(depsOf(c), address, p.username, p.password);
   } catch (err) {
     throw asOAuthError(err);
   }

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { PLATFORMS } from "../../db/schema";
-import { pageField, pageUrl, perPageField } from "../../lib/paging";
+import { lastServedPage, pageField, pageUrl, perPageField } from "../../lib/paging";
 import { requestFormat } from "../../lib/paths";
 import { toXml } from "../../lib/xml";
 import type { GenreNames } from "../../services/v3";
@@ -33,11 +33,12 @@ export const v3Envelope = (schema: z.ZodType) =>
     response: z.array(schema),
   });
 
-/** The v3 list envelope: absolute `previous`/`next` URLs (same path and extension) or empty strings. */
+/** The v3 list envelope: absolute `previous`/`next` URLs (same path and extension) or empty strings; no `next` past the paging ceiling. */
 export function v3Page<T>(url: string, page: number, perPage: number, rows: T[]) {
   const more = rows.length > perPage;
   const items = more ? rows.slice(0, perPage) : rows;
-  return { items, pagination: { previous: page > 1 ? pageUrl(url, page - 1) : "", next: more ? pageUrl(url, page + 1) : "" } };
+  const next = more && page < lastServedPage(perPage) ? pageUrl(url, page + 1) : "";
+  return { items, pagination: { previous: page > 1 ? pageUrl(url, page - 1) : "", next } };
 }
 
 /** JSON or XML (`.xml` paths), the same data. */

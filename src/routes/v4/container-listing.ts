@@ -16,6 +16,7 @@ import {
   listingPage,
   listingType,
 } from "../../services/container-listing";
+import { signedApplication } from "../../middleware/application";
 import { depsOf } from "../../services/deps";
 import type { ContainerType } from "../../domain/catalogue-types";
 import { containerConcise, containerView } from "../../views/catalogue";
@@ -39,8 +40,8 @@ const LISTING_DESCRIPTION =
   `${Object.keys(LISTING_FILTERS)
     .map((name) => `\`${name}\``)
     .join(", ")} (each described with its parameter). Only hosted ` +
-  "and licensed containers are listed; `hosted=0` / `licensed=0` list fan channels instead, for applications " +
-  "with unhosted access only (ignored for others). Sorts: views (default), views_recent, trending, newest_video, " +
+  "and licensed containers are listed; `hosted=0` / `licensed=0` list fan channels instead, for signed requests of " +
+  "applications with unhosted access only (ignored for others, and never edge-cached). Sorts: views (default), views_recent, trending, newest_video, " +
   "average_rating, release_date, viki_air_time (numeric, highest first), title (A to Z) and number (the count " +
   "of the container's main child videos, e.g. a series' episodes; highest first, `direction=asc` for lowest " +
   "first; `direction` is ignored with the other sorts); unknown sorts and " +
@@ -125,7 +126,9 @@ async function listContainers(c: Context<AppEnv>, q: ListingQuery, pathType?: Co
     const rows = await bulkContainers(deps, q.ids, type);
     return { more: false, response: p.onlyIds ? rows.map((r) => formatId(r.id, "c")) : rows.map((r) => containerView(r, ctx)) };
   }
-  const page = await listingPage(deps, { ...q, type }, c.get("application"), p);
+  // Fan channels only for an application that proved itself: `app=` is public, so an unsigned one proves nothing, and
+  // a signed request is never edge-cached (docs/decisions.md, "Public listings by facet name").
+  const page = await listingPage(deps, { ...q, type }, signedApplication(c), p);
   return listEnvelope(
     c.req.url,
     p,

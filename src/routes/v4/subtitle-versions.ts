@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { TRACK_EXTENSIONS, isTrackExtension } from "../../domain/subtitles/write-file";
 import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
-import { listEnvelope, pageUrl, paging } from "../../lib/paging";
+import { lastServedPage, listEnvelope, pageUrl, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
@@ -158,7 +158,10 @@ async function answerCompare(
     from: n,
     to: m,
     more,
-    pagination: { next: more ? pageUrl(c.req.url, p.page + 1) : null, previous: p.page > 1 ? pageUrl(c.req.url, p.page - 1) : null },
+    pagination: {
+      next: more && p.page < lastServedPage(p.perPage) ? pageUrl(c.req.url, p.page + 1) : null,
+      previous: p.page > 1 ? pageUrl(c.req.url, p.page - 1) : null,
+    },
   };
   return {
     ...body,

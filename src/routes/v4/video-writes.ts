@@ -63,7 +63,7 @@ const remove = withProperties(
 export const videoCreateRouter = createRouter().openapi(create, async (c) => {
   const deps = depsOf(c);
   const container = await manageableContainer(deps, c.get("user"), parseId(c.req.valid("param").container_id, "c"));
-  const video = await createVideo(deps, container, c.req.valid("json"));
+  const video = await createVideo(deps, c.get("user")!, container, c.req.valid("json"));
   return c.json(videoView(video, container, viewContext(c)), 201);
 });
 
@@ -73,7 +73,7 @@ export const videoWritesRouter = createRouter()
     const deps = depsOf(c);
     const videoId = parseId(c.req.valid("param").video_id, "v");
     const { video, container } = await manageableVideo(deps, c.get("user"), videoId);
-    const updated = await updateVideo(deps, video, c.req.valid("json"));
+    const updated = await updateVideo(deps, c.get("user")!, video, c.req.valid("json"));
     return c.json(videoView(updated, container, viewContext(c)), 200);
   })
   .openapi(remove, async (c) => {

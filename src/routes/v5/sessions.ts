@@ -6,7 +6,6 @@ import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import {
   assertSecureTransport,
-  authenticate,
   closeAllSessions,
   liveSession,
   openSession,
@@ -20,7 +19,8 @@ import { resolveApplication } from "../../middleware/application";
 import { deferOf, requestToken } from "../../middleware/session";
 import { externalLogin } from "../../services/identity/login";
 import type { ExternalKind } from "../../services/identity/providers";
-import { clientAddress, limitLoginByAccount, limitLoginByAddress } from "../../services/login-limits";
+import { RATELIMIT_POLICY_HEADER } from "../../lib/rate-limit-headers";
+import { LOGIN_POLICY_FIELD, clientAddress, limitLoginByAddress, passwordLogin } from "../../services/login-limits";
 import type { User } from "../../types";
 import { sessionSummary, sessionView } from "../../views/user";
 
@@ -136,7 +136,7 @@ const create = withProperties(
     summary: "Log in (POST /v5/sessions.json)",
     description:
       "Over HTTPS only (plain HTTP is allowed in local development). Answers 201 with a token. External credentials " +
-      'create or link accounts (docs/api.md, "External identity"). Rate limited per address and per account (429).',
+      'create or link accounts (docs/api.md, "External identity"). Rate limited per address, and per account and address (429; docs/api.md, "Login rate limits").',
     request: { body: jsonBody(Credentials) },
     responses: { 201: jsonResponse(Session, "logged in"), ...errorResponses(400, 401, 403, 409, 413, 429, 503) },
   }),
@@ -194,17 +194,16 @@ export const sessionsRouter = createRouter();
 sessionsRouter.use("/v5/*", resolveApplication);
 sessionsRouter
   .openapi(create, async (c) => {
+    // Every answer of a login, refusals included, names the limits it counts against.
+    c.header(RATELIMIT_POLICY_HEADER, LOGIN_POLICY_FIELD);
     const credential = credentialOf(c.req.valid("json"));
     assertSecureTransport(c.req.url, c.env.ENVIRONMENT);
-    await limitLoginByAddress(
-      depsOf(c),
-      clientAddress((name) => c.req.header(name)),
-    );
+    const client = clientAddress((name) => c.req.header(name));
+    await limitLoginByAddress(depsOf(c), client);
     const db = c.get("db");
     let user: User;
     if (credential.kind === "password") {
-      await limitLoginByAccount(depsOf(c), `password:${credential.username}`);
-      user = await authenticate(db, credential.username, credential.password);
+      user = await passwordLogin(depsOf(c), client, credential.username, credential.password);
     } else {
       // token= is read only with social_token/idp_token (it links); other bodies ignore it, as passwords always have.
       const linking = credential.kind === "social" || credential.kind === "idp" ? requestToken(c) : undefined;

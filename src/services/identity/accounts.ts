@@ -48,9 +48,12 @@ export const PLACEHOLDER_EMAIL_DOMAIN = "users.invalid";
 /**
  * Logs in the account of an external identity:
  * 1. the account already linked to `ref` → that account;
- * 2. else an account with the same (verified) email → linked to `ref` (empty name/avatar filled), unless it is
- *    linked to a different identity of that kind (409);
- * 3. else a new account with a random password (it can only log in through this identity).
+ * 2. else an account with the same email → linked to `ref` (empty name/avatar filled) only when both emails are
+ *    verified (the identity's and the account's), else 409 "sign in to it and link": whoever made an account with
+ *    someone else's address must not receive their later logins (docs/decisions.md, "External identity"); also 409
+ *    when it is linked to a different identity of that kind;
+ * 3. else a new account with a random password (it can only log in through this identity), its email verified when
+ *    the identity's is.
  */
 export async function loginExternal(db: DB, id: ExternalIdentity): Promise<User> {
   try {
@@ -69,8 +72,10 @@ async function findLinkOrCreate(db: DB, id: ExternalIdentity): Promise<User> {
 
   const sameEmail = id.email ? await findUserByEmail(db, id.email) : undefined;
   if (sameEmail) {
-    if (!id.emailVerified) {
-      throw ApiError.conflict(`an account with this email exists and is not linked to this ${LABEL[id.kind]} account`);
+    if (!id.emailVerified || !sameEmail.emailVerified) {
+      // Only ID tokens can be linked with token= (linkExternal); a retailer's email is never a way in.
+      const how = id.kind === "social" || id.kind === "idp" ? ": sign in to that account and link this one with token=" : "";
+      throw ApiError.conflict(`an account with this email exists and is not linked to this ${LABEL[id.kind]} account${how}`);
     }
     const differentLink = () => ApiError.conflict(`the account with this email is linked to a different ${LABEL[id.kind]} account`);
     if (sameEmail[column] !== null) throw differentLink();
@@ -83,6 +88,7 @@ async function findLinkOrCreate(db: DB, id: ExternalIdentity): Promise<User> {
     username: await uniqueUsername(db, usernameHint(id)),
     email: id.email ?? `${id.kind}-${(await sha256Hex(id.ref)).slice(0, 24)}@${PLACEHOLDER_EMAIL_DOMAIN}`,
     name: id.name ?? "",
+    emailVerified: Boolean(id.email) && id.emailVerified,
     avatarUrl: id.avatarUrl ?? null,
     passwordHash: await hashPassword(randomPassword()),
     [column]: id.ref,
@@ -91,9 +97,10 @@ async function findLinkOrCreate(db: DB, id: ExternalIdentity): Promise<User> {
 }
 
 /**
- * `social_token` (or `idp_token`) with the `token=` of a logged-in user: links that user to the identity and
- * fills an empty name and avatar. Only when the user is not linked to a different identity of the kind (409),
- * the emails match (403), and no other account holds the identity (409).
+ * `social_token` (or `idp_token`) with the `token=` of a logged-in user: links that user to the identity, fills an
+ * empty name and avatar, and marks the account's email verified (the provider vouches for that very address). Only
+ * when the user is not linked to a different identity of the kind (409), the emails match (403), and no other
+ * account holds the identity (409).
  */
 export async function linkExternal(db: DB, user: User, id: ExternalIdentity): Promise<User> {
   const column = LINK_COLUMN[id.kind];
@@ -106,7 +113,7 @@ export async function linkExternal(db: DB, user: User, id: ExternalIdentity): Pr
   }
   const holder = await findUserByLink(db, column, id.ref);
   if (holder && holder.id !== user.id) throw ApiError.conflict(`this ${label} account is linked to another account`);
-  const profile = missingProfile(user, id);
+  const profile = { ...missingProfile(user, id), ...(user.emailVerified ? {} : { emailVerified: true }) };
   if (user[column] === id.ref && Object.keys(profile).length === 0) return user;
   let linked: User | undefined;
   try {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError, VCODE } from "../../lib/errors";
+import { jsonSyntaxErrorAt } from "../../lib/json-syntax";
 
 /**
  * External credentials and their configuration. Everything here is read from environment vars/secrets,
@@ -76,8 +77,19 @@ const parsed = new Map<string, { raw: unknown; value?: unknown; error?: ApiError
 /**
  * The validated value of a JSON configuration var (a JSON string, or an object when wrangler.toml gives a
  * table), or null when it is not set. `field` names the login path in the 503 message.
+ *
+ * The log line names the var and where it is wrong, never its text: V8's JSON.parse message quotes the text around
+ * the error (part of a secret, for RETAILER_SECRETS), so unreadable JSON is logged as a fixed message with the
+ * position only. zod's messages name the expected shape, not the value; for a `secret` var the object keys in a
+ * problem's path are given by their position too, as a secret pasted in the key's place would otherwise be logged.
  */
-export function readJsonConfig<T>(varName: string, raw: unknown, schema: z.ZodType<T>, field: string): T | null {
+export function readJsonConfig<T>(
+  varName: string,
+  raw: unknown,
+  schema: z.ZodType<T>,
+  field: string,
+  opts: { secret?: boolean } = {},
+): T | null {
   if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) return null;
   const hit = parsed.get(varName);
   if (hit && hit.raw === raw) {
@@ -85,20 +97,45 @@ export function readJsonConfig<T>(varName: string, raw: unknown, schema: z.ZodTy
     return hit.value as T;
   }
   let problem: string;
-  try {
-    const result = schema.safeParse(typeof raw === "string" ? JSON.parse(raw) : raw);
+  let value: unknown = raw;
+  let readable = true;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      readable = false;
+    }
+  }
+  if (readable) {
+    const result = schema.safeParse(value);
     if (result.success) {
       parsed.set(varName, { raw, value: result.data });
       return result.data;
     }
-    problem = result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-  } catch (err) {
-    problem = `not JSON (${(err as Error).message})`;
+    const where = (path: PropertyKey[]) => (opts.secret ? pathByPosition(value, path) : path.map(String).join(".")) || "(root)";
+    problem = result.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join("; ");
+  } else {
+    const at = jsonSyntaxErrorAt(raw as string);
+    problem = `${varName} is not valid JSON${at === undefined ? "" : ` (syntax error at position ${at})`}`;
   }
   console.error(JSON.stringify({ level: "error", config: varName, problem }));
   const error = ApiError.unavailable(`${field} logins are misconfigured on this server (${varName} is invalid)`);
   parsed.set(varName, { raw, error });
   throw error;
+}
+
+/** A problem's path with each object key replaced by its position among its object's keys (`#1.#2`). */
+function pathByPosition(value: unknown, path: PropertyKey[]): string {
+  let at = value;
+  return path
+    .map((segment) => {
+      const container = at;
+      at = container !== null && typeof container === "object" ? (container as Record<PropertyKey, unknown>)[segment] : undefined;
+      if (Array.isArray(container) || typeof segment !== "string") return String(segment);
+      const index = container !== null && typeof container === "object" ? Object.keys(container).indexOf(segment) : -1;
+      return index < 0 ? "#?" : `#${index + 1}`;
+    })
+    .join(".");
 }
 
 /** The configured providers of one kind; none configured means the login path is off (400). */

@@ -42,7 +42,9 @@ export interface VerifiedRetailerParams {
 
 /** Checks form, retailer, signature (timing-safe) and expiry, in that order; every failure is a 401 naming why. */
 export async function verifyRetailerParams(env: Env, raw: string, nowSeconds = Date.now() / 1000): Promise<VerifiedRetailerParams> {
-  const secrets = readJsonConfig("RETAILER_SECRETS", env.RETAILER_SECRETS, RetailerSecrets, "retailer_params");
+  const secrets = readJsonConfig("RETAILER_SECRETS", env.RETAILER_SECRETS, RetailerSecrets, "retailer_params", {
+    secret: true,
+  });
   if (!secrets) throw notEnabled("retailer");
 
   const m = SIGNED.exec(raw);

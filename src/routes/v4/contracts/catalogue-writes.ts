@@ -182,7 +182,7 @@ export const VideoCreateBody = z
     descriptions: DescriptionsMap.optional(),
     flags: VideoFields.flags.optional(),
     images: Images.optional(),
-    state: VideoFields.state.optional().openapi({ description: "Default `normal`." }),
+    state: VideoFields.state.optional().openapi({ description: "Default `normal`; `pending` hides it; `blocked` is staff only." }),
   })
   .openapi("VideoCreate");
 
@@ -193,7 +193,9 @@ export const VideoUpdateBody = z
     origin: VideoFields.origin.optional(),
     flags: VideoFields.flags.optional(),
     images: Images.optional(),
-    state: VideoFields.state.optional(),
+    state: VideoFields.state.optional().openapi({
+      description: "`pending` hides it. Only staff may set `blocked` or change the state of a blocked video (403).",
+    }),
     type: refused("a video's type cannot change; delete the video and create it again"),
     titles: refused("titles change through POST /v4/videos/<id>/titles.json and DELETE .../titles/<language_code>.json"),
     descriptions: refused(

@@ -73,8 +73,8 @@ function facetFilterParams() {
 const listingFilters = {
   ...facetFilterParams(),
   hosted: flag01(
-    "`0` lists unhosted containers (fan channels). Honoured only for applications with unhosted access " +
-      "(`app=`); ignored for everyone else, who see only hosted and licensed containers.",
+    "`0` lists unhosted containers (fan channels). Honoured only for a signed request of an application with " +
+      "unhosted access (`app=` alone proves nothing); ignored for everyone else, who see only hosted and licensed containers.",
   ),
   licensed: flag01("`0` lists unlicensed containers; same rule as `hosted`"),
   sort: z

@@ -3,6 +3,7 @@ import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES } from "../../../d
 import { WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../../../domain/webhook-events";
 import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { jsonBody } from "../../../lib/schemas";
+import { LEGACY_SIGNATURE_UNTIL } from "../../../lib/webhook-signature";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../../lib/webhook-url";
 import { MAX_ENDPOINTS_PER_APPLICATION, MAX_WEBHOOK_DESCRIPTION_LENGTH } from "../../../services/webhooks";
 
@@ -38,7 +39,8 @@ export const WebhookWithSecret = z
   .object({
     webhook: WebhookSchema,
     secret: z.string().openapi({
-      description: "the endpoint's signing secret (`whsec_` + 32 random bytes, base64url): shown only here; keep it",
+      description:
+        "the endpoint's signing secret (`whsec_` + 32 random bytes in base64, the Standard Webhooks form): shown only here; keep it",
       example: "whsec_x3Jq5sZ0d2Yv9bqkR3L4m1Nw7oPpQe8TtUuVvWwXxYy",
     }),
   })
@@ -170,9 +172,12 @@ const DeliveryHeaders = z.object({
   "webhook-timestamp": z.string().openapi({ description: "unix seconds of this attempt, signed with the body", example: "1777636800" }),
   "webhook-signature": z.string().openapi({
     description:
-      '`v1=<hex HMAC-SHA256 of "<webhook-timestamp>.<body>" keyed by the endpoint\'s secret>`; after a rotation, a ' +
-      "second space-separated `v1=` value made with the previous secret, until `previous_secret_expires_at`",
-    example: "v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd",
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed by the bytes of the ' +
+      `endpoint's \`whsec_\` secret>\`, then (until ${LEGACY_SIGNATURE_UNTIL}, deprecated)` +
+      ' `v1=<hex HMAC-SHA256 of "<webhook-timestamp>.<body>" ' +
+      "keyed by the secret's text>`, space-separated; after a rotation one value of each kind for the previous secret " +
+      "too, until `previous_secret_expires_at`",
+    example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd",
   }),
 });
 
