@@ -32,7 +32,39 @@ async function identityBindings() {
   };
 }
 
+/** What this file uses of Node, where the config runs (the project's types are the Worker's, without `process`). */
+declare const process: {
+  platform: string;
+  env: Record<string, string | undefined>;
+  getBuiltinModule?(id: "node:fs"): {
+    accessSync(path: string, mode: number): void;
+    statfsSync(path: string): { bavail: number; bsize: number };
+    constants: { W_OK: number };
+  };
+};
+
+/**
+ * Miniflare keeps the test D1, KV, R2 and queues in SQLite files under the temporary directory, for this run only
+ * (it deletes them at exit), and SQLite waits for the disk at every commit: on a busy disk that wait was most of
+ * the run. On Linux they go to memory (/dev/shm) instead, when it is writable and has room (the large-catalogue
+ * files grow the D1 to a few hundred MB), unless TMPDIR already names a directory. No test reads the files after a
+ * crash; the crash-recovery check (npm run test:recovery) runs its own `wrangler dev`.
+ */
+function storageInMemory() {
+  const fs = process.getBuiltinModule?.("node:fs");
+  if (process.platform !== "linux" || process.env.TMPDIR || !fs) return;
+  try {
+    fs.accessSync("/dev/shm", fs.constants.W_OK);
+    const { bavail, bsize } = fs.statfsSync("/dev/shm");
+    if (bavail * bsize >= 2 ** 30) process.env.TMPDIR = "/dev/shm";
+  } catch {
+    // No tmpfs there: the disk, as before.
+  }
+}
+
 export default defineConfig(async () => {
+  // Before the plugin starts Miniflare, which takes its directory from TMPDIR.
+  storageInMemory();
   // wrangler.toml's [assets] directory must exist before the plugin reads the config (a fresh clone has none).
   copyDocsAssets({ quiet: true });
   // The real migrations, applied to the test D1 in test/setup.ts.
