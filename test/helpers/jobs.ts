@@ -1,5 +1,7 @@
+import { and, eq, gt, max, sql } from "drizzle-orm";
 import { expect } from "vitest";
-import { api } from ".";
+import { jobs } from "../../src/db/schema";
+import { api, db } from ".";
 
 /** A job as the API shows it, in the 202 and from GET /v4/jobs/<id>.json alike (both `{"job": {...}}`). */
 export type JobWire = {
@@ -26,4 +28,24 @@ export async function waitForJob(jobId: string, token: string, timeoutMs = 20_00
     await new Promise((r) => setTimeout(r, wait));
   }
   throw new Error(`job ${jobId} did not finish`);
+}
+
+/** The newest job id, to find the jobs a step enqueues after it. */
+export const lastJobId = async () =>
+  (
+    await db()
+      .select({ id: max(jobs.id) })
+      .from(jobs)
+      .get()
+  )?.id ?? 0;
+
+/** Waits for the completion jobs of video `videoId` enqueued since job `since`, and answers how many there were. */
+export async function completionJobsSince(since: number, videoId: number, token: string) {
+  const queued = await db()
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(gt(jobs.id, since), eq(jobs.type, "completion"), sql`json_extract(${jobs.params}, '$.videoIds[0]') = ${videoId}`))
+    .all();
+  for (const j of queued) expect((await waitForJob(`${j.id}j`, token)).status).toBe("succeeded");
+  return queued.length;
 }

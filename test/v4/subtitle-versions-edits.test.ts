@@ -2,13 +2,14 @@
 // transaction runs as a subtitle-restore job; hostile input to the cue edit, the language deletion and the restore is
 // refused with the field it names and changes nothing; whole-track writers never interleave (409). The life of a
 // track and the reads: subtitle-versions.test.ts; who may write: test/services/access-writes-localisation.test.ts.
-import { and, eq, gt, max, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertJob } from "../../src/db/queries/jobs";
 import { jobs } from "../../src/db/schema";
 import { RESTORE_INLINE_CUES } from "../../src/services/subtitle-edits";
 import { api, createApplication, db, errorBody, signedInUser, type ApiInit } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { completionJobsSince as waitForCompletions, lastJobId } from "../helpers/jobs";
 import { deliver, importJob, makeCues, srtOf, waitForJob, type TestCue } from "../helpers/subtitles";
 import { eventsWhere } from "../webhooks/events-helpers";
 
@@ -66,24 +67,8 @@ async function versionSrt(v: Video, n: number, language = "en") {
   return decode(res);
 }
 
-const lastJobId = async () =>
-  (
-    await db()
-      .select({ id: max(jobs.id) })
-      .from(jobs)
-      .get()
-  )?.id ?? 0;
-
 /** Waits for the completion jobs of the video enqueued since `since`. */
-async function completionJobsSince(since: number, v: Video) {
-  const queued = await db()
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(gt(jobs.id, since), eq(jobs.type, "completion"), sql`json_extract(${jobs.params}, '$.videoIds[0]') = ${v.id}`))
-    .all();
-  for (const j of queued) expect((await waitForJob(`${j.id}j`, manager.token)).status).toBe("succeeded");
-  return queued.length;
-}
+const completionJobsSince = (since: number, v: Video) => waitForCompletions(since, v.id, manager.token);
 
 async function expectField(res: Response, what: string, status: number, field: string) {
   expect(res.status, `${what}: ${await res.clone().text()}`).toBe(status);

@@ -3,12 +3,13 @@
 // subtitles.updated events agree with it, and every version reads back in every format as the track read then. Writes
 // refused for bad input, races and large restores: subtitle-versions-edits.test.ts; who may write:
 // test/services/access-writes-localisation.test.ts.
-import { and, eq, gt, max, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { jobs, segments } from "../../src/db/schema";
+import { segments } from "../../src/db/schema";
 import { TRACK_EXTENSIONS, type TrackExtension } from "../../src/domain/subtitles/write-file";
 import { api, createApplication, db, errorBody, signedInUser, type ApiInit } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { completionJobsSince as waitForCompletions, lastJobId } from "../helpers/jobs";
 import { insertSegments, srtOf, waitForJob, type TestCue } from "../helpers/subtitles";
 import { eventsWhere } from "../webhooks/events-helpers";
 
@@ -87,25 +88,8 @@ async function importSrt(v: Video, cues: TestCue[], language = "en") {
   return result;
 }
 
-/** The newest job id, to find the completion jobs a step enqueues after it. */
-const lastJobId = async () =>
-  (
-    await db()
-      .select({ id: max(jobs.id) })
-      .from(jobs)
-      .get()
-  )?.id ?? 0;
-
 /** Waits for the completion jobs of the video enqueued since `since`, and answers how many there were. */
-async function completionJobsSince(since: number, v: Video = video) {
-  const queued = await db()
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(gt(jobs.id, since), eq(jobs.type, "completion"), sql`json_extract(${jobs.params}, '$.videoIds[0]') = ${v.id}`))
-    .all();
-  for (const j of queued) expect((await waitForJob(`${j.id}j`, manager.token)).status).toBe("succeeded");
-  return queued.length;
-}
+const completionJobsSince = (since: number, v: Video = video) => waitForCompletions(since, v.id, manager.token);
 
 async function download(path: string, init: ApiInit = {}): Promise<Download> {
   const res = await api(path, { ...asManager(), ...init });
