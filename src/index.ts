@@ -3,6 +3,9 @@ import { createApp } from "./app";
 import { createDb } from "./db/client";
 import { sweepJobs } from "./jobs/sweeper";
 
+// Durable Object classes wrangler.toml binds (the entry module must export them).
+export { RateLimitCounter } from "./durable/rate-limit-counter";
+
 const app = createApp();
 
 export default {

@@ -1,9 +1,8 @@
 /**
  * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers; docs/api.md, "Write limits";
- * docs/decisions.md, "Holding up outside"): `RateLimit-Policy` lists the quota policies that apply to a request
- * (`"name";q=<quota>;w=<window seconds>`), `RateLimit` the state of one (`"name";r=<remaining>;t=<seconds to reset>`).
- * Workers Rate Limiting bindings answer only "allowed or not", so the remaining quota is known only when it is 0:
- * `RateLimit` is sent on a 429 alone, with `t` the whole window (an upper bound, like Retry-After).
+ * docs/decisions.md, "Rate limits"): `RateLimit-Policy` lists the quota policies that apply to a request
+ * (`"name";q=<quota>;w=<window seconds>`), `RateLimit` the state of each one counted
+ * (`"name";r=<remaining>;t=<seconds to reset>`).
  */
 export interface RateLimitPolicy {
   /** The policy's name as sent (a structured-field string). */
@@ -14,6 +13,14 @@ export interface RateLimitPolicy {
   window: number;
 }
 
+/** A policy as one request left it: what remains and when the window ends. */
+export interface QuotaState {
+  policy: RateLimitPolicy;
+  remaining: number;
+  /** Seconds until the quota is whole again. */
+  reset: number;
+}
+
 export const RATELIMIT_POLICY_HEADER = "ratelimit-policy";
 export const RATELIMIT_HEADER = "ratelimit";
 
@@ -21,11 +28,11 @@ export const RATELIMIT_HEADER = "ratelimit";
 export const policyField = (policies: readonly RateLimitPolicy[]) =>
   policies.map((p) => `"${p.name}";q=${p.quota};w=${p.window}`).join(", ");
 
-/** `RateLimit` for an exhausted policy: nothing remains, and it resets within its window. */
-export const exhaustedField = (policy: RateLimitPolicy) => `"${policy.name}";r=0;t=${policy.window}`;
+/** One item of `RateLimit`. */
+export const stateItem = (state: QuotaState) => `"${state.policy.name}";r=${state.remaining};t=${state.reset}`;
 
-/** The RateLimit headers of a 429 from `policy` (beside Retry-After): the policies and the exhausted one's state. */
-export const exhaustedHeaders = (policy: RateLimitPolicy, all: readonly RateLimitPolicy[] = [policy]) => ({
+/** The headers of a 429 from `state`'s policy (beside Retry-After): the policies and the exhausted one's state. */
+export const exhaustedHeaders = (state: QuotaState, all: readonly RateLimitPolicy[] = [state.policy]) => ({
   [RATELIMIT_POLICY_HEADER]: policyField(all),
-  [RATELIMIT_HEADER]: exhaustedField(policy),
+  [RATELIMIT_HEADER]: stateItem(state),
 });

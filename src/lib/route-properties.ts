@@ -4,7 +4,7 @@
  * records them with the route; the middleware reads them from src/lib/route-registry.ts, never from path patterns.
  */
 
-/** The kinds of per-user write limit (docs/api.md, "Write limits"); each has its own Rate Limiting binding. */
+/** The kinds of per-user write limit (docs/api.md, "Write limits"); each is its own policy and quota. */
 export const WRITE_KINDS = [
   "threads",
   "messages",

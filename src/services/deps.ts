@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { DB } from "../db/client";
 import type { Rider } from "../db/rider";
+import { RATELIMIT_HEADER, type QuotaState, stateItem } from "../lib/rate-limit-headers";
 import type { AppEnv, User } from "../types";
 
 /**
@@ -17,10 +18,18 @@ export interface Deps {
    * knows the user.
    */
   session?: Rider & { user(): Promise<User | undefined> };
+  /** Hears each rate-limit policy a service counted the request against (src/services/rate-limits.ts). */
+  report?: (state: QuotaState) => void;
 }
 
 /** The caller: the user given, else the one of a session check that rode along (run alone if it has not). */
 export const viewer = async (deps: Deps, user: User | undefined) => user ?? (await deps.session?.user());
 
 /** The dependencies of one request: its D1 session (with the client's bookmark) and the bindings. */
-export const depsOf = (c: Context<AppEnv>): Deps => ({ db: c.get("db"), env: c.env, session: c.get("pendingSession") });
+export const depsOf = (c: Context<AppEnv>): Deps => ({
+  db: c.get("db"),
+  env: c.env,
+  session: c.get("pendingSession"),
+  // Every counted policy's state goes on the answer (errors rendered for the request included).
+  report: (state) => c.header(RATELIMIT_HEADER, stateItem(state), { append: true }),
+});

@@ -1,20 +1,21 @@
 import { sha256Hex } from "../lib/encoding";
 import { ApiError, VCODE } from "../lib/errors";
-import { type RateLimitPolicy, exhaustedHeaders, policyField } from "../lib/rate-limit-headers";
+import { type RateLimitPolicy, policyField } from "../lib/rate-limit-headers";
 import type { User } from "../types";
 import type { Deps } from "./deps";
+import { type QuotaDeps, takeQuota } from "./rate-limits";
 import { authenticate, badLogin } from "./sessions";
 
 /**
- * Login rate limits (Workers Rate Limiting bindings, `[[ratelimits]]` in wrangler.toml; docs/decisions.md, "External
- * identity"):
- * - LOGIN_BY_IP, 20 a minute per client: every attempt, before any credential is checked;
- * - LOGIN_BY_ACCOUNT, 10 a minute: a password login per account *and client*, asked after the password check
+ * Login rate limits (counted by src/services/rate-limits.ts; docs/decisions.md, "External identity" and "Rate
+ * limits"):
+ * - `login-address`, 20 a minute per client: every attempt, before any credential is checked;
+ * - `login-account`, 10 a minute: a password login per account *and client*, asked after the password check
  *   (`passwordLogin`), so only a client's own attempts can lock it out of an account: someone else's failures,
  *   from another address, never lock the owner out; an external identity per verified identity (`limitLoginByAccount`).
- * The binding does not tell when its window ends, so Retry-After is the window: 60 s.
+ * Windows are 60 s, aligned to the clock; Retry-After says when the exhausted one ends.
  */
-export const LOGIN_RETRY_AFTER_SECONDS = 60;
+export const LOGIN_WINDOW_SECONDS = 60;
 
 /**
  * The client a limit counts: `CF-Connecting-IP` (Cloudflare sets it on every request; only local runs lack it and
@@ -38,56 +39,51 @@ export function clientOf(address: string): string {
   return `${prefix.map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
 }
 
-/** The login policies as `RateLimit-Policy` names them; quotas as wrangler.toml sets them (its test compares). */
+/** The login policies as `RateLimit-Policy` names them. */
 export const LOGIN_POLICIES = {
-  address: { name: "login-address", quota: 20, window: LOGIN_RETRY_AFTER_SECONDS },
-  account: { name: "login-account", quota: 10, window: LOGIN_RETRY_AFTER_SECONDS },
+  address: { name: "login-address", quota: 20, window: LOGIN_WINDOW_SECONDS },
+  account: { name: "login-account", quota: 10, window: LOGIN_WINDOW_SECONDS },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 /** The `RateLimit-Policy` every login answers (src/lib/rate-limit-headers.ts), set by the login routes. */
 export const LOGIN_POLICY_FIELD = policyField(Object.values(LOGIN_POLICIES));
 
-const rateLimited = (policy: RateLimitPolicy) =>
-  ApiError.rateLimited(LOGIN_RETRY_AFTER_SECONDS, exhaustedHeaders(policy, Object.values(LOGIN_POLICIES)));
+const ALL = Object.values(LOGIN_POLICIES);
 
-export async function limitLoginByAddress({ env }: Pick<Deps, "env">, client: string) {
-  const { success } = await env.LOGIN_BY_IP.limit({ key: `ip:${client}` });
-  if (!success) throw rateLimited(LOGIN_POLICIES.address);
+export async function limitLoginByAddress(deps: QuotaDeps, client: string) {
+  await takeQuota(deps, LOGIN_POLICIES.address, `ip:${client}`, ALL);
 }
 
 /**
  * `account` is a verified external identity (`social:google:<sub>`, `retailer:acme:<ref>`, ...): only its holder can
  * present it, so it is counted before the account is looked up, from any client. Hashed, so the limiter keeps no names.
  */
-export async function limitLoginByAccount({ env }: Pick<Deps, "env">, account: string) {
-  const key = `account:${(await sha256Hex(account.toLowerCase())).slice(0, 32)}`;
-  const { success } = await env.LOGIN_BY_ACCOUNT.limit({ key });
-  if (!success) throw rateLimited(LOGIN_POLICIES.account);
+export async function limitLoginByAccount(deps: QuotaDeps, account: string) {
+  await takeQuota(deps, LOGIN_POLICIES.account, `account:${(await sha256Hex(account.toLowerCase())).slice(0, 32)}`, ALL);
 }
 
 /**
  * A username and password login, limited per (username, client) after the password check. A client that failed 10
  * times in the window gets 429 for that username whatever it sends next, the right password included, so the limit
- * gives its guesses no answer; a client that has not (the owner, elsewhere) logs in as usual. The binding cannot be
- * read without counting, so the check that lets a success through counts it too: only that client's. Unknown
+ * gives its guesses no answer; a client that has not (the owner, elsewhere) logs in as usual. The check that lets a
+ * success through counts it too: only that client's. Unknown
  * usernames are counted like known ones, so the limit reveals no account. The caller has counted the attempt
  * against the client (`limitLoginByAddress`).
  */
 export async function passwordLogin(
-  { db, env }: Pick<Deps, "db" | "env">,
+  deps: Pick<Deps, "db" | "env" | "report">,
   client: string,
   username: string,
   password: string,
 ): Promise<User> {
   let user: User | undefined;
   try {
-    user = await authenticate(db, username, password);
+    user = await authenticate(deps.db, username, password);
   } catch (err) {
     if (!(err instanceof ApiError && err.vcode === VCODE.badLogin)) throw err;
   }
   const key = `account:${(await sha256Hex(`password:${username.toLowerCase()}\n${client}`)).slice(0, 32)}`;
-  const { success } = await env.LOGIN_BY_ACCOUNT.limit({ key });
-  if (!success) throw rateLimited(LOGIN_POLICIES.account);
+  await takeQuota(deps, LOGIN_POLICIES.account, key, ALL);
   if (!user) throw badLogin();
   return user;
 }

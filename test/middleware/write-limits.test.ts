@@ -11,7 +11,9 @@ describe("per-user write limits", () => {
     for (let i = 0; i < 10; i++) expect((await start()).status, `thread ${i + 1}`).toBe(201);
     const refused = await start();
     expect(refused.status).toBe(429);
-    expect(refused.headers.get("retry-after")).toBe("60");
+    // When the 60 s window ends.
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
     expect(await errorBody(refused)).toEqual({ error: "rate limited", vcode: 5429 });
     // Another user is not affected, and reads are never counted.
     const other = await signedInUser();

@@ -169,7 +169,9 @@ describe("pings and redeliveries are limited per application", () => {
     }
     const refused = await as(owner.wireId, `/v4/webhooks/${webhook.id}/ping.json`, { method: "POST" });
     expect(refused.status).toBe(429);
-    expect(refused.headers.get("retry-after")).toBe("60");
+    // When the 60 s window ends.
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
     expect(await errorBody(refused)).toEqual({ error: "rate limited", vcode: 5429 });
     // Reads and other writes of the same application are not counted.
     expect((await as(owner.wireId, `/v4/webhooks/${webhook.id}/deliveries.json`)).status).toBe(200);

@@ -19,15 +19,16 @@ export interface ExternalLogin {
  * failure), then the per-account rate limit on the verified identity, then (single-use kinds) spend the
  * credential, then find, link or create the account.
  */
-export async function externalLogin({ db, env }: Deps, login: ExternalLogin): Promise<User> {
+export async function externalLogin(deps: Deps, login: ExternalLogin): Promise<User> {
+  const { db, env } = deps;
   const { kind, credential } = login;
   if (kind === "social" || kind === "idp") {
     const identity = await verifyIdToken(env, kind, credential);
-    await limitLoginByAccount({ env }, `${kind}:${identity.ref}`);
+    await limitLoginByAccount(deps, `${kind}:${identity.ref}`);
     return login.linkTo ? linkExternal(db, login.linkTo, identity) : loginExternal(db, identity);
   }
   const verified = kind === "retailer" ? await verifyRetailerParams(env, credential) : await verifyStoreToken(env, credential);
-  await limitLoginByAccount({ env }, `${kind}:${verified.identity.ref}`);
+  await limitLoginByAccount(deps, `${kind}:${verified.identity.ref}`);
   await spendOnce(db, kind, verified.signed, verified.spentUntil);
   return loginExternal(db, verified.identity);
 }
