@@ -280,7 +280,10 @@ export async function updateVideo({ db, env }: Deps, user: User, video: VideoRow
  * subtitle versions cascade with the row; their snapshot objects in R2 go after it (src/services/subtitle-retention.ts),
  * last, so that a failing R2 call costs only objects left behind.
  */
-export async function deleteVideo({ db, env }: Deps, videoId: number) {
+export async function deleteVideo({ db, env }: Deps, user: User, video: Pick<VideoRow, "id" | "state">) {
+  // Deleting a video staff blocked would undo the block and its record: staff's, like the block itself.
+  if (!user.staff && video.state === "blocked") throw ApiError.forbidden("only staff may delete a video staff blocked");
+  const videoId = video.id;
   const [events] = await db.batch([videoSubtitlesDeletedEvents(db, videoId), deleteVideoRow(db, videoId)]);
   await bumpGenerations(env, "catalogue");
   if (events.meta.changes) await sendDeliveries(env);

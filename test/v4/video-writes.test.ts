@@ -240,4 +240,14 @@ describe("DELETE /v4/videos/<id>.json", () => {
     expect((await errorBody(res)).vcode).toBe(5403);
     expect((await del(v.wireId, staff.token)).status).toBe(204);
   });
+
+  it("leaves a video staff blocked to staff: its managers may not delete it (403), staff may", async () => {
+    const v = await createVideo(series.id, {});
+    expect((await put(v.wireId, staff.token, { state: "blocked" })).status).toBe(200);
+    const refused = await del(v.wireId, manager.token);
+    expect(refused.status).toBe(403);
+    expect((await errorBody(refused)).error).toMatch(/only staff may delete a video staff blocked/);
+    expect((await db().select().from(videos).where(eq(videos.id, v.id))).map((r) => r.state)).toEqual(["blocked"]);
+    expect((await del(v.wireId, staff.token)).status).toBe(204);
+  });
 });

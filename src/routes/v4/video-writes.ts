@@ -79,6 +79,6 @@ export const videoWritesRouter = createRouter()
   .openapi(remove, async (c) => {
     const deps = depsOf(c);
     const { video } = await manageableVideo(deps, c.get("user"), parseId(c.req.valid("param").video_id, "v"));
-    await deleteVideo(deps, video.id);
+    await deleteVideo(deps, c.get("user")!, video);
     return c.body(null, 204);
   });
