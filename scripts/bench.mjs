@@ -30,6 +30,7 @@ const READS = [
   { name: "list `1l`", path: () => "/v4/lists/1l.json" },
   { name: "timed comments", path: (ctx) => `/v4/videos/${ctx.commented.video}v/timed_comments/${ctx.commented.language}.json` },
   { name: "v3 search", v3: true, path: () => "/api/v3/search.json?query=moon" },
+  { name: "v4 search", path: () => "/v4/search.json?term=moonlight" },
 ];
 
 /** The targets of docs/decisions.md, "A hit does no I/O", on the 2-core machine, as req/s over the trivial route's. */

@@ -1,14 +1,16 @@
 // Demo data for the local D1 (docs/spec/design.md, "Demo data"): applications, users, a catalogue of films, series, news and
 // artists with videos, titles, descriptions, licences, localisation (segments, subtitles, histories,
-// completions), the featured list 1l (the on-air 2l and upcoming 6l follow the containers' flags) and a
-// little community activity. The parts live in scripts/demo/; this file puts them together in order.
+// completions), playback streams, the featured list 1l (the on-air 2l and upcoming 6l follow the containers' flags)
+// and a little community activity. The parts live in scripts/demo/; this file puts them together in order.
 //
-// demoSeedSql() resolves to plain SQL for `wrangler d1 execute --file`. It is:
+// demoSeed() resolves to plain SQL for `wrangler d1 execute --file`, which is:
 // - deterministic: a seeded PRNG and a fixed clock, so every call returns the same string (the one value
 //   that follows the real clock is subtitle_completions.updated_at, which the app's own SQL stamps);
 // - idempotent: every row has an explicit key and is written with INSERT OR IGNORE, and completions are
 //   recomputed by the app's upsert that only writes changed percentages, so a second run changes nothing
 //   (and fires none of the derived-document triggers of migration 0003).
+// It also gives the playback manifests the stream rows point at (scripts/demo/streams.mjs), which seedLocal puts in
+// the local R2 under content-addressed keys: the same bytes, so the same keys, every run.
 // Password hashes and completions come from the app's own code (scripts/demo/load-app-code.mjs), never copies.
 
 import { MANAGED } from "./demo/catalogue-data.mjs";
@@ -17,6 +19,7 @@ import { containerDescriptionRows, containerGenreRows, containerTitleRows, defin
 import { SEED, insertRows, randomTools } from "./demo/core.mjs";
 import { loadAppCode } from "./demo/load-app-code.mjs";
 import { completionStatements, defineLocalisation } from "./demo/subtitles.mjs";
+import { STREAM_COLUMNS, defineStreams } from "./demo/streams.mjs";
 import { MANAGER, applicationRows, userRows } from "./demo/users.mjs";
 import { defineVideos, strip, videoDescriptionRows, videoTitleRows } from "./demo/videos.mjs";
 
@@ -60,8 +63,11 @@ const VIDEO_COLUMNS = [
 ];
 const TEXT_COLUMNS = ["resource_kind", "resource_id", "language", "text", "updated_at"];
 
-/** SQL that fills a freshly migrated database with the demo data; identical on every call, safe to re-run. */
-export async function demoSeedSql() {
+/**
+ * `{ sql, manifests }`: SQL that fills a freshly migrated database with the demo data (identical on every call, safe
+ * to re-run) and the playback manifests (`{ key, text, contentType }`) its stream rows point at.
+ */
+export async function demoSeed() {
   const app = await loadAppCode();
   const users = await userRows(app);
   // Everything below draws from one generator: the order of the calls that take `r` decides the data.
@@ -71,6 +77,7 @@ export async function demoSeedSql() {
   const { segments, subtitles, histories } = defineLocalisation(r, containers, videos);
   const { subscriptions, markers } = followRows(videos);
   const messaging = messagingRows();
+  const streams = defineStreams(containers, videos);
 
   // Parents before children: D1 enforces foreign keys.
   const statements = [
@@ -118,6 +125,7 @@ export async function demoSeedSql() {
       histories,
     ),
     ...completionStatements(app, containers, videos),
+    ...insertRows("playback_streams", STREAM_COLUMNS, streams.rows),
     ...insertRows("list_items", ["list_id", "position", "resource_kind", "resource_id"], listItemRows(videos)),
     ...insertRows(
       "timed_comments",
@@ -139,5 +147,5 @@ export async function demoSeedSql() {
       notificationRows(containers),
     ),
   ];
-  return `${statements.join(";\n")};\n`;
+  return { sql: `${statements.join(";\n")};\n`, manifests: streams.manifests };
 }

@@ -4,6 +4,7 @@ import { ApiError, OAuthError, VCODE } from "./lib/errors";
 import { allowedMethods } from "./lib/allowed-methods";
 import { isV3, routingPath } from "./lib/paths";
 import { toXml } from "./lib/xml";
+import { log } from "./lib/log";
 import { redactUrl } from "./lib/redact";
 import { createRouter } from "./lib/router";
 import { limitBody } from "./middleware/body-limit";
@@ -14,6 +15,7 @@ import { openApiDocument } from "./openapi";
 import { docsRouter } from "./routes/docs";
 import { healthRouter } from "./routes/health";
 import { v3Router } from "./routes/v3";
+import { v5AliasesRouter } from "./routes/v5/aliases";
 import { sessionsRouter } from "./routes/v5/sessions";
 import { v4Router } from "./routes/v4";
 import type { AppEnv } from "./types";
@@ -25,6 +27,7 @@ export function renderError(err: unknown, c: Context<AppEnv>) {
   // Every error body names the request, so a client's bug report can be matched with the service's log line.
   const request_id = c.get("requestId") ?? "";
   if (err instanceof OAuthError) {
+    c.set("errorCode", err.code);
     return c.json({ error: err.code, error_description: err.description, request_id }, err.status, err.headers);
   }
   let apiError: ApiError;
@@ -38,17 +41,17 @@ export function renderError(err: unknown, c: Context<AppEnv>) {
   } else {
     // Paths and messages may hold a session token (/v5/sessions/<token>.json): never log one.
     const stack = (err as Error)?.stack;
-    console.error(
-      JSON.stringify({
-        level: "error",
-        requestId: c.get("requestId"),
-        path: redactUrl(c.req.path),
-        error: redactUrl(String(err)),
-        stack: stack && redactUrl(stack),
-      }),
-    );
+    log("error", {
+      event: "exception",
+      requestId: c.get("requestId"),
+      path: redactUrl(c.req.path),
+      error: redactUrl(String(err)),
+      stack: stack && redactUrl(stack),
+    });
     apiError = new ApiError(VCODE.internal, "internal error");
   }
+  // The request's log line names the code (src/middleware/context.ts).
+  c.set("errorCode", apiError.vcode);
   const headers = { ...apiError.headers };
   const path = new URL(c.req.url).pathname;
   if (path === OAUTH_TOKEN_PATH || path === `${OAUTH_TOKEN_PATH}.json`) {
@@ -87,6 +90,7 @@ export function createApp() {
   app.route("/", sessionsRouter);
   app.route("/", v3Router);
   app.route("/", v4Router);
+  app.route("/", v5AliasesRouter);
   app.route("/", healthRouter);
 
   app.get("/", (c) =>

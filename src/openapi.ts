@@ -11,15 +11,18 @@ import type { AppEnv } from "./types";
 /**
  * The published OpenAPI document (/openapi.json). Routes declare their contracts (src/routes); what follows from the
  * route's place and its middleware is filled in here, once for every operation: an operationId and a tag, the
- * security it needs, the response headers it sends. A route that says one of these itself keeps its own.
+ * security it needs and its credential parameters, the response headers it sends. A route that says one of these
+ * itself keeps its own.
  */
 
 type Requirement = Record<string, string[]>;
 type Response = { $ref?: string; description?: string; headers?: Record<string, unknown> };
+type Parameter = { name?: string; in?: string; required?: boolean; description?: string; schema?: object; example?: string };
 type Operation = {
   operationId?: string;
   tags?: string[];
   security?: Requirement[];
+  parameters?: Parameter[];
   responses: Record<string, Response>;
 };
 type PathItem = Partial<Record<(typeof METHODS)[number], Operation>>;
@@ -39,7 +42,7 @@ const SECURITY_SCHEMES = {
     type: "apiKey",
     in: "header",
     name: "signature",
-    description: 'HMAC-SHA1 of the request with the application\'s secret, hex (docs/api.md, "Signed requests"); with `timestamp`.',
+    description: 'HMAC-SHA1 of the request with the application\'s secret, hex (docs/api.md, "Signing a request"); with `timestamp`.',
   },
   timestamp: { type: "apiKey", in: "header", name: "timestamp", description: "Unix seconds of a header-signed request." },
   sig: { type: "apiKey", in: "query", name: "sig", description: "The signature in the query instead of the header; with `t`." },
@@ -79,6 +82,62 @@ function securityOf(method: string, path: string, middleware: readonly unknown[]
   return needs.reduce((all, alternatives) => all.flatMap((a) => alternatives.map((b) => ({ ...a, ...b }))), [{}] as Requirement[]);
 }
 
+/** The demo applications (scripts/demo/users.mjs), as examples: any application will do; the official one signs. */
+const EXAMPLE_APP = { any: "100001a", official: "100000a" };
+const SIGNING = 'docs/api.md, "Signing a request"';
+
+const queryParameter = (name: string, description: string, schema: object, more: Partial<Parameter> = {}): Parameter => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema,
+  ...more,
+});
+
+/**
+ * The credentials as the query parameters they also are, so that a client generated from the document can send them
+ * (a security scheme names a parameter but declares none). Every v4 and v5 route reads `app`: required where every
+ * alternative of its security needs it, with a demo application as example, so "Try it out" in /docs works on the
+ * reads any application may make. Routes that take a query signature read `sig`, `t` and `sig_v`; a write whose only
+ * credential is the signature must send `sig_v=2` and may add a `nonce` (docs/decisions.md, "Signed requests and
+ * replay"). Grant-only routes read none of them: their grant names its application.
+ */
+function credentialParameters(method: string, path: string, security: Requirement[], middleware: readonly unknown[]) {
+  if (!/^\/v[45]\//.test(path)) return [];
+  const required = security.length > 0 && security.every((r) => "app" in r);
+  const signed = security.some((r) => "sig" in r);
+  const example = required ? { example: signed ? EXAMPLE_APP.official : EXAMPLE_APP.any } : {};
+  const app = queryParameter("app", "the calling application's id (`100001a`)", { type: "string" }, { required, ...example });
+  if (!signed) return [app];
+  const signatureOnly = method !== "get" && middleware.includes(requireSignedApp);
+  const sig = queryParameter("sig", `the request's signature, hex HMAC-SHA1 (${SIGNING}); or the \`signature\` header`, {
+    type: "string",
+    pattern: "^[0-9a-fA-F]{40}$",
+  });
+  const t = queryParameter("t", "unix seconds of the signed request, within 300 s of the server's clock; with `sig`", { type: "integer" });
+  if (!signatureOnly) {
+    const version = `the signing version: \`1\` (absent) or \`2\`, which signs the method too (${SIGNING})`;
+    return [app, sig, t, queryParameter("sig_v", version, { type: "string", enum: ["1", "2"] })];
+  }
+  const version = `\`2\`: a write signed by the application alone signs its method too (${SIGNING})`;
+  const nonce = "any random text, so that two identical writes in one second sign differently";
+  return [
+    app,
+    sig,
+    t,
+    queryParameter("sig_v", version, { type: "string", enum: ["2"] }, { required: true, example: "2" }),
+    queryParameter("nonce", nonce, { type: "string" }),
+  ];
+}
+
+/** Adds the parameters the operation does not declare itself (by name, in the query). */
+function addParameters(op: Operation, parameters: Parameter[]) {
+  const declared = new Set((op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name));
+  const missing = parameters.filter((p) => !declared.has(p.name));
+  if (missing.length) op.parameters = [...(op.parameters ?? []), ...missing];
+}
+
 /** Aliases and sub-resources grouped with the resource a client looks for. */
 const TAG_OF: Record<string, string> = {
   container: "containers",
@@ -114,17 +173,21 @@ const TAGS: Record<string, string> = {
   subtitle_tracks: "A video's subtitles per language in every format (SubRip, WebVTT, SBV, SSA/ASS, TTML, JSON).",
   subtitle_versions: "Every change of a track as a version: list, read, compare and restore; cue edits and deleting a language.",
   subtitle_reports: "Reports of wrong subtitles, for staff and the container's managers to list and resolve.",
+  playback_streams:
+    "A video's DASH and HLS manifests: registered by staff and managers, answered with a playback grant that opens " +
+    "the kept manifests and the viewer subtitles.",
   translations: "Subtitle translations: languages, listings and votes.",
   captions: "Captions (subtitle segments) to translate.",
   timed_comments: "Comments at a time of a video.",
   lists: "Curated lists of containers.",
+  search: "Full-text search over the titles of containers and videos, and its autocomplete form.",
   contributions: "Who contributed subtitles, per user and per container.",
   subtitle_histories: "A user's subtitle history.",
   subscriptions: "A user's followed containers.",
   markers: "A user's watch markers.",
   notifications: "Notifications to users (managers and staff send them).",
   threads: "A user's private message threads and unread count.",
-  jobs: "Background jobs (SRT imports, list edits): their progress.",
+  jobs: "Background jobs (SRT imports, list edits): their progress; staff list every job and retry failed ones.",
   webhooks:
     "Signed webhooks: an application's endpoints, their deliveries, redelivery and ping; the events themselves are in " +
     "the `webhooks` section.",
@@ -201,6 +264,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string) {
       op.operationId ??= operationIdOf(method, path);
       op.tags ??= [tagOf(path)];
       op.security ??= securityOf(method, path, middleware);
+      if (!route?.properties.grantOnly) addParameters(op, credentialParameters(method, path, op.security, middleware));
       describeResponses(op, path, route?.properties.cache === "public" || "304" in op.responses);
       op.tags.forEach((t) => tags.add(t));
     }

@@ -1,60 +1,34 @@
 """Drives yt-dlp's own Viki extractor (the installed package, unchanged) against a local server.
 
 Run by scripts/test-clients.mjs with Debian's /usr/bin/python3 (the interpreter that sees the `yt-dlp` package):
-    python3 ytdlp_viki.py --base http://127.0.0.1:8796 --series 11c --video 135v
+    python3 ytdlp_viki.py --base http://127.0.0.1:8796 --series 11c --video 135v [--demo-streams streams.json]
 
 The extractor hard-codes its API origin, application id and secret; we point those three class attributes at the
-local server and the demo official application (configuration only). Everything else (login, signing, the episode
-walk, the JSON-to-info-dict mapping) is yt-dlp's code. Expected values are read from the API directly, so the checks
-hold for whatever the demo data says. Prints one line per check and `yt-dlp viki: N passed, N failed`.
+local server and the demo official application (configuration only: the `yt-dlp` command itself has no option for
+them). Everything else (login, signing, the episode walk, the playback streams, the MPD download and its formats,
+the subtitle files, the JSON-to-info-dict mapping) is yt-dlp's code, nothing stubbed; the subtitle run takes its
+options from yt-dlp's own command-line parser. Expected values are read from the API directly, so the checks hold
+for whatever the demo data says. Prints one line per check and `yt-dlp viki: N passed, N failed`.
 """
 import argparse
 import json
+import os
 import sys
+import tempfile
 import traceback
-import urllib.error
-import urllib.request
 from collections import Counter
 
 import yt_dlp
-from yt_dlp.extractor.viki import VikiBaseIE, VikiIE
+from yt_dlp.extractor.viki import VikiBaseIE
 from yt_dlp.utils import parse_iso8601
 
-OFFICIAL_APP = "100000a"
-OFFICIAL_SECRET = "official-dev-secret"
+from viki_demo_streams import check_demo_streams
+from viki_support import (OFFICIAL_APP, OFFICIAL_SECRET, RecordingYDL, api_get, cues, fetch, mpd_representations,
+                          signed_get, signed_json)
+
 STOCK_APP, STOCK_SECRET = VikiBaseIE._APP, VikiBaseIE._APP_SECRET  # yt-dlp's own (100005a), unknown here
 TELLING_HEADERS = ("x-app-ignored", "x-token-ignored", "x-ignored-fields")
 VIDEO_TYPES = ("episodes", "movies", "clips", "trailers")  # the lists VikiChannelIE walks, in its order
-
-# Playback streams and MPD manifests are outside this API: it serves no media. Only these two steps are stubbed;
-# every other request the extractor makes reaches the server. The stub URL never leaves this process.
-STUB_MPD = "stub:playback-streams-are-outside-this-api.mpd"
-_real_call_api = VikiIE._call_api
-_real_download_webpage = VikiIE._download_webpage
-_real_extract_mpd_formats = VikiIE._extract_mpd_formats
-
-
-def _call_api(self, path, video_id, *args, **kwargs):
-    if path.startswith("playback_streams/"):
-        return {"main": [{"url": STUB_MPD, "properties": {"track": {"stream_id": None}}}]}
-    return _real_call_api(self, path, video_id, *args, **kwargs)
-
-
-def _download_webpage(self, url_or_request, *args, **kwargs):
-    if url_or_request == STUB_MPD:
-        return ""
-    return _real_download_webpage(self, url_or_request, *args, **kwargs)
-
-
-def _extract_mpd_formats(self, mpd_url, *args, **kwargs):
-    if mpd_url == STUB_MPD:
-        return []
-    return _real_extract_mpd_formats(self, mpd_url, *args, **kwargs)
-
-
-VikiIE._call_api = _call_api
-VikiIE._download_webpage = _download_webpage
-VikiIE._extract_mpd_formats = _extract_mpd_formats
 
 
 def point_at(base, app, secret):
@@ -63,59 +37,9 @@ def point_at(base, app, secret):
     VikiBaseIE._APP_SECRET = secret
 
 
-class Log:
-    """yt-dlp's logger hook: keeps warnings and errors (a failed login is only a warning)."""
-
-    def __init__(self):
-        self.warnings, self.errors = [], []
-
-    def debug(self, msg):
-        pass
-
-    info = debug
-
-    def warning(self, msg):
-        self.warnings.append(msg)
-
-    def error(self, msg):
-        self.errors.append(msg)
-
-
-class RecordingYDL(yt_dlp.YoutubeDL):
-    """Every HTTP exchange yt-dlp makes goes through urlopen: record method, URL, status and telling headers."""
-
-    def __init__(self, params):
-        self.log = Log()
-        self.requests = []
-        super().__init__({"quiet": True, "logger": self.log, "proxy": "", "cachedir": False,
-                          "skip_download": True, "socket_timeout": 30, **params})
-
-    def urlopen(self, req):
-        if isinstance(req, str):
-            req = yt_dlp.utils.sanitized_Request(req)
-        entry = {"method": req.get_method(), "url": req.get_full_url(), "signed": req.get_header("Signature") is not None}
-        self.requests.append(entry)
-        try:
-            res = super().urlopen(req)
-        except urllib.error.HTTPError as err:
-            entry.update(status=err.code, headers=dict(err.headers or {}))
-            raise
-        except Exception as err:
-            entry.update(status=None, error=str(err))
-            raise
-        entry.update(status=res.status, headers=dict(res.headers))
-        return res
-
-    def refused(self):
-        return [r for r in self.requests if r.get("status") is None or r["status"] >= 400]
-
-
-_direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only, never via a proxy
-
-
-def api_get(base, path):
-    with _direct.open(base + path, timeout=30) as res:
-        return json.load(res)
+def cli_options(*argv):
+    """The YoutubeDL parameters the yt-dlp command line builds from argv (its own parser), without a URL."""
+    return yt_dlp.parse_options([*argv, "--", "https://www.viki.com/videos/0v"]).ydl_opts
 
 
 def listed_ids(base, series):
@@ -165,9 +89,11 @@ def main():
     ap.add_argument("--video", required=True)
     ap.add_argument("--username", default="alice")
     ap.add_argument("--password", default="alice-password")
+    ap.add_argument("--demo-streams", help="JSON from scripts/test-clients.mjs: the seeded streams to check")
     args = ap.parse_args()
     base = args.base.rstrip("/")
     login = {"username": args.username, "password": args.password}
+    video_url = f"https://www.viki.com/videos/{args.video}-x"
     results = []
 
     def check(name, fn):
@@ -187,6 +113,10 @@ def main():
     expected_ids = listed_ids(base, args.series)
     print(f"# yt-dlp {yt_dlp.version.__version__}; series {args.series} lists {len(expected_ids)} videos; "
           f"video {args.video}", flush=True)
+
+    if args.demo_streams:
+        check("demo data: every normal video has a DASH stream; each seeded manifest is served, named by its bytes "
+              "and says what its rows say", lambda: check_demo_streams(base, args.demo_streams))
 
     point_at(base, OFFICIAL_APP, OFFICIAL_SECRET)
     channel_ydl = RecordingYDL({**login, "extract_flat": True})
@@ -221,7 +151,7 @@ def main():
           series_entries)
 
     def video_info(ydl, app):
-        info = ydl.extract_info(f"https://www.viki.com/videos/{args.video}-x", download=False)
+        info = ydl.extract_info(video_url, download=False)
         eq("id", info.get("id"), args.video)
         eq("title", info.get("title"), video["titles"].get("en")
            or f"{en_or_first(video.get('container', {}).get('titles'))} - Episode {video.get('number')}")
@@ -234,21 +164,88 @@ def main():
            sorted((k, v["url"]) for k, v in (video.get("images") or {}).items() if v.get("url")))
         sub_urls = [s["url"] for subs in (info.get("subtitles") or {}).values() for s in subs]
         if not all(u.startswith(f"{base}/v4/videos/{args.video}/auth_subtitles/") and f"app={app}" in u
-                   for u in sub_urls):
-            raise AssertionError(f"subtitle urls do not point at this server: {sub_urls[:2]}")
+                   and "stream_id=None" not in u for u in sub_urls):
+            raise AssertionError(f"subtitle urls do not point at this server with a grant: {sub_urls[:2]}")
         if not (info.get("description") and info.get("subtitles") and info.get("thumbnails")):
             raise AssertionError("the chosen video should have a description, subtitles and thumbnails")
         no_refusals(ydl)
         return info
 
-    video_ydl = RecordingYDL({**login, "ignore_no_formats_error": True})
+    video_ydl = RecordingYDL(login)
+    extracted = {}
 
     def video_with_login():
-        video_info(video_ydl, OFFICIAL_APP)
+        extracted["info"] = video_info(video_ydl, OFFICIAL_APP)
         if not video_ydl.get_info_extractor("Viki")._token:
             raise AssertionError(f"login failed: {video_ydl.log.warnings}")
 
-    check(f"video {args.video}: info dict from GET /v4/videos/{args.video}.json (streams stubbed)", video_with_login)
+    check(f"video {args.video}: info dict from GET /v4/videos/{args.video}.json, streams from the signed "
+          f"/v5/playback_streams/{args.video}.json", video_with_login)
+
+    def formats_from_manifest():
+        info = extracted.get("info")
+        if not info:
+            raise AssertionError("no info dict (see the check before)")
+        streams = video_ydl.sent(f"/v5/playback_streams/{args.video}.json")
+        if [(r["signed"], r["status"]) for r in streams] != [(True, 200)]:
+            raise AssertionError(f"expected one signed streams read answered 200: {streams}")
+        # yt-dlp reads the manifest twice: for a link to another MPD in it (none here), then for the formats.
+        fetched = video_ydl.sent("/playback_manifests/")
+        eq("manifest downloads", [(r["url"], r["status"]) for r in fetched], [(fetched[0]["url"], 200)] * 2)
+        # The driver's own answer (its own grant) names the same manifest as DASH, first.
+        first = signed_json(base, f"/v5/playback_streams/{args.video}.json")["main"][0]
+        eq("first stream's kind", first["kind"], "dash")
+        eq("manifest", fetched[0]["url"].split("?")[0], first["url"].split("?")[0])
+        status, _, body = fetch(fetched[0]["url"])
+        root, reps = mpd_representations(body)
+        eq("manifest root", (status, root.tag), (200, "{urn:mpeg:dash:schema:mpd:2011}MPD"))
+        heights = sorted(h for kind, h, _ in reps if kind == "video")
+        formats = info.get("formats") or []
+        eq("formats (one per Representation)", len(formats), len(reps))
+        video_formats = [f for f in formats if f.get("vcodec") not in (None, "none")]
+        eq("video format heights", sorted(f["height"] for f in video_formats), heights)
+        eq("resolutions of the stream", sorted(first["resolutions"]), heights)
+        eq("audio_languages of the stream", first["audio_languages"], [lang for kind, _, lang in reps
+                                                                       if kind == "audio"])
+        print(f"#   formats: {', '.join(f['format_id'] for f in formats)}", flush=True)
+
+    check(f"video {args.video}: yt-dlp's formats are the DASH manifest's Representations (count and heights)",
+          formats_from_manifest)
+
+    subtitle_ydls = []
+
+    def subtitles_written():
+        languages = sorted(video.get("subtitle_completions") or {})
+        with tempfile.TemporaryDirectory(prefix="ytdlp-viki-") as tmp:
+            # `yt-dlp --skip-download --write-subs --sub-langs all -o <tmp>/%(id)s.%(ext)s`, parsed by yt-dlp itself.
+            # It writes one format per language, the last offered (vtt); `--sub-format srt` asks for the other.
+            for extra in ([], ["--sub-format", "srt"]):
+                ydl = RecordingYDL(cli_options("--skip-download", "--write-subs", "--sub-langs", "all",
+                                               "-o", os.path.join(tmp, "%(id)s.%(ext)s"), "--username", args.username,
+                                               "--password", args.password, *extra))
+                subtitle_ydls.append(ydl)
+                if ydl.download([video_url]):
+                    raise AssertionError(f"yt-dlp {' '.join(extra)} failed: {ydl.log.errors}")
+                no_refusals(ydl)
+            counts = {}
+            eq("files written", sorted(os.listdir(tmp)),
+               sorted(f"{args.video}.{lang}.{ext}" for lang in languages for ext in ("srt", "vtt")))
+            for name in sorted(os.listdir(tmp)):
+                with open(os.path.join(tmp, name), encoding="utf-8") as f:
+                    written = cues(f.read())
+                lang, ext = name[len(args.video) + 1:].rsplit(".", 1)
+                status, _, body = signed_get(base, f"/v4/videos/{args.video}/subtitle_tracks/{lang}.{ext}")
+                stored = cues(body.decode("utf-8"))
+                if status != 200 or not stored:
+                    raise AssertionError(f"the stored {lang}.{ext} answered {status} with {len(stored)} cues")
+                eq(f"cues of {name} (start, end, text)", written, stored)
+                counts[name] = len(written)
+            print("#   written: " + ", ".join(f"{name} ({n} cues)" for name, n in counts.items()), flush=True)
+        if not languages:
+            raise AssertionError("the chosen video should have subtitles")
+
+    check(f"video {args.video}: --write-subs --sub-langs all writes .srt and .vtt in every language, cue for cue "
+          "the stored subtitles (auth_subtitles with the grant)", subtitles_written)
 
     anonymous_ydl = RecordingYDL({"extract_flat": True})
 
@@ -261,22 +258,38 @@ def main():
 
     check("series without login: the episode pages are read with token=None", series_anonymous)
 
-    # yt-dlp's own application id is unknown here; unsigned logins and public reads treat it as naming none.
+    # yt-dlp's own application id is unknown here: unsigned logins and public reads treat it as naming none, but the
+    # signed streams read cannot be checked without its secret, so playback stops there.
     point_at(base, STOCK_APP, STOCK_SECRET)
-    stock_ydl = RecordingYDL({**login, "ignore_no_formats_error": True})
+    stock_ydl = RecordingYDL(login)
 
     def video_stock_app():
-        video_info(stock_ydl, STOCK_APP)
+        _, err = extract(stock_ydl, video_url)
+        streams = stock_ydl.sent("/v5/playback_streams/")
+        eq("streams reads (signed, status)", [(r["signed"], r["status"]) for r in streams], [(True, 401)])
+        if not err or "Unable to download JSON metadata: HTTP Error 401" not in str(err):
+            raise AssertionError(f"yt-dlp should report the refused streams read: {err}")
+        before = stock_ydl.requests[:stock_ydl.requests.index(streams[0])]
+        eq("login and video read before it (answered 2xx)",
+           [(r["method"], 200 <= (r["status"] or 0) < 300) for r in before], [("POST", True), ("GET", True)])
         if not stock_ydl.get_info_extractor("Viki")._token:
             raise AssertionError(f"login with app={STOCK_APP} failed: {stock_ydl.log.warnings}")
+        status, _, body = signed_get(base, f"/v5/playback_streams/{args.video}.json",
+                                     app=STOCK_APP, secret=STOCK_SECRET)
+        error = json.loads(body)
+        if status != 401 or "app" not in [d.get("field") for d in error.get("details") or []]:
+            raise AssertionError(f"the server should refuse naming app: {status} {error}")
+        print(f"#   yt-dlp reports: {str(err).split('; please report')[0]}", flush=True)
+        print(f"#   the server said: {error.get('error')}", flush=True)
 
-    check(f"yt-dlp's own app id ({STOCK_APP}): login and the video read answer unchanged", video_stock_app)
+    check(f"yt-dlp's own app id ({STOCK_APP}): login and the video read answer; the signed streams read is refused "
+          "(401 naming app) and yt-dlp stops there", video_stock_app)
 
-    everything = [channel_ydl, video_ydl, anonymous_ydl, stock_ydl]
+    everything = [channel_ydl, video_ydl, *subtitle_ydls, anonymous_ydl, stock_ydl]
     sent = sum(len(y.requests) for y in everything)
     refused = sum(len(y.refused()) for y in everything)
     passed, failed = results.count(True), results.count(False)
-    print(f"# {sent} requests sent by yt-dlp, {refused} refused")
+    print(f"# {sent} requests sent by yt-dlp, {refused} refused (the stock app's streams read is expected)")
     notes = Counter(f"{k.lower()}: {v}" for y in everything for r in y.requests
                     for k, v in (r.get("headers") or {}).items() if k.lower() in TELLING_HEADERS)
     if notes:

@@ -18,6 +18,7 @@ export const SUFFIX = {
   webhook: "w",
   webhookEvent: "e",
   webhookDelivery: "d",
+  playbackStream: "ps",
 } as const;
 export type Suffix = (typeof SUFFIX)[keyof typeof SUFFIX];
 

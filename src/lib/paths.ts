@@ -6,19 +6,11 @@ import { getPath as honoGetPath } from "hono/utils/url";
  * Hono's router cannot match a parameter followed by a literal suffix inside one segment (`:id.json`).
  */
 export function routingPath(request: Request): string {
-  let path = honoGetPath(request);
-  if ((request.method === "GET" || request.method === "HEAD") && V5_READ_ALIAS.test(path)) path = `/v4/${path.slice(4)}`;
+  const path = honoGetPath(request);
   if (path.endsWith(".json")) return path.slice(0, -5);
   if (path.endsWith(".xml") && isV3(path)) return path.slice(0, -4);
   return path;
 }
-
-/**
- * One container or video read under /v5 answers as under /v4: yt-dlp's Viki extractor reads a channel with a signed
- * `GET /v5/containers/<id>.json` (docs/decisions.md, "Real clients: a tolerant wire contract"). Only these two reads;
- * nothing else moves.
- */
-const V5_READ_ALIAS = /^\/v5\/(containers|videos)\/[^/]+\.json$/;
 
 /**
  * The deprecated v3 API: its routes, its error body, its deprecation headers, its token rules in the edge cache. Any
@@ -32,8 +24,15 @@ export function requestFormat(url: string): "json" | "xml" {
   return new URL(url).pathname.endsWith(".xml") ? "xml" : "json";
 }
 
-/** The documented path of a route: `.json` put back, except on routes that name their own file (`.srt`, a track's `<language>.<ext>`). */
+/**
+ * The documented path of a route: `.json` put back, except on routes that name their own file (`.srt`, a track's
+ * `<language>.<ext>`, a viewer's `auth_subtitles`, a kept manifest's `<sha256>.mpd`).
+ */
 export function documentedPath(path: string): string {
   // `/oauth/token` is called without an extension by every OAuth client (RFC 6749); `/health` by load balancers.
-  return /\/(subtitles|subtitle_tracks)\/\{[^}]+\}$/.test(path) || path === "/oauth/token" || path === "/health" ? path : `${path}.json`;
+  return /\/(subtitles|subtitle_tracks|auth_subtitles|playback_manifests)\/\{[^}]+\}$/.test(path) ||
+    path === "/oauth/token" ||
+    path === "/health"
+    ? path
+    : `${path}.json`;
 }

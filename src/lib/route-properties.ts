@@ -44,6 +44,11 @@ export type RouteProperties = WriteDecision & {
   cacheScope?: (params: Record<string, string>) => CacheScope[];
   /** The handler checks the session in its first D1 batch (`deps.session`), so `loadUser` does not read it first. */
   sessionInBatch?: boolean;
+  /**
+   * A playback grant in the query is the route's only credential (src/lib/playback-grant.ts): it names the application
+   * and the viewer itself, so `resolveApplication` and `loadUser` read nothing for it and its check costs no D1.
+   */
+  grantOnly?: boolean;
 };
 
 const PROPERTIES = new WeakMap<object, RouteProperties>();

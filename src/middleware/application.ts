@@ -4,12 +4,14 @@ import { findApplication } from "../db/queries/applications";
 import { claimSignature } from "../db/queries/signatures";
 import { ApiError, VCODE } from "../lib/errors";
 import { tryParseId } from "../lib/ids";
+import { propertiesOf } from "../lib/route-registry";
 import {
   SIGNATURE_MAX_SKEW_SECONDS,
   SIGNATURE_VERSION_PARAM,
   type SignatureVersion,
-  signatureMatches,
+  matchingSecret,
   signedMessageBytes,
+  validSecrets,
 } from "../lib/signature";
 import type { AppEnv, Application } from "../types";
 
@@ -19,8 +21,12 @@ import type { AppEnv, Application } from "../types";
  * need no signature, and routes that need an application say so with `requireApp`/`requireOfficialApp`.
  */
 export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
+  // Resolved once per request: the /v5 aliases are under both the sessions' middleware and their own.
+  if (c.get("application") || c.get("ignoredApp") !== undefined) return next();
   // The last of a repeated app=, as for every scalar parameter (docs/decisions.md, "Real clients: a tolerant wire contract").
   const rawApp = c.req.queries("app")?.at(-1);
+  // A grant names its application and was checked when issued (docs/decisions.md, "Playback grants").
+  if (rawApp !== undefined && propertiesOf(c.req.method, c.req.path).grantOnly) return next();
   const querySig = c.req.query("sig");
   const headerSig = c.req.header("signature");
   const signed = querySig !== undefined || headerSig !== undefined;
@@ -57,11 +63,11 @@ export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
     const body = c.req.method === "GET" || c.req.method === "HEAD" ? new Uint8Array() : new Uint8Array(await c.req.arrayBuffer());
     const message = signedMessageBytes(c.req.url, body, querySig === undefined ? timestamp : undefined, { version, method: c.req.method });
     const value = (querySig ?? headerSig)!;
-    if (!(await signatureMatches(application.secret, message, value))) {
-      throw new ApiError(VCODE.invalidSignature, "invalid signature");
-    }
+    // During a rotation's overlap the previous secret signs too (docs/decisions.md, "Secret rotation").
+    const matched = await matchingSecret(validSecrets(application, now), message, value);
+    if (matched < 0) throw new ApiError(VCODE.invalidSignature, "invalid signature");
     c.set("appSigned", true);
-    c.set("signature", { version, value: value.toLowerCase(), timestamp: t });
+    c.set("signature", { version, value: value.toLowerCase(), timestamp: t, ...(matched > 0 ? { previousSecret: true } : {}) });
   }
   c.set("application", application);
   return next();
@@ -80,7 +86,10 @@ export const signedApplication = (c: Context<AppEnv>): Application | undefined =
 /** Says that the unsigned `app=` of the request names no known application and was not used. */
 export const APP_IGNORED_HEADER = "x-app-ignored";
 
-const unknownApplication = (rawApp: string) => new ApiError(VCODE.invalidSignature, `unknown application '${rawApp}'`);
+const unknownApplication = (rawApp: string) =>
+  new ApiError(VCODE.invalidSignature, `unknown application '${rawApp}'`, {
+    details: [{ field: "app", message: "no application has this id: sign with a registered application's id and secret" }],
+  });
 
 export const requireApp = createMiddleware<AppEnv>(async (c, next) => {
   const ignored = c.get("ignoredApp");

@@ -32,6 +32,15 @@ export function deferOf(c: { executionCtx: { waitUntil(p: Promise<unknown>): voi
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,200}$/;
 
 /**
+ * The token sent when it could be a session token (`None`, empty or malformed: none): the viewer a playback grant is
+ * bound to (src/lib/playback-grant.ts), compared as sent, so checking it reads no session.
+ */
+export function viewerToken(c: TokenSource): string | undefined {
+  const token = requestToken(c);
+  return token && TOKEN_SHAPE.test(token) ? token : undefined;
+}
+
+/**
  * Reads that declare `sessionInBatch` (src/lib/route-properties.ts) check the session in their own first D1 batch
  * (docs/decisions.md, "One round trip per read"). They are public reads, so the user only widens what they may see
  * (or nothing), and nothing before the handler needs it. Everywhere else the session is read first.
@@ -50,6 +59,8 @@ const carriesSession = (method: string, path: string) =>
  */
 export const loadUser = createMiddleware<AppEnv>(async (c, next) => {
   const token = requestToken(c);
+  // A playback grant is bound to the token as sent (`viewerToken`): no session to read.
+  if (token && propertiesOf(c.req.method, c.req.path).grantOnly) return next();
   const settled = (user: AppEnv["Variables"]["user"]) => {
     if (user) c.set("user", user);
     else c.set("ignoredToken", "invalid");

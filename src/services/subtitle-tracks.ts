@@ -57,21 +57,40 @@ export async function trackFile(
     ? [(await batchWith(db, session, [videoWithContainerQuery(db, videoId)]))[0], null]
     : await batchWith(db, session, [videoWithContainerQuery(db, videoId), subtitleCuesQuery(db, videoId, language)]);
   await requireVisibleVideo(caller(db, await viewer(deps, user)), videoWithContainer(video));
-  let track = hit;
-  if (!track) {
-    if (!rows!.length) return null;
-    const cues = rows!.map((r) => [r.startMs, r.endMs, r.text] as [number, number, string]);
-    track = { hash: await snapshotHash(cues), cues };
-    await env.CACHE.put(key, JSON.stringify(track), { expirationTtl: TRACK_CACHE_TTL_SECONDS });
-  }
+  const track = hit ?? (await cacheTrack(env, key, rows!));
+  return track && fileOf(track, language, ext, timing, !!hit);
+}
+
+/** The cues read from D1 as the cached track (kept in KV), or null when there are none. */
+async function cacheTrack(env: Env, key: string, rows: Array<{ startMs: number; endMs: number; text: string }>) {
+  if (!rows.length) return null;
+  const cues = rows.map((r) => [r.startMs, r.endMs, r.text] as [number, number, string]);
+  const track: CachedTrack = { hash: await snapshotHash(cues), cues };
+  await env.CACHE.put(key, JSON.stringify(track), { expirationTtl: TRACK_CACHE_TTL_SECONDS });
+  return track;
+}
+
+function fileOf(track: CachedTrack, language: string, ext: TrackExtension, timing: TimingChange, cached: boolean): TrackFile {
   const cues: CueInput[] = track.cues.map(([startMs, endMs, text]) => ({ startMs, endMs, text }));
   const change = timingKey(timing);
   return {
     etag: `"${track.hash}.${ext}${change ? `.${change}` : ""}"`,
     mediaType: mediaTypeOf(ext),
     body: () => writeTrack(cues, ext, { language, timing }).body,
-    cached: !!hit,
+    cached,
   };
+}
+
+/**
+ * A track as a file for a caller a playback grant authorises (the viewer subtitles of docs/api.md, "Playback
+ * streams"): the grant was issued for a visible, licensed video, so nothing of the video is read. The same KV track
+ * cache and writers as `trackFile`: a hit reads no D1, a miss one statement (the cues).
+ */
+export async function grantedTrackFile({ db, env }: Deps, videoId: number, language: string, ext: TrackExtension) {
+  const key = trackCacheKey(videoId, language);
+  const hit = await env.CACHE.get<CachedTrack>(key, "json");
+  const track = hit ?? (await cacheTrack(env, key, await subtitleCuesQuery(db, videoId, language).all()));
+  return track && fileOf(track, language, ext, {}, !!hit);
 }
 
 /**

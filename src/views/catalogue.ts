@@ -1,5 +1,6 @@
 import { readContainerFields, type ContainerRow, type VideoRow } from "../db/schema";
 import { CHILD_KEY, PSEUDO_TYPE } from "../domain/catalogue-types";
+import { licenceDecision, licensedOf } from "../domain/licence";
 import { formatId } from "../lib/ids";
 import { isoTime } from "../lib/time";
 import type { ViewContext } from "../lib/view-context";
@@ -20,11 +21,10 @@ const EMPTY_DOC = {
   regions: [] as string[],
 };
 
+/** The licence rule's flags for this viewer (src/domain/licence.ts), the same the playback streams answer refuses by. */
 function blocking(c: ContainerRow, ctx: ViewContext) {
-  const regions = c.doc?.regions ?? [];
-  const geo = Boolean(ctx.region && regions.length > 0 && !regions.includes(ctx.region.toLowerCase()));
-  const result = { geo, paywall: false, upcoming: c.upcoming };
-  return { blocked: geo || c.upcoming, blocking: result };
+  const decision = licenceDecision(licensedOf(c), { region: ctx.region });
+  return { blocked: decision.blocked, blocking: decision.blocking };
 }
 
 export function containerApiUrl(c: Pick<ContainerRow, "id" | "type">, origin: string) {

@@ -115,6 +115,12 @@ describe("catalogue reads (Container, Series, Episode, Video, Genre) with the us
     const genres = (await res.json()) as Json[];
     expect(genres[0]).toMatchObject({ id: expect.stringMatching(/g$/), name: { en: expect.any(String) } });
   });
+
+  it("Search.fetch(term:) reads the response array: the containers and videos whose titles hold the term", async () => {
+    const found = await gemList(await gem("GET", "/v4/search", { app: partner, token: alice.token, params: { term: "gem" } }));
+    expect(found.response.map((item) => item.id)).toEqual([series.wireId, ep1.wireId]);
+    expect(found.response[0]).toMatchObject({ type: "series", titles: { en: "Gem Series" } });
+  });
 });
 
 describe("Viki::List and Viki::Title (staff)", () => {

@@ -24,7 +24,7 @@ const login = (body: string) =>
 /** _call_api with query=None: /v5/<path>?app=…[&token=…], signed over `<that>&t=<ts>`, sent in headers. */
 async function signedV5(path: string, app: { wireId: string; secret: string }, token?: string, tamper?: { sig?: string; t?: number }) {
   const t = tamper?.t ?? now();
-  const query = `/v5/${path}?app=${app.wireId}${token ? `&token=${token}` : ""}`;
+  const query = `/v5/${path}${path.includes("?") ? "&" : "?"}app=${app.wireId}${token ? `&token=${token}` : ""}`;
   const sig = tamper?.sig ?? (await hmacSha1Hex(app.secret, `${query}&t=${t}`));
   return api(query, {
     headers: {
@@ -175,15 +175,18 @@ describe("channel (VikiChannelIE)", () => {
   });
 });
 
-describe("calls outside the interface", () => {
-  it("playback_streams and auth_subtitles are not served: JSON 404", async () => {
-    for (const path of [
-      `/v5/playback_streams/${episodes[0]}.json?drms=dt3&device_id=112395910d&app=${YTDLP_APP}`,
-      `/v4/videos/${episodes[0]}/auth_subtitles/en.srt?app=${YTDLP_APP}&stream_id=1`,
-    ]) {
-      const res = await api(path);
-      expect(res.status, path).toBe(404);
-      expect(((await res.json()) as Json).error).toEqual(expect.any(String));
-    }
+describe("playback streams and auth_subtitles (test/v4/playback-streams.test.ts, auth-subtitles.test.ts)", () => {
+  it("yt-dlp's own application is refused naming app, and a made-up stream_id is a JSON 403 naming stream_id", async () => {
+    const streams = await signedV5(`playback_streams/${episodes[0]}.json?drms=dt3&device_id=112395910d`, {
+      wireId: YTDLP_APP,
+      secret: "not-registered",
+    });
+    expect(streams.status).toBe(401);
+    expect(((await streams.json()) as Json).details).toEqual([expect.objectContaining({ field: "app" })]);
+    const subtitles = await api(`/v4/videos/${episodes[0]}/auth_subtitles/en.srt?app=${YTDLP_APP}&token=None&stream_id=None`);
+    expect(subtitles.status).toBe(403);
+    const body = (await subtitles.json()) as Json;
+    expect(body.error).toEqual(expect.any(String));
+    expect(body.details).toEqual([expect.objectContaining({ field: "stream_id" })]);
   });
 });

@@ -6,3 +6,4 @@ export * from "./jobs";
 export * from "./webhooks";
 export * from "./container-fields";
 export * from "./signatures";
+export * from "./playback";

@@ -7,8 +7,14 @@ export const applications = sqliteTable("applications", {
   name: text("name").notNull(),
   official: flag("official"),
   unhostedAccess: flag("unhosted_access"),
+  // Adult containers are not played to it (docs/decisions.md, "Playback grants"); set by an operator.
+  familyFriendly: flag("family_friendly"),
   // Kept as the secret itself: request signatures are HMACs keyed by it, which a hash cannot verify.
   secret: text("secret").notNull(),
+  // After a rotation the previous secret also signs until previous_secret_expires_at (unix seconds), so installed
+  // apps can switch over; both null when there is no overlap (docs/decisions.md, "Secret rotation").
+  previousSecret: text("previous_secret"),
+  previousSecretExpiresAt: integer("previous_secret_expires_at"),
   createdAt: createdAt(),
 });
 

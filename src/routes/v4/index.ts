@@ -13,6 +13,9 @@ import { jobsRouter } from "./jobs";
 import { listsRouter } from "./lists";
 import { markersRouter } from "./markers";
 import { notificationsRouter, userNotificationsRouter } from "./notifications";
+import { playbackGrantsRouter } from "./playback-grants";
+import { playbackAnswerRouter, playbackStreamWritesRouter } from "./playback-streams";
+import { searchRouter } from "./search";
 import { subscriptionsRouter } from "./subscriptions";
 import { captionApplyRouter, subtitleEditsRouter } from "./subtitle-edits";
 import { containerSubtitleReportsRouter, subtitleReportsRouter } from "./subtitle-reports";
@@ -71,6 +74,9 @@ v4Router
   .route("/v4/videos", videoWritesRouter)
   .route("/v4/videos", videoTitlesRouter)
   .route("/v4/videos", timedCommentsRouter)
+  .route("/v4/videos", playbackAnswerRouter("/{video_id}/playback_streams"))
+  .route("/v4/videos", playbackStreamWritesRouter)
+  .route("/v4/videos", playbackGrantsRouter)
   .route("/v4/episodes", episodeTimedCommentsRouter)
   .route("/v4/subtitle_completions", subtitleCompletionsRouter)
   .route("/v4/subtitle_reports", subtitleReportsRouter)
@@ -90,4 +96,5 @@ v4Router
   .route("/v4/notifications", notificationsRouter)
   .route("/v4/lists", listsRouter)
   .route("/v4/jobs", jobsRouter)
+  .route("/v4/search", searchRouter)
   .route("/v4/webhooks", webhooksRouter); // "/events" before "/{webhook_id}", inside the router

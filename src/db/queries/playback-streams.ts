@@ -1,0 +1,39 @@
+import { and, asc, count, eq, sql } from "drizzle-orm";
+import type { DB } from "../client";
+import { playbackStreams } from "../schema";
+
+export type NewPlaybackStream = Omit<typeof playbackStreams.$inferInsert, "id" | "createdAt" | "updatedAt">;
+
+/** A video's streams, DASH before HLS, then by id: one range of `playback_streams_video_kind` (batchable). */
+export const videoStreamsQuery = (db: DB, videoId: number) =>
+  db.select().from(playbackStreams).where(eq(playbackStreams.videoId, videoId)).orderBy(asc(playbackStreams.kind), asc(playbackStreams.id));
+
+/** One stream of one video (a stream of another video is not found). */
+export const findStream = (db: DB, videoId: number, id: number) =>
+  db
+    .select()
+    .from(playbackStreams)
+    .where(and(eq(playbackStreams.id, id), eq(playbackStreams.videoId, videoId)))
+    .get();
+
+export const insertStream = (db: DB, row: NewPlaybackStream) => db.insert(playbackStreams).values(row).returning().get();
+
+/** Replaces every field of a stream but its id and creation time (batchable). */
+export const replaceStreamQuery = (db: DB, videoId: number, id: number, row: NewPlaybackStream) =>
+  db
+    .update(playbackStreams)
+    .set({ ...row, updatedAt: sql`(unixepoch())` })
+    .where(and(eq(playbackStreams.id, id), eq(playbackStreams.videoId, videoId)))
+    .returning();
+
+export const deleteStreamQuery = (db: DB, videoId: number, id: number) =>
+  db
+    .delete(playbackStreams)
+    .where(and(eq(playbackStreams.id, id), eq(playbackStreams.videoId, videoId)))
+    .returning({ id: playbackStreams.id });
+
+/** How many streams use a kept manifest (one range of `playback_streams_manifest_key`; batchable). */
+export const manifestUsersQuery = (db: DB, key: string) =>
+  db.select({ n: count() }).from(playbackStreams).where(eq(playbackStreams.manifestKey, key));
+
+export const deleteStream = (db: DB, videoId: number, id: number) => deleteStreamQuery(db, videoId, id).all();
