@@ -1,3 +1,4 @@
+import { log } from "../src/lib/log";
 import { createDb, emptyStats, instrument } from "../src/db/client";
 import { failJob, findJob } from "../src/db/queries/jobs";
 import { JobMessage, jobHandlers } from "../src/jobs";
@@ -26,15 +27,7 @@ export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<voi
       await consume(db, env, message, deadLetters, batch.queue);
     } catch (err) {
       const delaySeconds = backoffSeconds(message.attempts);
-      console.error(
-        JSON.stringify({
-          level: "error",
-          queue: batch.queue,
-          error: `message failed: ${describeError(err)}`,
-          message: message.id,
-          delaySeconds,
-        }),
-      );
+      log("error", { event: "job", queue: batch.queue, error: `message failed: ${describeError(err)}`, message: message.id, delaySeconds });
       message.retry({ delaySeconds });
     }
   }
@@ -44,7 +37,7 @@ async function consume(db: ReturnType<typeof consumerDb>, env: Env, message: Mes
   const parsed = JobMessage.safeParse(message.body);
   if (!parsed.success) {
     // Nothing can ever process it; retrying would only delay the dead-letter queue.
-    console.error(JSON.stringify({ level: "error", queue: queueName, error: "malformed job message", body: message.body }));
+    log("error", { event: "job", queue: queueName, error: "malformed job message", body: message.body });
     message.ack();
     return;
   }
@@ -52,7 +45,8 @@ async function consume(db: ReturnType<typeof consumerDb>, env: Env, message: Mes
   if (deadLetters) {
     const job = await findJob(db, jobId);
     const reason = `failed after ${job?.attempts ?? 0} attempts: ${job?.error ?? "unknown error"}`;
-    await failJob(db, jobId, reason);
+    // Marked as the dead-letter path's (`jobs.dead_lettered_at`): the sweeper's failures read the same way.
+    await failJob(db, jobId, reason, { deadLetter: true });
     await discardPayload(env, job?.payloadKey);
     message.ack();
     logJobTransition("failed", { job: jobId, type, error: reason, deadLetter: true });

@@ -1,3 +1,4 @@
+import { log } from "../src/lib/log";
 import type { DB } from "../src/db/client";
 import { failJob, finishJob, markJobRunning, noteJobError, setJobProgress } from "../src/db/queries/jobs";
 import { PermanentJobError, type JobHandler } from "../src/jobs";
@@ -23,6 +24,7 @@ export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandle
     logJobTransition(transition, {
       job: jobId,
       type: job.type,
+      ...(job.requestId ? { requestId: job.requestId } : {}),
       attempt: message.attempts,
       ...extra,
       ...(transition === "running" ? {} : { durationMs: Math.round(performance.now() - started) }),
@@ -72,8 +74,5 @@ export type JobTransition = "running" | "succeeded" | "failed" | "retry";
 
 /** One JSON line per job state change (`wrangler tail`, Workers Logs); failures and retries at a level that alerts. */
 export function logJobTransition(transition: JobTransition, fields: Record<string, unknown>) {
-  const level = transition === "failed" ? "error" : transition === "retry" ? "warn" : "info";
-  const line = JSON.stringify({ level, event: "job", transition, ...fields });
-  if (level === "info") console.log(line);
-  else console.error(line);
+  log(transition === "failed" ? "error" : transition === "retry" ? "warn" : "info", { event: "job", transition, ...fields });
 }

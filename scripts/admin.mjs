@@ -1,14 +1,26 @@
 // npm run admin -- <command> [arguments] [--remote] [--env <name>] [--persist-to <dir>] [--json]
 // Operator commands on the D1 database through `wrangler d1 execute` (scripts/admin/): applications, staff users,
-// container managers. Local D1 by default; `--remote` is the deployed database of `--env`.
+// container managers, jobs. Local D1 by default; `--remote` is the deployed database of `--env`.
 import { readFileSync } from "node:fs";
-import { appCreate, appList, appRotateSecret, managerAdd, userCreateStaff, Conflict, NotFound } from "./admin/commands.mjs";
+import {
+  appCreate,
+  appEndOverlap,
+  appList,
+  appRotateSecret,
+  managerAdd,
+  userCreateStaff,
+  Conflict,
+  DEFAULT_OVERLAP,
+  NotFound,
+} from "./admin/commands.mjs";
 import { D1Error, UsageError, checkEnvironment, describeTarget } from "./admin/d1.mjs";
+import * as jobs from "./admin/jobs.mjs";
 
 const COMMANDS = {
   "app:create": { args: ["name"], flags: ["official", "unhosted"], run: appCreate, print: printSecret },
   "app:list": { args: [], flags: [], run: appList, print: printApplications },
-  "app:rotate-secret": { args: ["id"], flags: [], run: appRotateSecret, print: printSecret },
+  "app:rotate-secret": { args: ["id"], flags: ["overlap"], run: appRotateSecret, print: printSecret },
+  "app:end-overlap": { args: ["id"], flags: [], run: appEndOverlap, print: printOverlapEnded },
   "user:create-staff": {
     args: ["username", "email"],
     flags: ["password-stdin", "name", "email-verified"],
@@ -16,21 +28,39 @@ const COMMANDS = {
     print: printUser,
   },
   "manager:add": { args: ["user", "container"], flags: [], run: managerAdd, print: printManager },
+  // Two words: `jobs list`, `jobs show 12j` (docs/operations.md, "Jobs runbook").
+  "jobs list": { args: [], flags: ["status", "type", "since", "limit"], run: jobs.jobsList, print: jobs.printJobs },
+  "jobs show": { args: ["id"], flags: [], run: jobs.jobsShow, print: jobs.printJob },
+  "jobs retry": { args: ["id"], flags: [], run: jobs.jobsRetry, print: jobs.printRetried },
+  "jobs dead-letters": { args: [], flags: ["since", "limit"], run: jobs.jobsDeadLetters, print: jobs.printDeadLetters },
+  "jobs backlog": { args: [], flags: [], run: jobs.jobsBacklog, print: jobs.printBacklog },
 };
-const VALUE_OPTIONS = new Set(["env", "persist-to", "name"]);
+const VALUE_OPTIONS = new Set(["env", "persist-to", "name", "overlap", "status", "type", "since", "limit"]);
 const TARGET_FLAGS = ["remote", "env", "persist-to", "json"];
 
 const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <name>] [--persist-to <dir>] [--json]
 
   app:create <name> [--official] [--unhosted]    a new application; its secret is printed once
   app:list                                       every application (never the secrets)
-  app:rotate-secret <id>                         a new secret for 12a (or 12); the old one stops working at once
+  app:rotate-secret <id> [--overlap <duration>]  a new secret for 12a (or 12); the old one keeps signing for the
+                                                 overlap (default ${DEFAULT_OVERLAP}; 30m, 12h, 7d, at most 90d; 0: stops
+                                                 at once), so installed apps can switch over
+  app:end-overlap <id>                           the previous secret stops signing now (leaked, or every app switched)
   user:create-staff <username> <email> [--name <name>] [--password-stdin] [--email-verified]
                                                  a staff user; without --password-stdin a password is generated
                                                  and printed once; --email-verified only when the address is known
                                                  to be theirs (a social or identity-provider login with that
                                                  email then signs in to this account)
   manager:add <user> <container>                 <user> manages <container> (12u, 12 or a username; 50c or 50)
+  jobs list [--status <s>] [--type <t>] [--since <when>] [--limit <n>]
+                                                 jobs, newest first (default 50); <when>: 30m, 1h, 2d, 1w or an
+                                                 ISO 8601 time
+  jobs show <id>                                 every field of job 12j (or 12)
+  jobs retry <id>                                a failed job queued again as a new attempt; the sweeper sends it
+  jobs dead-letters [--since <when>] [--limit <n>]
+                                                 jobs the dead-letter queue failed, newest first, with their error
+  jobs backlog                                   queued and running jobs by type, the oldest one's age, and those
+                                                 overdue (the sweeper is not running)
 
   --remote            the deployed D1 (default: the local one that npm start and npm run dev use)
   --env <name>        the wrangler environment whose D1 binding to use
@@ -71,7 +101,10 @@ async function main(argv) {
     return 0;
   }
   const { positional, options } = parse(argv);
-  const [name, ...args] = positional;
+  // Two words (`jobs list`) when the first names a group of commands; one (`app:list`) otherwise.
+  const words = Object.keys(COMMANDS).some((c) => c.startsWith(`${positional[0]} `)) ? 2 : 1;
+  const name = positional.slice(0, words).join(" ");
+  const args = positional.slice(words);
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(name ?? "")}`);
   const unknown = Object.keys(options).filter((k) => !command.flags.includes(k) && !TARGET_FLAGS.includes(k));
@@ -80,12 +113,20 @@ async function main(argv) {
     throw new UsageError(`${name} takes ${command.args.map((a) => `<${a}>`).join(" ") || "no arguments"}`);
 
   const target = { remote: Boolean(options.remote), env: options.env, persistTo: options["persist-to"] };
+  // The top level of wrangler.toml is local development: a remote command without an environment would reach its
+  // placeholder database, or none.
+  if (target.remote && !target.env) throw new UsageError("--remote needs --env staging or --env production");
   const flags = {
     official: Boolean(options.official),
     unhosted: Boolean(options.unhosted),
     name: options.name,
     emailVerified: Boolean(options["email-verified"]),
     password: options["password-stdin"] ? readPassword() : undefined,
+    overlap: options.overlap,
+    status: options.status,
+    type: options.type,
+    since: options.since,
+    limit: options.limit,
   };
   await checkEnvironment(target.env);
   // stderr, so that --json output stays parseable and a remote write is never a surprise.
@@ -100,12 +141,26 @@ function printSecret({ application: a, secret }) {
   console.log(`application ${a.id} "${a.name}"${a.official ? ", official" : ""}${a.unhosted_access ? ", unhosted access" : ""}`);
   console.log(`secret: ${secret}`);
   console.log("The secret is shown only this once: store it now. A lost secret can only be replaced (app:rotate-secret).");
+  if (a.overlap_until) {
+    console.log(`The previous secret keeps signing until ${a.overlap_until}; app:end-overlap ${a.id} stops it now.`);
+  }
+}
+
+function printOverlapEnded({ application: a, ended }) {
+  console.log(`application ${a.id}: ${ended ? "the previous secret no longer signs" : "no previous secret was signing"}`);
 }
 
 function printApplications({ applications }) {
   if (!applications.length) return console.log("no applications");
-  const rows = applications.map((a) => [a.id, a.official ? "yes" : "no", a.unhosted_access ? "yes" : "no", a.created_at, a.name]);
-  const table = [["id", "official", "unhosted", "created", "name"], ...rows];
+  const rows = applications.map((a) => [
+    a.id,
+    a.official ? "yes" : "no",
+    a.unhosted_access ? "yes" : "no",
+    a.created_at,
+    a.overlap_until ?? "-",
+    a.name,
+  ]);
+  const table = [["id", "official", "unhosted", "created", "old key until", "name"], ...rows];
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
   for (const r of table) console.log(r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join("  "));
 }

@@ -66,12 +66,49 @@ export function migrateLocal(persistTo) {
 }
 
 export async function seedLocal(persistTo) {
-  const { demoSeedSql } = await import("./demo-data.mjs");
+  const started = performance.now();
+  const { demoSeed } = await import("./demo-data.mjs");
+  const { sql, manifests } = await demoSeed();
   const file = join(ROOT, ".wrangler", "seed", "demo.sql");
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, await demoSeedSql());
-  wrangler(["d1", "execute", "DB", "--local", "--file", file, ...persistArgs(persistTo)], { quiet: true });
-  console.log("demo data seeded (idempotent)");
+  writeFileSync(file, sql);
+  // The manifests go to the local R2 unless its directory already has this very set (a re-seed); the stamp is written
+  // there only once they are all in, and goes with it. Both stores at once: each mostly waits on its own workerd.
+  const stamp = join(resolve(ROOT, persistTo ?? join(".wrangler", "state")), "v3", "r2", "demo-manifests.txt");
+  const keys = manifests.map((m) => m.key).join("\n");
+  const manifestsThere = existsSync(stamp) && readFileSync(stamp, "utf8") === keys;
+  const putArgs = [join(ROOT, "scripts", "demo", "put-objects.mjs"), ...persistArgs(persistTo)];
+  const [, written] = await Promise.all([
+    spawnQuiet(WRANGLER, ["d1", "execute", "DB", "--local", "--file", file, ...persistArgs(persistTo)]),
+    manifestsThere ? "0" : spawnQuiet(process.execPath, putArgs, JSON.stringify(manifests)),
+  ]);
+  writeFileSync(stamp, keys);
+  console.log(
+    `demo data seeded in ${((performance.now() - started) / 1000).toFixed(1)} s (idempotent; ` +
+      `${manifests.length} playback manifests in the local R2, ${written.trim().split("\n").at(-1)} new)`,
+  );
+  return { manifestKeys: manifests.map((m) => m.key) };
+}
+
+/**
+ * Runs a command with the offline wrangler environment and `input` on its standard input, quietly (its output is
+ * printed only on failure); resolves to its standard output.
+ */
+function spawnQuiet(command, args, input = "") {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env: wranglerEnv, stdio: "pipe" });
+    child.stdin.end(input);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) return resolvePromise(stdout);
+      process.stderr.write(stdout + stderr);
+      reject(new Error(`${command} ${args.join(" ")} failed with exit code ${code}`));
+    });
+  });
 }
 
 /**
@@ -103,11 +140,17 @@ export function fireCrons(base, seconds = LOCAL_CRON_SECONDS) {
   };
 }
 
+/**
+ * The `wrangler dev` arguments for a local port: the loopback address, the port, and `API_ORIGIN` (the origin webhook
+ * payloads and playback URLs are built on) following that port instead of wrangler.toml's 8787.
+ */
+export const devArgs = (port) => ["dev", "--ip", "127.0.0.1", "--port", String(port), "--var", `API_ORIGIN:http://127.0.0.1:${port}`];
+
 /** Starts `wrangler dev` with its crons fired (fireCrons); resolves once the server answers. */
 export async function startDev({ port = 8787, persistTo, stdio = "inherit" } = {}) {
   // wrangler dev refuses to start without wrangler.toml's [assets] directory (a fresh clone has none).
   copyDocsAssets({ quiet: true });
-  const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), ...persistArgs(persistTo)];
+  const args = [...devArgs(port), ...persistArgs(persistTo)];
   const child = spawn(WRANGLER, args, { cwd: ROOT, env: wranglerEnv, stdio, detached: true });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;

@@ -3,7 +3,7 @@
 // crons itself). Works offline with no Cloudflare account.
 import { spawn } from "node:child_process";
 import { copyDocsAssets } from "./docs-assets.mjs";
-import { ROOT, WRANGLER, ensureDevVars, fireCrons, migrateLocal, seedLocal, wranglerEnv } from "./lib.mjs";
+import { LOCAL_CRON_SECONDS, ROOT, WRANGLER, devArgs, ensureDevVars, fireCrons, migrateLocal, seedLocal, wranglerEnv } from "./lib.mjs";
 
 ensureDevVars();
 copyDocsAssets();
@@ -11,7 +11,10 @@ migrateLocal();
 await seedLocal();
 
 const port = process.env.PORT ?? "8787";
-const dev = spawn(WRANGLER, ["dev", "--ip", "127.0.0.1", "--port", port], {
+// wrangler prints its bindings table twice (before and after the first build) and warns that scheduled Workers are not
+// triggered locally: fireCrons below triggers them (README.md, "Run it").
+console.log(`job sweeper cron: fired every ${LOCAL_CRON_SECONDS} s by this script; API_ORIGIN http://127.0.0.1:${port}`);
+const dev = spawn(WRANGLER, devArgs(port), {
   cwd: ROOT,
   env: wranglerEnv,
   stdio: "inherit",

@@ -1,12 +1,14 @@
 // npm run test:admin: the admin CLI (scripts/admin.mjs) against a fresh local D1 (.admin-test/state, demo data
 // seeded), each result checked in the rows, then over HTTP against a `wrangler dev` on that state: the staff user
-// logs in with the password the CLI hashed, the new application's rotated secret signs an official-only request
-// and the old one no longer does, and a container shows its new manager.
+// logs in with the password the CLI hashed, the new application's rotated secret signs an official-only request, the
+// old one too until app:end-overlap (or its expiry) and not after, a container shows its new manager, and a job
+// retried with `jobs retry` is run by the sweeper and the queue consumer (scripts/test-admin-jobs.mjs).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { checklist, ensureDevVars, migrateLocal, ROOT, seedLocal, signedHeaders, startDev, wrangler } from "./lib.mjs";
+import { jobStepsOffline, jobStepsOnline } from "./test-admin-jobs.mjs";
 
 const persistTo = join(ROOT, ".admin-test", "state");
 const PORT = Number(process.env.ADMIN_TEST_PORT ?? 8794);
@@ -74,20 +76,67 @@ await step("app:list: every application, never a secret", () => {
   assert.ok(!/secret/.test(res.stdout));
 });
 
-await step("app:rotate-secret (bare integer id): a new secret in the row", () => {
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const DAY = 24 * 60 * 60;
+const rotation = (wireId) =>
+  rows(`SELECT secret, previous_secret, previous_secret_expires_at AS until FROM applications WHERE id = ${n(wireId)}`)[0];
+
+await step("app:rotate-secret (bare integer id): a new secret; the old one signs for the default 7 days", () => {
+  const before = nowSeconds();
   const res = admin(["app:rotate-secret", String(n(state.official.id))]);
   ok(res);
   assert.equal(res.json.application.id, state.official.id);
   assert.notEqual(res.json.secret, state.official.secret);
-  assert.equal(rows(`SELECT secret FROM applications WHERE id = ${n(state.official.id)}`)[0].secret, res.json.secret);
+  const row = rotation(state.official.id);
+  assert.equal(row.secret, res.json.secret);
+  assert.equal(row.previous_secret, state.official.secret);
+  assert.ok(row.until >= before + 7 * DAY && row.until <= nowSeconds() + 7 * DAY, `expiry ${row.until}`);
+  assert.equal(res.json.application.overlap_until, new Date(row.until * 1000).toISOString());
   state.oldSecret = state.official.secret;
   state.official.secret = res.json.secret;
 });
 
-await step("app:rotate-secret refuses an unknown (1) or malformed (2) id", () => {
+await step("app:list: the overlap's end, still never a secret", () => {
+  const res = admin(["app:list"]);
+  ok(res);
+  const listed = res.json.applications.find((a) => a.id === state.official.id);
+  assert.equal(listed.overlap_until, new Date(rotation(state.official.id).until * 1000).toISOString());
+  assert.equal(res.json.applications.find((a) => a.id === state.partner.id).overlap_until, null);
+  assert.ok(!res.stdout.includes(state.oldSecret) && !res.stdout.includes(state.official.secret) && !/secret/.test(res.stdout));
+});
+
+await step("app:rotate-secret --overlap 12h, then --overlap 0: the previous secret kept 12 hours, then none", () => {
+  const before = nowSeconds();
+  const res = admin(["app:rotate-secret", state.partner.id, "--overlap", "12h"]);
+  ok(res);
+  const row = rotation(state.partner.id);
+  assert.equal(row.previous_secret, state.partner.secret);
+  assert.ok(row.until >= before + 12 * 60 * 60 && row.until <= nowSeconds() + 12 * 60 * 60, `expiry ${row.until}`);
+  const none = admin(["app:rotate-secret", state.partner.id, "--overlap=0"]);
+  ok(none);
+  assert.equal(none.json.application.overlap_until, null);
+  assert.deepEqual(rotation(state.partner.id), { secret: none.json.secret, previous_secret: null, until: null });
+  state.partner.secret = none.json.secret;
+});
+
+await step("app:rotate-secret refuses an unknown (1) or malformed (2) id, and a bad --overlap (2), changing nothing", () => {
   assert.equal(admin(["app:rotate-secret", "999999a"]).status, 1);
   assert.equal(admin(["app:rotate-secret", "12x"]).status, 2);
   assert.equal(admin(["app:rotate-secret", "1 OR 1=1"]).status, 2);
+  const before = rotation(state.official.id);
+  for (const overlap of ["7x", "-1d", "1.5d", "91d", "12", "", "7d; DROP TABLE applications"]) {
+    assert.equal(admin(["app:rotate-secret", state.official.id, `--overlap=${overlap}`]).status, 2, overlap);
+  }
+  assert.equal(admin(["app:end-overlap", state.official.id, "--overlap=1d"]).status, 2);
+  assert.deepEqual(rotation(state.official.id), before);
+});
+
+await step("app:end-overlap: nothing to end on an application without one; unknown (1) or malformed (2) id", () => {
+  const res = admin(["app:end-overlap", state.partner.id]);
+  ok(res);
+  assert.equal(res.json.ended, false);
+  assert.equal(admin(["app:end-overlap", "999999a"]).status, 1);
+  assert.equal(admin(["app:end-overlap", "1a'--"]).status, 2);
 });
 
 await step("user:create-staff: a generated password, printed once, hashed as the app hashes", () => {
@@ -136,6 +185,9 @@ await step("user:create-staff refuses bad usernames and emails, taken names, sho
   assert.equal(admin(["user:create-staff", "ops_short", "short@example.com", "--password-stdin"], "short\n").status, 2);
   assert.equal(rows("SELECT count(*) AS c FROM users WHERE username IN ('ops_fine', 'ops_other', 'ops_short')")[0].c, 0);
 });
+
+// The jobs commands (scripts/test-admin-jobs.mjs): their jobs are made here, one is retried once the server runs.
+const jobIds = await jobStepsOffline({ step, admin, rows, ok });
 
 const [{ id: demoContainer }] = rows(
   `SELECT id FROM containers WHERE state = 'normal'
@@ -192,9 +244,31 @@ try {
     assert.ok(Array.isArray((await res.json()).response));
   });
 
-  await step("HTTP: the secret before the rotation no longer signs", async () => {
+  await step("HTTP: during the overlap the secret before the rotation still signs", async () => {
     const res = await aliceSubscriptions(state.official.id, state.oldSecret, state.token);
-    assert.equal(res.status, 401);
+    assert.equal(res.status, 200, await res.clone().text());
+  });
+
+  await step("HTTP: after app:end-overlap the old secret no longer signs; the new one does", async () => {
+    const res = admin(["app:end-overlap", state.official.id]);
+    ok(res);
+    assert.deepEqual(res.json, { application: { ...res.json.application, overlap_until: null }, ended: true });
+    assert.deepEqual(rotation(state.official.id), { secret: state.official.secret, previous_secret: null, until: null });
+    assert.equal((await aliceSubscriptions(state.official.id, state.oldSecret, state.token)).status, 401);
+    assert.equal((await aliceSubscriptions(state.official.id, state.official.secret, state.token)).status, 200);
+  });
+
+  await step("HTTP: a rotation's old secret stops signing when its overlap expires", async () => {
+    const res = admin(["app:rotate-secret", state.official.id, "--overlap", "1d"]);
+    ok(res);
+    const [previous, current] = [state.official.secret, res.json.secret];
+    state.official.secret = current;
+    assert.equal((await aliceSubscriptions(state.official.id, previous, state.token)).status, 200);
+    rows(`UPDATE applications SET previous_secret_expires_at = unixepoch() - 1 WHERE id = ${n(state.official.id)}`);
+    assert.equal((await aliceSubscriptions(state.official.id, previous, state.token)).status, 401);
+    assert.equal((await aliceSubscriptions(state.official.id, current, state.token)).status, 200);
+    const listed = admin(["app:list"]).json.applications.find((a) => a.id === state.official.id);
+    assert.equal(listed.overlap_until, null, "an expired overlap is not listed");
   });
 
   await step("HTTP: the non-official application is refused on official-only routes", async () => {
@@ -229,11 +303,13 @@ try {
     assert.equal(admin(["manager:add", "ops_staff", "999999999c"]).status, 1);
     assert.equal(admin(["manager:add", "ops_staff", "1v"]).status, 2);
   });
+
+  await jobStepsOnline({ step, admin, rows, ok, ids: jobIds, base, token: state.token, fetch });
 } finally {
   server.stop();
 }
 
-await step("usage errors: unknown command or flag, --persist-to with --remote, an environment not in the config", () => {
+await step("usage errors: unknown command or flag, --remote without --env, an environment not in the config", () => {
   assert.equal(admin(["app:delete", "1a"]).status, 2);
   assert.equal(admin(["app:list", "--env", "no_such_environment"]).status, 2);
   assert.equal(admin(["app:list", "--official"]).status, 2);

@@ -12,6 +12,8 @@ export type AppEnv = {
     db: DB;
     d1Stats: D1Stats;
     requestId: string;
+    /** The error code of the answer, set where errors become responses (src/app.ts): a vcode, or an OAuth error. */
+    errorCode?: number | string;
     /** The calling application, when the request names one with `app=`. */
     application?: Application;
     /** The user of the session token, when the request carries one. */
@@ -31,7 +33,13 @@ export type AppEnv = {
      * The verified signature (src/middleware/application.ts): its version (2 signs the method too) and what the
      * replay check of signature-only writes records (docs/decisions.md, "Signed requests and replay").
      */
-    signature?: { version: SignatureVersion; value: string; timestamp: number };
+    signature?: {
+      version: SignatureVersion;
+      value: string;
+      timestamp: number;
+      /** Signed by the secret before the last rotation, still in its overlap: logged, so operators see who lags. */
+      previousSecret?: boolean;
+    };
     /** The edge cache found the request shareable (src/middleware/cache.ts): its answer is marked public. */
     edgeShared?: boolean;
     /** What the edge cache did, for Server-Timing: served fresh, served stale (refreshing), or computed and stored. */

@@ -6,8 +6,10 @@ import { runJob } from "../queues/runner";
 import { insertJob } from "../src/db/queries/jobs";
 import { PermanentJobError } from "../src/jobs";
 import { ifNoneMatchHits } from "../src/lib/etag";
-import { ORIGIN, api, db, signedInUser } from "./helpers";
-import { createContainer } from "./helpers/catalogue";
+import { ORIGIN, api, createApplication, db, signedInUser } from "./helpers";
+import { createContainer, createVideo } from "./helpers/catalogue";
+import { makeCues, srtOf, waitForJob } from "./helpers/subtitles";
+import { jobs } from "../src/db/schema";
 
 /** wrangler.toml's CORS_ORIGINS, which the tests run with. */
 const ALLOWED = "https://www.example.com";
@@ -160,8 +162,9 @@ describe("x-request-id", () => {
 });
 
 describe("request log", () => {
-  it("prints one JSON line per request: method, redacted path, status, duration, D1 rows; no token, no query", async () => {
-    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+  it("prints one JSON line per request: time, level, method, redacted path, status, error code, duration, D1 rows; no token, no query", async () => {
+    // A 4xx is the client's: a warning with its error code (a 5xx would be an error, a success info).
+    const log = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
       const res = await api("/v5/sessions/secret-session-token.json?token=another-secret", { headers: { "x-request-id": "log-check-1" } });
       expect(res.status).toBe(404);
@@ -170,15 +173,31 @@ describe("request log", () => {
       const line = JSON.parse(lines[0]);
       expect(line).toMatchObject({
         event: "request",
-        level: "info",
+        level: "warn",
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         requestId: "log-check-1",
         method: "GET",
         path: "/v5/sessions/[redacted].json",
         status: 404,
+        errorCode: 11,
         d1: { queries: expect.any(Number), rowsRead: expect.any(Number), rowsWritten: expect.any(Number) },
       });
       expect(line.durationMs).toEqual(expect.any(Number));
       expect(lines[0]).not.toContain("secret");
+      // Every line starts with its level and time.
+      expect(lines[0]).toMatch(/^\{"level":"warn","time":"/);
+    } finally {
+      log.mockRestore();
+    }
+  });
+
+  it("logs a success at info, without an error code", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      await api("/health", { headers: { "x-request-id": "log-check-2" } });
+      const line = JSON.parse(log.mock.calls.map((args) => String(args[0])).find((l) => l.includes('"log-check-2"'))!);
+      expect(line).toMatchObject({ level: "info", event: "request", status: 200 });
+      expect(line).not.toHaveProperty("errorCode");
     } finally {
       log.mockRestore();
     }
@@ -190,18 +209,26 @@ describe("job log", () => {
   const lines = (spy: { mock: { calls: unknown[][] } }, job: number) =>
     spy.mock.calls.map((args) => JSON.parse(String(args[0]))).filter((l) => l.event === "job" && l.job === job);
 
-  it("prints one JSON line per transition: running, then succeeded, retry or failed", async () => {
+  it("prints one JSON line per transition: running, then succeeded, retry or failed, each with the request that queued the job", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      const ok = await insertJob(db(), { type: "completion" });
+      const ok = await insertJob(db(), { type: "completion", requestId: "req-queued-it" });
       await runJob(db(), env, ok.id, async () => ({ done: true }), message(1));
       expect(lines(log, ok.id).map((l) => l.transition)).toEqual(["running", "succeeded"]);
-      expect(lines(log, ok.id)[1]).toMatchObject({ level: "info", type: "completion", attempt: 1, durationMs: expect.any(Number) });
+      expect(lines(log, ok.id)[1]).toMatchObject({
+        level: "info",
+        time: expect.any(String),
+        requestId: "req-queued-it",
+        type: "completion",
+        attempt: 1,
+        durationMs: expect.any(Number),
+      });
 
       const flaky = await insertJob(db(), { type: "completion" });
       await runJob(db(), env, flaky.id, () => Promise.reject(new Error("D1 is busy")), message(2));
-      expect(lines(error, flaky.id)).toEqual([
+      expect(lines(warn, flaky.id)).toEqual([
         expect.objectContaining({ level: "warn", transition: "retry", error: "D1 is busy", delaySeconds: 4 }),
       ]);
 
@@ -210,7 +237,32 @@ describe("job log", () => {
       expect(lines(error, doomed.id)).toEqual([expect.objectContaining({ level: "error", transition: "failed", error: "no such video" })]);
     } finally {
       log.mockRestore();
+      warn.mockRestore();
       error.mockRestore();
     }
+  });
+});
+
+describe("jobs carry the request that queued them", () => {
+  it("an import's job and the completion job it queues name the import request's id", async () => {
+    const official = await createApplication({ official: true });
+    const staff = await signedInUser({ staff: true });
+    const container = await createContainer({ title: "Request ids" });
+    const video = await createVideo(container.id, { number: 1 });
+    const res = await api(`/v4/videos/${video.wireId}/subtitles/import_srt.json?app=${official.wireId}&token=${staff.token}`, {
+      method: "POST",
+      json: { language: "fr", content: srtOf(makeCues(2, "Salut")) },
+      headers: { "x-request-id": "import-request-7" },
+    });
+    expect(res.status).toBe(202);
+    const { job } = (await res.json()) as { job: { id: string } };
+    await waitForJob(job.id, staff.token);
+    const queued = await db().select({ type: jobs.type, requestId: jobs.requestId }).from(jobs).all();
+    expect(
+      queued
+        .filter((j) => j.requestId === "import-request-7")
+        .map((j) => j.type)
+        .sort(),
+    ).toEqual(["completion", "srt-import"]);
   });
 });

@@ -8,6 +8,7 @@ type Operation = {
   operationId?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean; example?: unknown; schema?: { enum?: string[]; example?: unknown } }[];
   requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
   responses: Record<string, { headers?: Record<string, { $ref: string }> }>;
 };
@@ -55,6 +56,47 @@ describe("/openapi.json", () => {
     expect(paths["/api/v3/movies.json"].get.security).toEqual([{ v3AccessToken: [] }, { v3Bearer: [] }]);
     expect(paths["/v4/containers/{container_id}.json"].get.security).toEqual([{}, { token: [] }, { bearer: [] }]);
     expect(paths["/v5/sessions/{token}.json"].get.security).toEqual([]);
+  });
+
+  it("lists app, sig, t and sig_v as query parameters where the route reads them, so a generated client can send them", async () => {
+    const { paths } = await documentOf();
+    const credentials = (path: string, method: string) =>
+      Object.fromEntries(
+        (paths[path][method].parameters ?? [])
+          .filter((p) => p.in === "query" && ["app", "sig", "t", "sig_v", "nonce"].includes(p.name))
+          .map((p) => [p.name, { required: p.required ?? false, example: p.example, enum: p.schema?.enum }]),
+      );
+    // A public read: `app` is optional and not filled in; nothing to sign.
+    expect(credentials("/v4/containers/{container_id}.json", "get")).toEqual({ app: { required: false } });
+    // Any application will do: required, its example the demo's partner application (so "Try it out" works).
+    expect(credentials("/v4/translations.json", "get")).toEqual({ app: { required: true, example: "100001a" } });
+    // Official-only: the demo's official application, and the query signature.
+    expect(credentials("/v4/subtitle_completions.json", "post")).toEqual({
+      app: { required: true, example: "100000a" },
+      sig: { required: false },
+      t: { required: false },
+      sig_v: { required: false, enum: ["1", "2"] },
+    });
+    // A write signed by the application alone must sign its method: sig_v=2 is required there, a nonce optional.
+    expect(credentials("/v4/webhooks.json", "post")).toMatchObject({
+      sig_v: { required: true, example: "2", enum: ["2"] },
+      nonce: { required: false },
+    });
+    expect(credentials("/v4/webhooks.json", "get").sig_v).toEqual({ required: false, enum: ["1", "2"] });
+    // v3, /health and the grant-only playback routes read none of them (auth_subtitles declares its own `app`).
+    expect(credentials("/api/v3/movies.json", "get")).toEqual({});
+    expect(credentials("/health", "get")).toEqual({});
+    expect(credentials("/v4/videos/{video_id}/playback_manifests/{file}", "get")).toEqual({});
+  });
+
+  it("fills in no optional filter of a public listing, so the first 'Try it out' is not narrowed to nothing", async () => {
+    const { paths } = await documentOf();
+    for (const path of ["/v4/containers.json", "/v4/lists/{list_id}.json", "/v4/search.json", "/v4/translations.json"]) {
+      const filled = (paths[path].get.parameters ?? [])
+        .filter((p) => p.in === "query" && !p.required && (p.example ?? p.schema?.example) !== undefined)
+        .map((p) => p.name);
+      expect(filled, path).toEqual(path === "/v4/search.json" ? ["term"] : []);
+    }
   });
 
   it("documents the login as one of the credential bodies and /oauth/token with its form body", async () => {

@@ -22,6 +22,10 @@ function text(raw, what, max = 100) {
   return value;
 }
 
+/** The columns applicationView reads; `overlap_until` is set only while a previous secret still signs. */
+const APPLICATION_COLUMNS = `id, name, official, unhosted_access, created_at,
+  CASE WHEN previous_secret IS NOT NULL AND previous_secret_expires_at > unixepoch() THEN previous_secret_expires_at END AS overlap_until`;
+
 async function applicationView(row) {
   const { formatId } = await loadAppCode();
   return {
@@ -30,7 +34,25 @@ async function applicationView(row) {
     official: Boolean(row.official),
     unhosted_access: Boolean(row.unhosted_access),
     created_at: new Date(row.created_at * 1000).toISOString(),
+    // Never named after the secret: app:list's output must not even look like it carries one.
+    overlap_until: row.overlap_until ? new Date(row.overlap_until * 1000).toISOString() : null,
   };
+}
+
+/** How long the previous secret keeps signing after a rotation unless --overlap says otherwise. */
+export const DEFAULT_OVERLAP = "7d";
+const MAX_OVERLAP_SECONDS = 90 * 24 * 60 * 60;
+const UNIT_SECONDS = { s: 1, m: 60, h: 60 * 60, d: 24 * 60 * 60 };
+
+/** `--overlap`: `<n>d`, `<n>h`, `<n>m`, `<n>s` or `0` (the old secret stops at once), at most 90 days; in seconds. */
+export function parseOverlap(raw) {
+  const m = /^(\d{1,6})([smhd])?$/.exec(raw);
+  if (!m || (m[2] === undefined && m[1] !== "0")) {
+    throw new UsageError(`--overlap: a duration such as 7d, 12h or 30m (0: none), got ${JSON.stringify(raw)}`);
+  }
+  const seconds = Number(m[1]) * UNIT_SECONDS[m[2] ?? "s"];
+  if (seconds > MAX_OVERLAP_SECONDS) throw new UsageError("--overlap: at most 90d");
+  return seconds;
 }
 
 export async function appCreate(target, [name], { official = false, unhosted = false }) {
@@ -40,27 +62,51 @@ export async function appCreate(target, [name], { official = false, unhosted = f
     target,
     `INSERT INTO applications (name, official, unhosted_access, secret)
      VALUES (${sqlString(appName)}, ${official ? 1 : 0}, ${unhosted ? 1 : 0}, ${sqlString(secret)})
-     RETURNING id, name, official, unhosted_access, created_at`,
+     RETURNING ${APPLICATION_COLUMNS}`,
   );
   return { application: await applicationView(rows[0]), secret };
 }
 
 export async function appList(target) {
   // Never the secrets: they are shown once, when made.
-  const [rows] = execute(target, "SELECT id, name, official, unhosted_access, created_at FROM applications ORDER BY id");
+  const [rows] = execute(target, `SELECT ${APPLICATION_COLUMNS} FROM applications ORDER BY id`);
   return { applications: await Promise.all(rows.map(applicationView)) };
 }
 
-export async function appRotateSecret(target, [rawId]) {
+const NO_PREVIOUS = "previous_secret = NULL, previous_secret_expires_at = NULL";
+
+/**
+ * A new secret; the current one becomes the previous one and keeps signing for the overlap (docs/decisions.md,
+ * "Secret rotation"), so installed apps keep working while they get the new one. A secret already in an overlap is
+ * dropped: only the newest two sign. `--overlap 0` drops the old secret at once.
+ */
+export async function appRotateSecret(target, [rawId], { overlap = DEFAULT_OVERLAP }) {
+  const seconds = parseOverlap(overlap);
   const id = await parseWireId(rawId, "a", "application id");
   const secret = newSecret();
+  // SQLite evaluates every SET expression against the row as it was, so previous_secret gets the old secret.
+  const previous = seconds > 0 ? `previous_secret = secret, previous_secret_expires_at = unixepoch() + ${seconds}` : NO_PREVIOUS;
   const [rows] = execute(
     target,
-    `UPDATE applications SET secret = ${sqlString(secret)} WHERE id = ${sqlInt(id)}
-     RETURNING id, name, official, unhosted_access, created_at`,
+    `UPDATE applications SET ${previous}, secret = ${sqlString(secret)} WHERE id = ${sqlInt(id)}
+     RETURNING ${APPLICATION_COLUMNS}`,
   );
   if (!rows.length) throw new NotFound(`no application ${id}a`);
   return { application: await applicationView(rows[0]), secret };
+}
+
+/** Ends a rotation's overlap now (the previous secret leaked, or every app has switched): only the current secret signs. */
+export async function appEndOverlap(target, [rawId]) {
+  const id = await parseWireId(rawId, "a", "application id");
+  const where = `id = ${sqlInt(id)}`;
+  const [[before], rows] = execute(
+    target,
+    `SELECT EXISTS (SELECT 1 FROM applications WHERE ${where} AND previous_secret IS NOT NULL
+       AND previous_secret_expires_at > unixepoch()) AS open;
+     UPDATE applications SET ${NO_PREVIOUS} WHERE ${where} RETURNING ${APPLICATION_COLUMNS}`,
+  );
+  if (!rows.length) throw new NotFound(`no application ${id}a`);
+  return { application: await applicationView(rows[0]), ended: Boolean(before.open) };
 }
 
 /**

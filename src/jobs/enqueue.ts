@@ -30,7 +30,7 @@ export type EnqueueOptions<D extends JobDefinition> = {
  * message. Returns the row as inserted (with its payload key).
  */
 export async function enqueue<D extends JobDefinition>(
-  { db, env }: JobDeps,
+  { db, env, requestId }: JobDeps,
   definition: D,
   params: z.input<D["params"]>,
   options: EnqueueOptions<D>,
@@ -40,6 +40,7 @@ export async function enqueue<D extends JobDefinition>(
     params: params as Record<string, unknown>,
     createdBy: options.createdBy ?? undefined,
     applicationId: options.applicationId,
+    requestId,
     // Past this the sweeper re-sends the message (src/jobs/deadlines.ts), so a send lost after a 202 loses nothing.
     startWithinSeconds: QUEUED_TIMEOUT_SECONDS,
   });
@@ -60,4 +61,18 @@ export async function enqueue<D extends JobDefinition>(
     throw err;
   }
   return Object.assign(job, { type: definition.type });
+}
+
+/**
+ * Sends the message of a job whose row is queued already (a retry, src/jobs/retry.ts), by the rule `enqueue` sends a
+ * new one by: a send that fails fails the job (`could not enqueue: …`) and is rethrown, so no job stays queued
+ * without a message.
+ */
+export async function sendQueued({ db, env }: JobDeps, job: { id: number; type: string }) {
+  try {
+    await env.JOBS.send({ type: job.type, jobId: job.id } satisfies JobMessageBody);
+  } catch (err) {
+    await failJob(db, job.id, `could not enqueue: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  }
 }

@@ -1,3 +1,5 @@
+import { log } from "../lib/log";
+
 /**
  * A job's upload is kept in R2 only while the job may still read it: deleted when the job ends, succeeded or failed
  * (docs/api.md, "Subtitle files": retention). A delivery after the end reads nothing (the runner acks a finished job
@@ -8,6 +10,6 @@ export async function discardPayload(env: Env, payloadKey: string | null | undef
   try {
     await env.SUBTITLES.delete(payloadKey);
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", event: "job", error: `could not delete payload ${payloadKey}: ${String(err)}` }));
+    log("error", { event: "job", error: `could not delete payload ${payloadKey}: ${String(err)}` });
   }
 }

@@ -118,7 +118,12 @@ export const srtImport = defineJob({
     if (counts.created + counts.updated > 0) await sendDeliveries(env);
     // The completion job is the import's own step, not one the application asked for: it gets no applicationId, so
     // the application hears one job.succeeded (this job's) and learns of new percentages from completion.updated.
-    const next = await enqueue({ db, env }, completion, { videoIds: [videoId], containerIds: [containerId] }, { createdBy: job.createdBy });
+    const next = await enqueue(
+      { db, env, requestId: job.requestId ?? undefined },
+      completion,
+      { videoIds: [videoId], containerIds: [containerId] },
+      { createdBy: job.createdBy },
+    );
     const { format, format_source, encoding, notes, ...quality } = report;
     return {
       ...counts,

@@ -47,7 +47,7 @@ export const subtitleRestore = defineJob({
     const written = await writeRestore(db, `restore:${job.id}`, scope, cues, progress);
     const made = await finishRestore({ db, env }, t, { userId: job.createdBy, applicationId: job.applicationId, number });
     const next = await enqueue(
-      { db, env },
+      { db, env, requestId: job.requestId ?? undefined },
       completion,
       { videoIds: [videoId], containerIds: [found.container.id] },
       { createdBy: job.createdBy },
@@ -76,7 +76,7 @@ export async function startRestore(deps: Deps, change: TrackChange, t: Track, nu
   await refuseWhileTrackBusy(db, t);
   if (version.cues > RESTORE_INLINE_CUES) {
     const job = await enqueue(
-      { db, env } satisfies JobDeps,
+      { db, env, requestId: deps.requestId } satisfies JobDeps,
       subtitleRestore,
       { ...t, number },
       { createdBy: change.user.id, applicationId: change.applicationId ?? undefined },
@@ -87,6 +87,6 @@ export async function startRestore(deps: Deps, change: TrackChange, t: Track, nu
   const scope = { ...t, containerId: container.id, userId: change.user.id };
   await writeRestore(db, `restore:${crypto.randomUUID()}`, scope, cues);
   const made = await finishRestore(deps, t, { userId: change.user.id, applicationId: change.applicationId, number });
-  await enqueue({ db, env }, completion, { videoIds: [t.videoId], containerIds: [container.id] }, { createdBy: change.user.id });
+  await enqueue(deps, completion, { videoIds: [t.videoId], containerIds: [container.id] }, { createdBy: change.user.id });
   return { version: made ?? (await latestVersion(db, t))!, created: made !== null } as const;
 }

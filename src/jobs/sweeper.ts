@@ -1,3 +1,4 @@
+import { log } from "../lib/log";
 import { sweepDueJobs } from "../db/queries/jobs";
 import { sweepUsedSignatures } from "../db/queries/signatures";
 import { pruneVersions, type VersionPruneResult } from "../services/subtitle-retention";
@@ -50,11 +51,11 @@ export async function sweepJobs({ db, env }: JobDeps, now: Date = new Date()): P
   await Promise.all(failed.map((j) => discardPayload(env, j.payloadKey)));
   if (requeued.length || failed.length) {
     const reasons = failed.length ? { reasons: Object.fromEntries(failed.map((j) => [j.id, j.error])) } : {};
-    console.log(JSON.stringify({ level: "warn", sweep: result, ...reasons }));
+    log("warn", { event: "sweep", sweep: result, ...reasons });
   }
   const webhooks = await sweepWebhooks({ db, env }, now);
   if (webhooks.reclaimed || webhooks.pumped || webhooks.pruned) result.webhooks = webhooks;
-  if (webhooks.reclaimed) console.log(JSON.stringify({ level: "warn", sweep: { webhooks } }));
+  if (webhooks.reclaimed) log("warn", { event: "sweep", sweep: { webhooks } });
   // Replay records past their window (docs/decisions.md, "Signed requests and replay"): a stale timestamp is refused
   // before the table is read, so they can never match again.
   const usedSignatures = await sweepUsedSignatures(db, Math.floor(now.getTime() / 1000));

@@ -4,6 +4,8 @@ import type { DB } from "../db/client";
 export interface JobDeps {
   db: DB;
   env: Env;
+  /** The request that queues the job (or, for a job a job queues, the one that queued that): its log lines name it. */
+  requestId?: string;
 }
 
 /**

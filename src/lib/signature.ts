@@ -61,3 +61,28 @@ export function signedMessageBytes(
 export async function signatureMatches(secret: string, message: string | Uint8Array, signature: string): Promise<boolean> {
   return timingSafeEqual(await hmacSha1Hex(secret, message), signature.toLowerCase());
 }
+
+/**
+ * A secret that rotates with an overlap (docs/decisions.md, "Secret rotation"): the current one, and the one before
+ * the last rotation with the unix second its overlap ends (both null once it ended or was ended).
+ */
+export interface RotatingSecret {
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: number | null;
+}
+
+/** The secrets valid at `now` (unix seconds): the current one first, then the previous one until its expiry. */
+export function validSecrets(s: RotatingSecret, now: number): string[] {
+  const overlap = s.previousSecret && s.previousSecretExpiresAt !== null && now < s.previousSecretExpiresAt;
+  return overlap ? [s.secret, s.previousSecret!] : [s.secret];
+}
+
+/**
+ * Which of `secrets` made the signature: its index, or -1. Each is compared in constant time and every one is
+ * computed, so the time taken does not tell which secret matched.
+ */
+export async function matchingSecret(secrets: string[], message: string | Uint8Array, signature: string): Promise<number> {
+  const matches = await Promise.all(secrets.map((secret) => signatureMatches(secret, message, signature)));
+  return matches.indexOf(true);
+}

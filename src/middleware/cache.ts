@@ -67,7 +67,7 @@ async function shareable(c: Context<AppEnv>, path: string): Promise<boolean> {
   if (!isV3(path)) return true;
   const token = query.getAll("access_token").at(-1);
   if (!token) return false;
-  const check = await verifyV3Token(c.env.V3_TOKEN_SECRET, token);
+  const check = await verifyV3Token(c.env, token);
   return check.ok && check.claims.userId === undefined;
 }
 

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { createDb, emptyStats, instrument, type D1Stats } from "../db/client";
+import { log } from "../lib/log";
 import { redactUrl } from "../lib/redact";
 import type { AppEnv } from "../types";
 
@@ -70,10 +71,9 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
           ]),
     ].join(", "),
   );
-  const line = requestLogLine(c, durationMs, stats, edge);
-  // Workers Logs takes the level from the console method: a 5xx shows up among the errors.
-  if (line.level === "error") console.error(JSON.stringify(line));
-  else console.log(JSON.stringify(line));
+  const status = c.res.status;
+  // A 5xx is the service's fault (error), a 4xx the client's (warn, with its code), so alerts can tell them apart.
+  log(status >= 500 ? "error" : status >= 400 ? "warn" : "info", requestLogLine(c, durationMs, stats, edge));
 });
 
 /**
@@ -82,12 +82,12 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
  */
 function requestLogLine(c: Context<AppEnv>, durationMs: number, stats: D1Stats, edge: AppEnv["Variables"]["edgeCache"]) {
   return {
-    level: c.res.status >= 500 ? "error" : "info",
     event: "request",
     requestId: c.get("requestId"),
     method: c.req.method,
     path: redactUrl(new URL(c.req.url).pathname),
     status: c.res.status,
+    ...(c.get("errorCode") !== undefined ? { errorCode: c.get("errorCode") } : {}),
     durationMs: Math.round(durationMs * 10) / 10,
     d1: {
       queries: stats.queries,
@@ -98,6 +98,8 @@ function requestLogLine(c: Context<AppEnv>, durationMs: number, stats: D1Stats, 
     },
     ...(edge ? { cache: edge } : {}),
     ...(c.get("application") ? { app: c.get("application")?.id } : {}),
+    // Requests still signed with a rotated-out secret (docs/operations.md, "Rotating secrets").
+    ...(c.get("signature")?.previousSecret ? { appSecret: "previous" } : {}),
     ...(c.get("user") ? { user: c.get("user")?.id } : {}),
   };
 }

@@ -29,7 +29,7 @@ export const v3Auth = createMiddleware<AppEnv>(async (c, next) => {
   // The last one: a client that follows an old link appends its own token after the link's.
   const token = c.req.queries("access_token")?.at(-1) ?? (auth ? /^Bearer\s+(\S+)$/i.exec(auth)?.[1] : undefined);
   if (!token) throw new ApiError(VCODE.v3Unauthorized, "access_token is required");
-  const check = await verifyV3Token(c.env.V3_TOKEN_SECRET, token);
+  const check = await verifyV3Token(c.env, token);
   if (!check.ok) {
     if (check.reason === "expired") throw new ApiError(VCODE.v3Expired, "The access token has expired; request a new one");
     throw new ApiError(VCODE.v3Unauthorized, "The access token is invalid");

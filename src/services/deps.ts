@@ -18,6 +18,8 @@ export interface Deps {
    * knows the user.
    */
   session?: Rider & { user(): Promise<User | undefined> };
+  /** The request's id (its log line and error bodies name it): the jobs it queues carry it. */
+  requestId?: string;
   /** Hears each rate-limit policy a service counted the request against (src/services/rate-limits.ts). */
   report?: (state: QuotaState) => void;
 }
@@ -30,6 +32,7 @@ export const depsOf = (c: Context<AppEnv>): Deps => ({
   db: c.get("db"),
   env: c.env,
   session: c.get("pendingSession"),
+  requestId: c.get("requestId"),
   // Every counted policy's state goes on the answer (errors rendered for the request included).
   report: (state) => c.header(RATELIMIT_HEADER, stateItem(state), { append: true }),
 });

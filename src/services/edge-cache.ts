@@ -1,3 +1,4 @@
+import { log } from "../lib/log";
 import { CREDENTIAL_PARAMS } from "../lib/paging";
 import { tryParseId } from "../lib/ids";
 import type { CacheScope } from "../lib/route-properties";
@@ -96,7 +97,7 @@ export async function bumpGenerations(env: Pick<Env, "CACHE">, ...scopes: Scope[
       const gen = newGeneration();
       remember(scope, gen, Date.now());
       await env.CACHE.put(genKey(scope), gen).catch((err: unknown) =>
-        console.error(JSON.stringify({ level: "error", message: "edge cache generation not bumped", scope, error: String(err) })),
+        log("error", { event: "edge-cache", message: "edge cache generation not bumped", scope, error: String(err) }),
       );
     }),
   );

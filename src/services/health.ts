@@ -1,3 +1,4 @@
+import { log } from "../lib/log";
 import { pingDatabase } from "../db/queries/health";
 import type { Deps } from "./deps";
 
@@ -53,7 +54,7 @@ async function run(check: HealthCheck, deps: Deps, timeoutMs: number): Promise<C
   } catch (err) {
     const state: CheckState = err instanceof Timeout ? "timeout" : err instanceof Missing ? "missing" : "error";
     // The reason goes to the log only: the answer is public and names states, never messages.
-    console.error(JSON.stringify({ level: "error", event: "health", check, state, error: String(err) }));
+    log("error", { event: "health", check, state, error: String(err) });
     return state;
   }
 }

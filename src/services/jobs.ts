@@ -1,5 +1,6 @@
-import { findJob } from "../db/queries/jobs";
+import { countJobs, findJob, jobPageQuery, type JobFilters } from "../db/queries/jobs";
 import { ApiError } from "../lib/errors";
+import type { Paging } from "../lib/paging";
 import type { User } from "../types";
 import type { Deps } from "./deps";
 
@@ -11,4 +12,16 @@ export async function readableJob({ db }: Deps, user: User, jobId: number) {
   const job = await findJob(db, jobId);
   if (!job || (job.createdBy !== user.id && !user.staff)) throw ApiError.notFound();
   return job;
+}
+
+/**
+ * One page of every user's jobs, newest first, for staff (the route requires them; docs/operations.md, "Jobs
+ * runbook"). An empty time range is refused rather than answered empty, since it is always a mistake.
+ */
+export async function jobPage({ db }: Deps, f: JobFilters, p: Paging) {
+  if (f.createdFrom !== undefined && f.createdUntil !== undefined && f.createdUntil <= f.createdFrom) {
+    throw ApiError.field("created_before", "must be later than created_after");
+  }
+  const rows = await jobPageQuery(db, f, p.offset, p.limit);
+  return { rows, count: () => countJobs(db, f) };
 }

@@ -1,3 +1,4 @@
+import { log } from "../lib/log";
 import {
   deleteExpiredSession,
   deleteExpiredUserSessions,
@@ -53,7 +54,7 @@ const expiryOf = (lastUsedAt: number, expiresAt: number) => Math.min(lastUsedAt 
 async function background(work: Promise<unknown>, defer: Defer | undefined) {
   const guarded = work.catch((err) =>
     // Never the token or its hash: only that bookkeeping failed (the request itself is already answered).
-    console.error(JSON.stringify({ level: "warn", error: "session bookkeeping failed", detail: String(err) })),
+    log("warn", { event: "session", error: "session bookkeeping failed", detail: String(err) }),
   );
   if (defer) defer(guarded);
   else await guarded;

@@ -16,6 +16,7 @@ import { V3_SUBTITLE_THRESHOLD } from "../domain/facets";
 import { timingSafeEqual } from "../lib/encoding";
 import { ApiError } from "../lib/errors";
 import { tryParseId } from "../lib/ids";
+import { validSecrets } from "../lib/signature";
 import { isVisible } from "./access";
 import type { Deps } from "./deps";
 
@@ -176,5 +177,8 @@ export async function searchV3(deps: Deps, query: string, licence: LicenceFilter
 export async function oauthClient(deps: Deps, clientId: string, secret: string) {
   const id = tryParseId(clientId, "a") ?? (/^[1-9]\d{0,14}$/.test(clientId) ? Number(clientId) : null);
   const application = id === null ? undefined : await findApplication(deps.db, id);
-  return application && timingSafeEqual(application.secret, secret) ? application : undefined;
+  if (!application) return undefined;
+  // Either secret during a rotation's overlap (docs/decisions.md, "Secret rotation"); every one compared.
+  const matches = validSecrets(application, Math.floor(Date.now() / 1000)).map((s) => timingSafeEqual(s, secret));
+  return matches.includes(true) ? application : undefined;
 }

@@ -1,3 +1,4 @@
+import { log } from "../lib/log";
 import type { DB } from "../db/client";
 import {
   claimDueDeliveries,
@@ -58,7 +59,7 @@ export async function webhookQueue(batch: MessageBatch<unknown>, deps: { db: DB;
   const valid = batch.messages.filter((message) => {
     if (WebhookPumpMessage.safeParse(message.body).success) return true;
     // Nothing can ever process it; a retry would only come back.
-    console.error(JSON.stringify({ level: "error", queue: batch.queue, error: "malformed webhook message", body: message.body }));
+    log("error", { event: "webhook", queue: batch.queue, error: "malformed webhook message", body: message.body });
     message.ack();
     return false;
   });
@@ -69,7 +70,7 @@ export async function webhookQueue(batch: MessageBatch<unknown>, deps: { db: DB;
     for (const message of valid) message.ack();
   } catch (err) {
     // The claimed deliveries come back through the sweeper; the retry only makes the next run sooner.
-    console.error(JSON.stringify({ level: "error", event: "webhook", error: `delivery run failed: ${String(err)}` }));
+    log("error", { event: "webhook", error: `delivery run failed: ${String(err)}` });
     for (const message of valid) message.retry({ delaySeconds: 10 });
   }
 }
@@ -180,8 +181,7 @@ function endpointOutcomes(finished: { claim: ClaimedDelivery; outcome: AttemptOu
 function logAttempt(claim: ClaimedDelivery, type: string, outcome: AttemptOutcome, retryInSeconds: number | null) {
   const transition = outcome.ok ? "succeeded" : retryInSeconds !== null ? "retry" : "failed";
   const level = outcome.ok ? "info" : retryInSeconds !== null ? "warn" : "error";
-  const line = JSON.stringify({
-    level,
+  log(level, {
     event: "webhook",
     transition,
     delivery: claim.id,
@@ -194,6 +194,4 @@ function logAttempt(claim: ClaimedDelivery, type: string, outcome: AttemptOutcom
     ...(outcome.error ? { error: outcome.error } : {}),
     ...(retryInSeconds !== null ? { retryInSeconds } : {}),
   });
-  if (level === "info") console.log(line);
-  else console.error(line);
 }

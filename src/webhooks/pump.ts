@@ -1,3 +1,4 @@
+import { log } from "../lib/log";
 import { z } from "zod";
 
 /**
@@ -16,6 +17,6 @@ export async function sendDeliveries(env: Pick<Env, "WEBHOOKS">, delaySeconds = 
   try {
     await env.WEBHOOKS.send({ kind: "webhook-deliveries" } satisfies WebhookPumpMessage, delaySeconds > 0 ? { delaySeconds } : undefined);
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", event: "webhook", message: "pump message not sent", error: String(err) }));
+    log("error", { event: "webhook", message: "pump message not sent", error: String(err) });
   }
 }

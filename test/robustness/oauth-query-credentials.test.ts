@@ -72,6 +72,7 @@ describe("credentials in the /oauth/token query string", () => {
   it("never reach a log line, whatever the answer", async () => {
     const { client, user } = await setup();
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const social = await idToken("social");
@@ -91,13 +92,14 @@ describe("credentials in the /oauth/token query string", () => {
         await api(`/oauth/token?${tokenQuery(fields)}`, { method: "POST" });
         await SELF.fetch(`http://api.test/oauth/token?${tokenQuery(fields)}`, { method: "POST" });
       }
-      const lines = [...log.mock.calls, ...error.mock.calls].map((args) => args.map(String).join(" "));
+      const lines = [...log.mock.calls, ...warn.mock.calls, ...error.mock.calls].map((args) => args.map(String).join(" "));
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) {
         for (const secret of [SECRET, user.password, "wrong-pass-xyz", social.split(".")[1]]) expect(line).not.toContain(secret);
       }
     } finally {
       log.mockRestore();
+      warn.mockRestore();
       error.mockRestore();
     }
   });

@@ -25,6 +25,7 @@ beforeEach(async () => {
   logs = [];
   const keep = (...args: unknown[]) => void logs.push(args.map(String).join(" "));
   vi.spyOn(console, "log").mockImplementation(keep);
+  vi.spyOn(console, "warn").mockImplementation(keep);
   vi.spyOn(console, "error").mockImplementation(keep);
 });
 afterEach(() => {

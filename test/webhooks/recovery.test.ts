@@ -17,6 +17,7 @@ import { clearWebhooks, clock, deliveriesOf, endpointFor, interceptFetch, jobEve
 beforeEach(async () => {
   await clearWebhooks();
   vi.spyOn(console, "log").mockImplementation(() => undefined);
+  vi.spyOn(console, "warn").mockImplementation(() => undefined);
   vi.spyOn(console, "error").mockImplementation(() => undefined);
 });
 afterEach(() => {

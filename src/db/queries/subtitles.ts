@@ -127,7 +127,7 @@ export const countSubtitlesByLanguage = (db: DB, videoId: number) =>
     .groupBy(subtitles.language)
     .orderBy(asc(subtitles.language));
 
-/** Queued or running jobs of `types` on one track (few: the active jobs, walked by jobs_status). */
+/** Queued or running jobs of `types` on one track (few: the active jobs of those types, walked by jobs_status_type_created). */
 export const activeTrackJobsQuery = (db: DB, videoId: number, language: string, types: readonly string[]) =>
   db
     .select({ id: jobs.id, type: jobs.type })

@@ -24,20 +24,33 @@ export const jobs = sqliteTable(
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     // The application that started it with a signed request: its webhook endpoints hear job.succeeded/job.failed.
     applicationId: integer("application_id").references(() => applications.id, { onDelete: "set null" }),
+    // The request that queued it (or queued the job that queued it), named in the job's log lines.
+    requestId: text("request_id"),
     startedAt: integer("started_at", { mode: "timestamp" }),
     finishedAt: integer("finished_at", { mode: "timestamp" }),
     // While queued or running: when the sweeper takes over if the job shows no life (src/jobs/sweeper.ts).
     leaseUntil: integer("lease_until", { mode: "timestamp" }),
+    // When the dead-letter queue's consumer failed it (its queue retries ran out); cleared when it is retried.
+    deadLetteredAt: integer("dead_lettered_at", { mode: "timestamp" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("jobs_status").on(t.status, t.id),
+    // The staff listing, newest first under any of its filters (migrations/0027_jobs_listing.sql): one index per
+    // combination of status and type, each ending in created_at (and the rowid, so created_at, id).
+    index("jobs_created").on(t.createdAt),
+    index("jobs_status_created").on(t.status, t.createdAt),
+    index("jobs_type_created").on(t.type, t.createdAt),
+    index("jobs_status_type_created").on(t.status, t.type, t.createdAt),
     index("jobs_created_by").on(t.createdBy),
     index("jobs_application").on(t.applicationId),
     // The sweeper's range scan over unfinished jobs only (migrations/0018_job_lease.sql).
     index("jobs_lease")
       .on(t.status, t.leaseUntil)
       .where(sql`${t.status} in ('queued', 'running')`),
+    // The dead letters (npm run admin -- jobs dead-letters): only the few rows that have one.
+    index("jobs_dead_letters")
+      .on(t.deadLetteredAt)
+      .where(sql`${t.deadLetteredAt} is not null`),
   ],
 );

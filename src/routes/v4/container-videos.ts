@@ -13,7 +13,7 @@ import { depsOf } from "../../services/deps";
 import type { ContainerType, VideoType } from "../../domain/catalogue-types";
 import { videoView, type ContainerRow } from "../../views/catalogue";
 import type { AppEnv } from "../../types";
-import { idParam } from "./contracts/catalogue";
+import { demoContainerId, idParam } from "./contracts/catalogue";
 import { ContainerChildrenQuery, ContainerVideosQuery, LISTING_LIMITS, VideoList, type VideosQuery } from "./contracts/container-listing";
 
 const DESCRIPTION =
@@ -22,7 +22,6 @@ const DESCRIPTION =
   "and never combined with another filter (type, sort, direction, number, or a typed path such as episodes): " +
   `400. A container not in the normal state is 404 except to its managers and staff. ${LISTING_LIMITS}`;
 
-const params = idParam("container_id", "50c");
 const responses = { 200: jsonResponse(VideoList, "the v4 list envelope of videos"), ...errorResponses(400, 401, 403, 404) };
 
 /** `type`: the container type of a pseudo-type prefix (`/v4/series/<id>/episodes.json`); none under `/v4/containers`. */
@@ -35,7 +34,7 @@ const videosRoute = (type?: ContainerType) =>
       path: "/{container_id}/videos",
       summary: "A container's videos",
       description: DESCRIPTION + onlyFor(type),
-      request: { params, query: ContainerVideosQuery },
+      request: { params: idParam("container_id", demoContainerId(type)), query: ContainerVideosQuery },
       responses,
     }),
     { cache: "public", sessionInBatch: true },
@@ -49,7 +48,7 @@ const childRoute = <P extends string>(path: P, videoType: VideoType, type?: Cont
       path,
       summary: `A container's videos of type ${videoType}`,
       description: DESCRIPTION + onlyFor(type),
-      request: { params, query: ContainerChildrenQuery },
+      request: { params: idParam("container_id", demoContainerId(type, videoType)), query: ContainerChildrenQuery },
       responses,
     }),
     { cache: "public", sessionInBatch: true },

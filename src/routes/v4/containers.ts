@@ -9,7 +9,7 @@ import { visibleContainer } from "../../services/catalogue";
 import { depsOf } from "../../services/deps";
 import type { ContainerType } from "../../domain/catalogue-types";
 import { containerView } from "../../views/catalogue";
-import { ContainerSchema, idParam } from "./contracts/catalogue";
+import { ContainerSchema, demoContainerId, idParam } from "./contracts/catalogue";
 
 /**
  * One container, under `/v4/containers` and under each pseudo-type prefix (`/v4/films/<id>.json`, ...), where a
@@ -24,7 +24,7 @@ const readOne = (type?: ContainerType) =>
       description:
         "Containers not in the normal state are visible only to their managers and staff. Public (no token): " +
         "`Cache-Control: public`, strong ETag, 304 on `If-None-Match`.",
-      request: { params: idParam("container_id", "50c") },
+      request: { params: idParam("container_id", demoContainerId(type)) },
       responses: { 200: jsonResponse(ContainerSchema, "the container"), ...errorResponses(404) },
     }),
     { cache: "public", sessionInBatch: true },

@@ -8,7 +8,7 @@ import { viewContext } from "../../lib/view-context";
 import { contributionCountOfUser, contributionsOfUser, contributorsOfContainer } from "../../services/contributions";
 import { depsOf } from "../../services/deps";
 import { containerContributorView, userContributionView } from "../../views/contribution";
-import { idParam } from "./contracts/catalogue";
+import { DEMO_IDS, idParam } from "./contracts/catalogue";
 import {
   ContainerContributors,
   ContributionCount,
@@ -30,7 +30,7 @@ const userContributions = withProperties(
     description:
       `${DERIVED} Most contributions first (ties: newer container first); containers not in the normal state ` +
       `are left out. \`page\`, \`per_page\` (25, clamped to 100) and \`type\`. ${PUBLIC}`,
-    request: { params: idParam("user_id", "12u"), query: ContributionsQuery },
+    request: { params: idParam("user_id", DEMO_IDS.user), query: ContributionsQuery },
     responses: { 200: jsonResponse(UserContributions, "`[{container, segments, subtitles}]`"), ...errorResponses(400, 404) },
   }),
   { cache: "public", sessionInBatch: true },
@@ -43,7 +43,7 @@ const userCount = withProperties(
     summary: "Number of contributions of a user",
     description:
       '`{"count": N}`: the user\'s segment and subtitle history rows over every container (with `type`, only ' + `that kind). ${PUBLIC}`,
-    request: { params: idParam("user_id", "12u"), query: ContributionCountQuery },
+    request: { params: idParam("user_id", DEMO_IDS.user), query: ContributionCountQuery },
     responses: { 200: jsonResponse(ContributionCount, "the count"), ...errorResponses(400, 404) },
   }),
   { cache: "public", sessionInBatch: true },
@@ -61,7 +61,7 @@ const contributors = (alias: boolean) =>
       description:
         `${DERIVED} Most contributions first (ties: newer user first). \`page\`, \`per_page\` (25, clamped to ` +
         `100) and \`type\`. Containers not in the normal state are 404 except to their managers and staff. ${PUBLIC}`,
-      request: { params: idParam("container_id", "50c"), query: ContributionsQuery },
+      request: { params: idParam("container_id", DEMO_IDS.container.series), query: ContributionsQuery },
       responses: {
         200: jsonResponse(ContainerContributors, "`[{user, segments, subtitles}]`"),
         ...errorResponses(400, 404),

@@ -10,7 +10,7 @@ import { requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
 import { requireHistoryReader, userHistoryPage, type HistoryFilter } from "../../services/histories";
 import { historyView } from "../../views/localisation";
-import { idParam } from "./contracts/catalogue";
+import { DEMO_IDS, idParam } from "./contracts/catalogue";
 import { HistoriesBody, HistoriesEnvelope } from "./contracts/histories";
 
 const list = alsoAsGet(
@@ -27,7 +27,7 @@ const list = alsoAsGet(
         "Also served as GET with the filters in the query, as the v4 gem reads it.",
       middleware: [requireOfficialApp, requireUser] as const,
       request: {
-        params: idParam("user_id", "12u"),
+        params: idParam("user_id", DEMO_IDS.user),
         query: z.object(pagingQuery),
         body: { required: false, content: { "application/json": { schema: HistoriesBody } } },
       },

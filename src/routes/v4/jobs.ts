@@ -1,34 +1,18 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { JOB_STATUSES } from "../../db/schema";
+import { createRoute } from "@hono/zod-openapi";
 import { jobTypes, type JobType } from "../../jobs";
-import { parseId } from "../../lib/ids";
+import { retryJob } from "../../jobs/retry";
+import { formatId, parseId } from "../../lib/ids";
+import { listEnvelope, paging } from "../../lib/paging";
 import { createRouter } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
-import { requireUser } from "../../middleware/session";
+import { requireStaff, requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
-import { readableJob } from "../../services/jobs";
+import { jobPage, readableJob } from "../../services/jobs";
 import { jobView } from "../../views/job";
+import { JobEnvelope, JobList, JobListQuery, JobParams } from "./contracts/jobs";
 
-export const JobSchema = z
-  .object({
-    id: z.string().openapi({ example: "4j" }),
-    type: z.enum(jobTypes),
-    status: z.enum(JOB_STATUSES),
-    progress: z.number().int().min(0).max(100),
-    attempts: z.number().int(),
-    result: z.record(z.string(), z.unknown()).nullable(),
-    error: z.string().nullable(),
-    created_at: z.string().nullable(),
-    updated_at: z.string().nullable(),
-    started_at: z.string().nullable(),
-    finished_at: z.string().nullable(),
-    url: z.object({ api: z.string() }),
-  })
-  .openapi("Job");
-
-/** The one shape of a job on the wire: the 202 that accepts it and GET /v4/jobs/<id>.json both answer `{"job": {...}}`. */
-export const JobEnvelope = z.object({ job: JobSchema }).openapi("JobEnvelope");
+export { JobEnvelope, JobSchema } from "./contracts/jobs";
 
 const read = withProperties(
   createRoute({
@@ -37,14 +21,80 @@ const read = withProperties(
     summary: "Status, progress and result of a queued job",
     description: "Visible to the user who started the job and to staff.",
     middleware: [requireUser] as const,
-    request: { params: z.object({ job_id: z.string().openapi({ example: "4j" }) }) },
+    request: { params: JobParams },
     responses: { 200: jsonResponse(JobEnvelope, "the job"), ...errorResponses(401, 404) },
   }),
   { cache: "user" },
 );
 
-export const jobsRouter = createRouter().openapi(read, async (c) => {
-  const job = await readableJob(depsOf(c), c.get("user")!, parseId(c.req.valid("param").job_id, "j"));
-  // A stored row holds only registry names: enqueue writes them from a definition.
-  return c.json({ job: jobView({ ...job, type: job.type as JobType }, new URL(c.req.url).origin) }, 200);
-});
+const list = withProperties(
+  createRoute({
+    method: "get",
+    path: "/",
+    summary: "Every user's jobs, newest first (staff)",
+    description:
+      "Staff only: no token 401 (vcode 4500), any other user 403 (vcode 5403). Newest first (by `created_at`, then " +
+      "id); each item is the job as `GET /v4/jobs/<id>.json` shows it. Filters, any together: `status`, `type`, " +
+      "`created_after` (inclusive) and `created_before` (exclusive), each time ISO 8601 or unix seconds; an unknown " +
+      "value is 400 naming its field. Paged like every v4 list, up to the paging ceiling.",
+    middleware: [requireStaff] as const,
+    request: { query: JobListQuery },
+    responses: { 200: jsonResponse(JobList, "the v4 list envelope of jobs"), ...errorResponses(400, 401, 403) },
+  }),
+  { cache: "user" },
+);
+
+const retry = withProperties(
+  createRoute({
+    method: "post",
+    path: "/{job_id}/retry",
+    summary: "Run a failed job again (staff)",
+    description:
+      "Staff only: no token 401 (vcode 4500), any other user 403 (vcode 5403). The same job (id, type, params, " +
+      "creator) goes back to `queued` as a new attempt: `attempts` starts again at 0, `error`, `result` and the times " +
+      "of the last run are cleared, and the queue consumer runs it as any job just accepted; the application that " +
+      "started it hears the new outcome. Answers 202 with the queued job. 409 (vcode 5409) for a job that is not " +
+      "`failed` (the message names its state: a second retry finds it `queued` or further on), of a type no longer " +
+      "run, or whose upload was deleted when it failed (start that work again instead). An unknown job is 404.",
+    middleware: [requireStaff] as const,
+    request: { params: JobParams },
+    responses: {
+      202: jsonResponse(JobEnvelope, "the job, queued again"),
+      ...errorResponses(401, 403, 404, 429),
+      409: { ...errorResponses(409)[409], description: "the job is not failed, or cannot run again (vcode 5409)" },
+    },
+  }),
+  { writeLimit: "catalogue" },
+);
+
+type Job = Awaited<ReturnType<typeof readableJob>>;
+
+/** A stored row holds only registry names: enqueue writes them from a definition. */
+const viewOf = (job: Job, origin: string) => jobView({ ...job, type: job.type as JobType }, origin);
+
+export const jobsRouter = createRouter()
+  .openapi(list, async (c) => {
+    const q = c.req.valid("query");
+    const p = paging(q);
+    const filters = { status: q.status, type: q.type, createdFrom: q.created_after, createdUntil: q.created_before };
+    const { rows, count } = await jobPage(depsOf(c), filters, p);
+    const origin = new URL(c.req.url).origin;
+    const body = await listEnvelope(
+      c.req.url,
+      p,
+      rows,
+      (job) => viewOf(job, origin),
+      (job) => formatId(job.id, "j"),
+      count,
+    );
+    return c.json(body, 200);
+  })
+  .openapi(read, async (c) => {
+    const job = await readableJob(depsOf(c), c.get("user")!, parseId(c.req.valid("param").job_id, "j"));
+    return c.json({ job: viewOf(job, new URL(c.req.url).origin) }, 200);
+  })
+  .openapi(retry, async (c) => {
+    const deps = depsOf(c);
+    const job = await retryJob(deps, c.get("user")!, parseId(c.req.valid("param").job_id, "j"), jobTypes);
+    return c.json({ job: viewOf(job, new URL(c.req.url).origin) }, 202);
+  });

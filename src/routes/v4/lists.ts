@@ -14,7 +14,7 @@ import { MAX_LIST_ITEMS, createList, editableList, itemWireId, readList } from "
 import { requireStaff } from "../../middleware/session";
 import { jobView } from "../../views/job";
 import { listDetailsView, listItemView, listView } from "../../views/list";
-import { idParam } from "./contracts/catalogue";
+import { DEMO_IDS, idParam } from "./contracts/catalogue";
 import { ListCreateBody, ListEditBody, ListItemsEnvelope, ListItemsQuery, ListSchema } from "./contracts/lists";
 import { JobEnvelope } from "./jobs";
 
@@ -32,7 +32,7 @@ const read = withProperties(
       "Filters: `type` (a container type keeps containers of that type, a video type videos of that type; derived " +
       "lists hold containers only), `genre` and `origin_country` (a video's are its container's), `subtitle_completion` (the item's own " +
       `completion in that language is at least ${SUBTITLE_COMPLETION_THRESHOLD}%). Public: \`Cache-Control: public\`, ETag, 304.`,
-    request: { params: idParam("list_id", "1l"), query: ListItemsQuery },
+    request: { params: idParam("list_id", DEMO_IDS.list), query: ListItemsQuery },
     responses: { 200: jsonResponse(ListItemsEnvelope, "the list envelope"), ...errorResponses(400, 404) },
   }),
   { cache: "public", sessionInBatch: true },

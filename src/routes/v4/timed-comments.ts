@@ -23,7 +23,8 @@ import { TimedCommentBody, TimedCommentSchema } from "./contracts/timed-comments
 const param = (name: string, example: string, description?: string) =>
   z.string().openapi({ param: { name, in: "path", description }, example });
 const videoId = param("video_id", "1v");
-const languageParams = z.object({ video_id: videoId, language_or_id: param("language_or_id", "fr", "a language code (`fr`, `pt-br`)") });
+// The demo's first video has comments in English (scripts/demo/community.mjs).
+const languageParams = z.object({ video_id: videoId, language_or_id: param("language_or_id", "en", "a language code (`fr`, `pt-br`)") });
 
 /** Under `/v4/videos` and, as an alias, `/v4/episodes`. */
 const listRoute = (alias: boolean) =>

@@ -6,7 +6,7 @@ import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { depsOf } from "../../services/deps";
 import { existingUser } from "../../services/users";
 import { publicProfile } from "../../views/user";
-import { idParam } from "./contracts/catalogue";
+import { DEMO_IDS, idParam } from "./contracts/catalogue";
 
 const PublicUser = z
   .object({
@@ -24,7 +24,7 @@ const read = withProperties(
     path: "/{user_id}",
     summary: "A user's public profile",
     description: "What other users may see: no email, nothing private. The `url.api` of managers and authors.",
-    request: { params: idParam("user_id", "12u") },
+    request: { params: idParam("user_id", DEMO_IDS.user) },
     responses: { 200: jsonResponse(PublicUser, "the profile"), ...errorResponses(404) },
   }),
   { cache: "public" },

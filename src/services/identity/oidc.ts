@@ -1,3 +1,4 @@
+import { log } from "../../lib/log";
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { ApiError } from "../../lib/errors";
 import type { ExternalIdentity } from "./accounts";
@@ -42,7 +43,7 @@ function failure(kind: OidcKind, provider: OidcProvider, err: unknown): ApiError
     return invalidCredential(kind, reason);
   }
   if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || !(err instanceof errors.JOSEError)) {
-    console.error(JSON.stringify({ level: "error", provider: provider.name, jwks: provider.jwks_url, error: String(err) }));
+    log("error", { event: "jwks", provider: provider.name, jwks: provider.jwks_url, error: String(err) });
     return ApiError.unavailable(`the signing keys of identity provider "${provider.name}" are unavailable; try again later`);
   }
   if (err instanceof errors.JWSSignatureVerificationFailed || err instanceof errors.JWKSNoMatchingKey) {

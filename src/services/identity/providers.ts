@@ -1,3 +1,4 @@
+import { log } from "../../lib/log";
 import { z } from "zod";
 import { ApiError, VCODE } from "../../lib/errors";
 import { jsonSyntaxErrorAt } from "../../lib/json-syntax";
@@ -118,7 +119,7 @@ export function readJsonConfig<T>(
     const at = jsonSyntaxErrorAt(raw as string);
     problem = `${varName} is not valid JSON${at === undefined ? "" : ` (syntax error at position ${at})`}`;
   }
-  console.error(JSON.stringify({ level: "error", config: varName, problem }));
+  log("error", { event: "config", config: varName, problem });
   const error = ApiError.unavailable(`${field} logins are misconfigured on this server (${varName} is invalid)`);
   parsed.set(varName, { raw, error });
   throw error;

@@ -13,8 +13,14 @@ import { CLOCK_TOLERANCE_SECONDS, NAME, invalidCredential, notEnabled, readJsonC
  */
 export const RETAILER_MAX_LIFETIME_SECONDS = 60 * 60;
 
+const RetailerKey = z.string().min(32, "at least 32 characters").max(512);
+
+/**
+ * One key per retailer, or two while a rotation lasts (`["<new>", "<old>"]`: either signs; docs/operations.md,
+ * "Rotating secrets"), read as a list either way.
+ */
 const RetailerSecrets = z
-  .record(NAME, z.string().min(32, "at least 32 characters").max(512))
+  .record(NAME, z.union([RetailerKey.transform((k) => [k]), z.array(RetailerKey).min(1).max(2)]))
   .refine((r) => Object.keys(r).length > 0, "name at least one retailer");
 
 const Params = z.strictObject({
@@ -61,11 +67,12 @@ export async function verifyRetailerParams(env: Env, raw: string, nowSeconds = D
   }
   const p = parsed.data;
 
-  const secret = Object.hasOwn(secrets, p.retailer) ? secrets[p.retailer] : undefined;
-  if (!secret) throw invalidCredential("retailer", "unknown retailer");
-  if (!timingSafeEqual(await hmacSha256Hex(secret, signed), m[2].toLowerCase())) {
-    throw invalidCredential("retailer", "bad signature");
-  }
+  const retailerKeys = Object.hasOwn(secrets, p.retailer) ? secrets[p.retailer] : undefined;
+  if (!retailerKeys) throw invalidCredential("retailer", "unknown retailer");
+  // Every key compared (each in constant time), so the time taken does not tell which one signed.
+  const sig = m[2].toLowerCase();
+  const matches = await Promise.all(retailerKeys.map(async (key) => timingSafeEqual(await hmacSha256Hex(key, signed), sig)));
+  if (!matches.includes(true)) throw invalidCredential("retailer", "bad signature");
 
   const expires = Number(p.expires);
   if (expires + CLOCK_TOLERANCE_SECONDS < nowSeconds) throw invalidCredential("retailer", "expired");

@@ -27,11 +27,11 @@ export const WRITE_LIMITS = {
 const LANGUAGE_RE = /^[a-z]{2}(-[a-z]{2})?$/;
 
 /** Two letters, optionally `-<region>` (`ko`, `zt`, `pt-br`); upper case is accepted and stored lower case. */
-export const LanguageCode = z
-  .string()
-  .toLowerCase()
-  .regex(LANGUAGE_RE, "a language code: two letters, optionally -<two letters> (ko, pt-br)")
-  .openapi({ example: "ko" });
+const languageCode = () =>
+  z.string().toLowerCase().regex(LANGUAGE_RE, "a language code: two letters, optionally -<two letters> (ko, pt-br)");
+export const LanguageCode = languageCode().openapi({ example: "ko" });
+/** The same code as a listing's filter: no `example`, which "Try it out" in /docs would send unasked. */
+export const LanguageFilter = languageCode();
 
 /** A language code in a path: anything that is not one names no title, so it is a 404 (like a bad id). */
 export const normaliseLanguageCode = (raw: string) => {

@@ -9,6 +9,7 @@ import {
   type ContainerFieldsIn,
   type ContainerFieldValue,
 } from "../../../db/schema";
+import type { ContainerType, VideoType } from "../../../domain/catalogue-types";
 
 const Url = z.object({ api: z.string(), web: z.string().optional() });
 const Blocking = z.object({ geo: z.boolean(), paywall: z.boolean(), upcoming: z.boolean() });
@@ -81,6 +82,25 @@ export const VideoSchema = z
     blocking: Blocking,
   })
   .openapi("Video");
+
+/**
+ * Ids the documented examples use: what `npm start` seeds (scripts/demo), so that "Try it out" in /docs answers data
+ * on a local server as it stands (`npm run test:docs` calls every public read with them). A container of each type
+ * that holds every video type its type takes; alice's user id; the featured list.
+ */
+export const DEMO_IDS = {
+  container: { series: "3c", film: "32c", news: "38c", artist: "49c" },
+  video: "1v",
+  user: "3u",
+  list: "1l",
+} as const;
+
+/** The demo container of a type, or (no type) one that holds videos of `videoType` (a series when none is named). */
+export function demoContainerId(type?: ContainerType, videoType?: VideoType): string {
+  if (type) return DEMO_IDS.container[type];
+  const holder = { movie: "film", news_clip: "news", music_video: "artist" } as const;
+  return DEMO_IDS.container[holder[videoType as keyof typeof holder] ?? "series"];
+}
 
 /** A path id parameter, documented with an example. */
 export const idParam = <K extends string>(name: K, example: string) =>

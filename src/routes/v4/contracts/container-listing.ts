@@ -37,7 +37,6 @@ const idsParam = z
       `Bulk read: \`1c,2c\` or \`(1c,2c)\`, at most ${MAX_BULK_IDS} ids (more is a 400). The result keeps the ` +
       "requested order; malformed, missing and non-normal-state ids are omitted without an error. Other filters " +
       "(but `type`) and paging (but `only_ids`) are ignored.",
-    example: "(50c,51c)",
     type: "string",
   });
 
@@ -51,15 +50,21 @@ const containerType = (description: string) =>
     .transform((v) => (v === undefined ? undefined : TYPE_NAMES[v]))
     .openapi({ description, type: "string", enum: TYPE_NAME_LIST });
 
-/** A facet filter's query parameter, as `LISTING_FILTERS` (src/domain/facets.ts) describes it. */
+/**
+ * A facet filter's query parameter, as `LISTING_FILTERS` (src/domain/facets.ts) describes it. Its example is in the
+ * description, not `example`: "Try it out" in /docs fills in an `example`, and a filter filled in unasked narrows the
+ * first try to nothing.
+ */
 function facetFilterParam(filter: (typeof LISTING_FILTERS)[ListingFilterName]) {
   if (filter.kind === "flag") return flag01(filter.description);
+  const example = `\`${filter.example}\``;
+  const description = filter.description.includes(example) ? filter.description : `${filter.description} (e.g. ${example})`;
   return z
     .string()
     .regex(filter.pattern, filter.message)
     .optional()
     .transform((v) => (v === undefined ? undefined : filter.read(v)))
-    .openapi({ description: filter.description, example: filter.example, type: "string" });
+    .openapi({ description, type: "string" });
 }
 
 /** Every facet filter's parameter, each typed with the value its filter reads. */

@@ -58,10 +58,10 @@ export const SubscriptionListQuery = z
 
 /** Path of one subscription or marker: `{user_id}` and the resource id (`12c`, `40v`). */
 export const FollowParams = z.object({
-  user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "12u" }),
+  user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "3u" }),
   resource_id: z.string().openapi({ param: { name: "resource_id", in: "path" }, example: "12c" }),
 });
 
 export const UserParams = z.object({
-  user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "12u" }),
+  user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "3u" }),
 });

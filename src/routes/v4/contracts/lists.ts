@@ -70,22 +70,21 @@ export const ListItemsQuery = z.object({
     .regex(/^[1-9][0-9]{0,8}g?$/, "a genre id such as 6g or 6")
     .transform((v) => Number.parseInt(v, 10))
     .optional()
-    .openapi({ description: "genre id (`6g` or `6`); a video matches through its container's genres", type: "string", example: "6g" }),
+    .openapi({ description: "genre id (`6g` or `6`); a video matches through its container's genres", type: "string" }),
   origin_country: z
     .string()
     .regex(/^[A-Za-z]{2}$/, "a two-letter country code")
     .transform((v) => v.toLowerCase())
     .optional()
-    .openapi({ description: "two-letter country; a video matches through its container's origin", example: "kr" }),
+    .openapi({ description: "two-letter country (`kr`); a video matches through its container's origin" }),
   subtitle_completion: z
     .string()
     .transform((v) => v.toLowerCase())
     .pipe(z.string().regex(LANGUAGE_RE, "a language code"))
     .optional()
     .openapi({
-      description: `language code; keeps items whose own completion in it is at least ${SUBTITLE_COMPLETION_THRESHOLD}%`,
+      description: `language code (\`en\`); keeps items whose own completion in it is at least ${SUBTITLE_COMPLETION_THRESHOLD}%`,
       type: "string",
-      example: "en",
     }),
 });
 

@@ -3,8 +3,11 @@ import { pageField, perPageField } from "../../../lib/paging";
 
 /** Shapes shared by histories, translations, captions and timed comments. */
 
-/** A wire id in a query or body (`9s`, `1v`): malformed is a 400 naming the field (checked by the caller). */
-export const WireId = (example: string) => z.string().max(32).openapi({ example });
+/**
+ * A wire id in a query or body (`9s`, `1v`): malformed is a 400 naming the field (checked by the caller). A filter
+ * goes without an example: "Try it out" in /docs would send it unasked.
+ */
+export const WireId = (example?: string) => (example ? z.string().max(32).openapi({ example }) : z.string().max(32));
 
 export const UserRefSchema = z.object({ id: z.string().openapi({ example: "12u" }), username: z.string() }).openapi("UserRef");
 

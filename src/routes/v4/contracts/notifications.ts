@@ -62,8 +62,8 @@ export const MarkQuery = z.object({
 });
 
 export const notificationParams = z.object({
-  user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "12u" }),
-  notification_id: z.string().openapi({ param: { name: "notification_id", in: "path" }, example: "7n" }),
+  user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "3u" }),
+  notification_id: z.string().openapi({ param: { name: "notification_id", in: "path" }, example: "1n" }),
 });
 
-export const userParam = z.object({ user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "12u" }) });
+export const userParam = z.object({ user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "3u" }) });

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { REPORT_ACTIONS, REPORT_STATUSES } from "../../../db/schema";
 import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { JobSchema } from "../jobs";
-import { LanguageCode } from "./catalogue-writes";
+import { LanguageFilter } from "./catalogue-writes";
 import { VersionSchema } from "./subtitle-versions";
 
 export const ContainerReportsParams = z.object({
@@ -17,7 +17,7 @@ export const REPORT_STATUS_FILTERS = [...REPORT_STATUSES, "all"] as const;
 
 export const ReportListQuery = z.object({
   ...pagingQuery,
-  language: LanguageCode.optional().openapi({ description: "only reports of subtitles in this language" }),
+  language: LanguageFilter.optional().openapi({ description: "only reports of subtitles in this language" }),
   status: z.enum(REPORT_STATUS_FILTERS).default("open").openapi({ description: "`open` (the default), `resolved` or `all`" }),
 });
 

@@ -37,26 +37,27 @@ const Encoding = z
     if (!name) ctx.addIssue({ code: "custom", message: `not a supported encoding: one of ${ENCODING_NAMES}` });
     return name ?? label;
   })
-  .openapi({ description: "decode a file that is not UTF-8 with this encoding instead of choosing one", example: "windows-1251" });
+  .openapi({ description: "decode a file that is not UTF-8 with this encoding (`windows-1251`) instead of choosing one" });
 
-/** `offset_ms`, `fps_from`, `fps_to`: on import and on download (docs/api.md, "Subtitle files"). */
+/**
+ * `offset_ms`, `fps_from`, `fps_to`: on import and on download (docs/api.md, "Subtitle files"). Their examples are in
+ * the descriptions: "Try it out" in /docs sends an `example` unasked, and a first try should get the file as kept.
+ */
 const timingFields = {
   offset_ms: z.coerce.number().int("a whole number of milliseconds").min(-MAX_OFFSET_MS).max(MAX_OFFSET_MS).optional().openapi({
-    description: `shift every cue by this many milliseconds (negative: earlier; at most a day either way)`,
+    description: `shift every cue by this many milliseconds (\`-1500\`: earlier; at most a day either way)`,
     type: "integer",
-    example: -1500,
   }),
   fps_from: z.coerce.number().min(FPS_RANGE.min).max(FPS_RANGE.max).optional().openapi({
-    description: "the frame rate the file was timed for (with fps_to: times × fps_from / fps_to)",
+    description: "the frame rate the file was timed for (`25`; with fps_to: times × fps_from / fps_to)",
     type: "number",
-    example: 25,
   }),
   fps_to: z.coerce
     .number()
     .min(FPS_RANGE.min)
     .max(FPS_RANGE.max)
     .optional()
-    .openapi({ description: "the frame rate of the video (with fps_from)", type: "number", example: 23.976 }),
+    .openapi({ description: "the frame rate of the video (`23.976`; with fps_from)", type: "number" }),
 };
 
 /** The timing change of validated input; fps_from and fps_to come together or not at all (400 naming the missing one). */

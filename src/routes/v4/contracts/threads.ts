@@ -89,6 +89,6 @@ export const AlertsQuery = z.object({
 });
 
 export const ThreadParams = z.object({
-  user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "12u" }),
-  thread_id: z.string().openapi({ param: { name: "thread_id", in: "path" }, example: "3t" }),
+  user_id: z.string().openapi({ param: { name: "user_id", in: "path" }, example: "3u" }),
+  thread_id: z.string().openapi({ param: { name: "thread_id", in: "path" }, example: "1t" }),
 });

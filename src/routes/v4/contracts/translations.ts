@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { tryParseId } from "../../../lib/ids";
 import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
-import { LanguageCode } from "./catalogue-writes";
+import { LanguageFilter } from "./catalogue-writes";
 import { LanguageCountSchema, SegmentTimingSchema, UserRefSchema, WireId } from "./localisation";
 
 export const MAX_REPORT_REASON = 500;
@@ -13,10 +13,10 @@ type Problem = (field: string, message: string) => void;
  * Both names of one pair with different values are refused, naming the second name.
  */
 export const languagePairQuery = (fromText: string, toText: string) => ({
-  from: LanguageCode.optional().openapi({ description: fromText }),
-  origin_language: LanguageCode.optional().openapi({ description: "another name of `from`" }),
-  to: LanguageCode.optional().openapi({ description: toText }),
-  target_language: LanguageCode.optional().openapi({ description: "another name of `to`" }),
+  from: LanguageFilter.optional().openapi({ description: fromText }),
+  origin_language: LanguageFilter.optional().openapi({ description: "another name of `from`" }),
+  to: LanguageFilter.optional().openapi({ description: toText }),
+  target_language: LanguageFilter.optional().openapi({ description: "another name of `to`" }),
 });
 
 type PairQuery = { from?: string; origin_language?: string; to?: string; target_language?: string };
@@ -40,8 +40,8 @@ export const TranslationsQuery = z
       "origin language: only videos whose origin language this is (needs `to`, `video_id` or `container_id`)",
       "target language: only translations into this language",
     ),
-    video_id: WireId("1v").optional().openapi({ description: "only this video's translations" }),
-    container_id: WireId("50c").optional().openapi({ description: "only translations of this container's videos; needs `to`" }),
+    video_id: WireId().optional().openapi({ description: "only this video's translations (`1v`)" }),
+    container_id: WireId().optional().openapi({ description: "only translations of this container's videos (`50c`); needs `to`" }),
   })
   .superRefine((q, ctx) => {
     const problem = (field: string, message: string) => ctx.addIssue({ code: "custom", path: [field], message });
