@@ -1,0 +1,87 @@
+// npm run db:backup -- [--local [--persist-to DIR] | --remote --env staging|production] [--out FILE]
+// Every row of the D1 database into one .sql file that npm run db:restore loads. `wrangler d1 export` refuses a
+// database with fts5 tables, so this exports the ordinary tables only (`--table`, data only) and the restore refills
+// the full-text indexes from them (docs/decisions.md, "Backups"; docs/operations.md, "Backup and restore").
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { ROOT, wrangler } from "./lib.mjs";
+import { D1Error } from "./admin/d1.mjs";
+import { countRows, writeBackup } from "./backup/format.mjs";
+import { inspect, textFixups } from "./backup/schema.mjs";
+import { BackupError, UsageError, describeTarget, fromCwd, parseArgs, targetArgs, tempConfig } from "./backup/target.mjs";
+
+const USAGE = `usage: npm run db:backup -- [--local [--persist-to DIR] | --remote --env staging|production] [--out FILE]
+
+  --local             the local D1 of npm start and npm run dev (the default)
+  --persist-to DIR    another local state directory (as wrangler dev --persist-to)
+  --remote --env ENV  the deployed D1 of that environment; D1 serves no queries while it exports
+  --out FILE          where to write (default backups/<local|environment>-<UTC time>.sql)
+
+Load it with npm run db:restore -- --file FILE.`;
+
+async function main(argv) {
+  const { options, target } = await parseArgs(argv, { values: ["out"] });
+  if (options.help) return console.log(USAGE);
+  const where = describeTarget(target);
+  console.error(`db:backup: reading the ${where}`);
+  const schema = inspect(target);
+
+  const stamp = new Date()
+    .toISOString()
+    .replace(/\.\d+Z$/, "Z")
+    .replaceAll(":", "");
+  const out = options.out ? fromCwd(options.out) : join(ROOT, "backups", `${target.env ?? "local"}-${stamp}.sql`);
+  const work = mkdtempSync(join(tmpdir(), "db-backup-out-"));
+  const config = await tempConfig(target);
+  let dump;
+  try {
+    const dumpFile = join(work, "dump.sql");
+    const tables = schema.tables.flatMap((t) => ["--table", t.name]);
+    if (target.remote) console.error("db:backup: exporting; the remote database answers no queries until the export ends");
+    wrangler(
+      [
+        "d1",
+        "export",
+        "DB",
+        ...config.args,
+        ...targetArgs({ ...target, persistTo: undefined }),
+        "--output",
+        dumpFile,
+        "--no-schema",
+        "-y",
+        ...tables,
+      ],
+      { quiet: true },
+    );
+    dump = readFileSync(dumpFile, "utf8");
+  } finally {
+    config.dispose();
+    rmSync(work, { recursive: true, force: true });
+  }
+  const fixups = textFixups(target, schema.tables);
+
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, writeBackup({ source: where, schema, dump, fixups }));
+  const rows = countRows(dump);
+  const total = [...rows.values()].reduce((a, b) => a + b, 0);
+  console.log(`${relative(process.cwd(), out) || out}: ${total} rows of ${schema.tables.length} tables, ${statSync(out).size} bytes`);
+  console.log(
+    `taken at migration ${schema.migrations.at(-1)}; full-text indexes (refilled on restore): ${schema.fts.map((f) => f.name).join(", ") || "none"}`,
+  );
+  if (fixups.length)
+    console.log(`${fixups.length} rows with both line breaks and literal \\n or \\r kept exactly (docs/decisions.md, "Backups")`);
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof UsageError) {
+    console.error(`db:backup: ${err.message} (npm run db:backup -- --help)`);
+    process.exitCode = 2;
+  } else {
+    // BackupError and D1Error say what happened; a failed wrangler run has printed its own output above this line.
+    console.error(`db:backup: ${err instanceof BackupError || err instanceof D1Error ? "" : "failed: "}${err.message}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,109 @@
+// npm run db:restore -- --file FILE [--local [--persist-to DIR] | --remote --env staging|production] [--force]
+// Loads a backup of npm run db:backup into an empty D1 database: the backup's own migrations (the schema the rows
+// were taken from), then every row (d1_migrations too), the full-text indexes refilled as they are loaded, all in one
+// `wrangler d1 execute --file` (docs/decisions.md, "Backups"; docs/operations.md, "Backup and restore").
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { wrangler } from "./lib.mjs";
+import { D1Error, execute } from "./admin/d1.mjs";
+import { countRows, readBackup, restoreSql } from "./backup/format.mjs";
+import { BackupError, UsageError, checkoutMigrations, describeTarget, fromCwd, parseArgs, targetArgs } from "./backup/target.mjs";
+
+const USAGE = `usage: npm run db:restore -- --file FILE [--local [--persist-to DIR] | --remote --env staging|production] [--force]
+
+  --file FILE         a backup written by npm run db:backup
+  --local             the local D1 of npm start and npm run dev (the default)
+  --persist-to DIR    another local state directory (as wrangler dev --persist-to)
+  --remote --env ENV  the deployed D1 of that environment's wrangler.toml binding
+  --force             replace the rows of a database that already has tables (otherwise refused)
+
+The target gets the backup's migrations, then its rows. Restore into a new database and check it before pointing
+production at it (docs/operations.md, "Backup and restore").`;
+
+/** The target's own tables (not D1's). */
+function targetTables(target) {
+  const [tables] = execute(
+    target,
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'",
+  );
+  return tables.map((t) => t.name);
+}
+
+async function main(argv) {
+  const { options, target } = await parseArgs(argv, { values: ["file"], flags: ["force"] });
+  if (options.help) return console.log(USAGE);
+  if (!options.file) throw new UsageError("--file FILE names the backup to load");
+  let text;
+  try {
+    text = readFileSync(fromCwd(options.file), "utf8");
+  } catch (err) {
+    throw new BackupError(`cannot read ${options.file}: ${err.code ?? err.message}`);
+  }
+  const { meta, body } = readBackup(text);
+  const where = describeTarget(target);
+  console.error(`db:restore: ${options.file} (${meta.source}, ${meta.created_at}) into the ${where}`);
+
+  const tables = targetTables(target);
+  if (tables.length && !options.force) {
+    throw new BackupError(
+      `the ${where} is not empty (${tables.length} tables): restore into a new database, ` + "or add --force to replace every row it holds",
+    );
+  }
+  // A target past the backup's migrations has a schema the rows were not taken from.
+  const [applied] = tables.includes("d1_migrations") ? execute(target, "SELECT name FROM d1_migrations ORDER BY id") : [[]];
+  const ahead = applied.map((m) => m.name).filter((m, i) => meta.migrations[i] !== m);
+  if (ahead.length) {
+    throw new BackupError(
+      `the ${where} has migrations the backup was not taken at (${ahead.slice(0, 3).join(", ")}${ahead.length > 3 ? ", …" : ""}): ` +
+        "restore into a new database",
+    );
+  }
+
+  // The backup's migrations, not this checkout's: its rows fit the schema they were taken from. Later ones are
+  // left to the next deploy, as for any database.
+  const checkout = await checkoutMigrations(target);
+  const missing = meta.migrations.filter((m) => !checkout.names.includes(m));
+  if (missing.length) {
+    throw new BackupError(
+      `this checkout lacks migration ${missing.join(", ")} of the backup: restore from a checkout that has it ` +
+        "(git log -- migrations/ shows when each arrived)",
+    );
+  }
+  const done = new Set(applied.map((m) => m.name));
+  const migrations = meta.migrations.filter((m) => !done.has(m)).map(checkout.read);
+
+  const work = mkdtempSync(join(tmpdir(), "db-restore-"));
+  try {
+    const file = join(work, "restore.sql");
+    writeFileSync(file, restoreSql(meta, body, migrations));
+    wrangler(["d1", "execute", "DB", ...targetArgs(target), "--file", file, "-y"], { quiet: true });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  const rows = countRows(body);
+  const total = [...rows.values()].reduce((a, b) => a + b, 0);
+  console.log(`restored ${total} rows of ${meta.tables.length} tables at migration ${meta.migrations.at(-1)} into the ${where}`);
+  console.log(`full-text indexes refilled: ${meta.fts.map((f) => f.name).join(", ") || "none"}`);
+  const newer = checkout.names.filter((m) => !meta.migrations.includes(m));
+  if (newer.length) {
+    console.log(
+      `this checkout has ${newer.length} newer migrations (${newer.join(", ")}); the next deploy (or ` +
+        `npx wrangler d1 migrations apply DB ${targetArgs(target).join(" ")}) applies them`,
+    );
+  }
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof UsageError) {
+    console.error(`db:restore: ${err.message} (npm run db:restore -- --help)`);
+    process.exitCode = 2;
+  } else {
+    // BackupError and D1Error say what happened; a failed wrangler run has printed its own output above this line.
+    console.error(`db:restore: ${err instanceof BackupError || err instanceof D1Error ? "" : "failed: "}${err.message}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,207 @@
+// npm run test:backup: npm run db:backup and db:restore, as an operator runs them, on local D1 (docs/operations.md,
+// "Backup and restore"). Seeds the demo data into a fresh state directory, backs it up, restores the file into a
+// second, empty one, and compares every table (row count and a hash of its rows in primary key or rowid order),
+// sqlite_master, and the answers of every full-text index to the same queries; then checks that a restore into a
+// non-empty database is refused without --force and replaces it with --force. Prints a PASS or FAIL line per check
+// and the closing line CI reads ("backup: N passed, N failed"); exits 1 on any failure.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { ROOT, WRANGLER, migrateLocal, seedLocal, wranglerEnv } from "./lib.mjs";
+
+const DIR = join(ROOT, ".wrangler", "backup-test");
+const SOURCE = join(DIR, "source");
+const RESTORED = join(DIR, "restored");
+const FILE = join(DIR, "backup.sql");
+const started = Date.now();
+
+function run(command, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env: wranglerEnv, stdio: "pipe" });
+    // Decoded as a stream: a chunk may end inside a multi-byte character.
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** The rows of each statement, from `wrangler d1 execute --json` on a local state directory. */
+async function d1(persistTo, sql) {
+  const res = await run(WRANGLER, ["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--json", "--command", sql]);
+  if (res.status !== 0) throw new Error(`d1 execute failed: ${res.stdout}${res.stderr}`);
+  return JSON.parse(res.stdout).map((s) => s.results);
+}
+
+const script = (name, args) => run(process.execPath, [join(ROOT, "scripts", name), ...args]);
+const hash = (rows) => createHash("sha256").update(JSON.stringify(rows)).digest("hex").slice(0, 16);
+const id = (name) => `"${name.replaceAll('"', '""')}"`;
+
+let passed = 0;
+let failed = 0;
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+async function check(name, fn) {
+  const t = Date.now();
+  try {
+    const detail = await fn();
+    passed++;
+    console.log(`PASS ${name}${detail ? ` (${detail})` : ""}${Date.now() - t > 1000 ? ` [${seconds(t)}]` : ""}`);
+  } catch (err) {
+    failed++;
+    console.log(
+      `FAIL ${name}\n  ${String(err.message ?? err)
+        .split("\n")
+        .join("\n  ")}`,
+    );
+  }
+}
+
+// A text wrangler's dump alone would get wrong: a real line break and the two characters `\n` (docs/decisions.md,
+// "Backups"). In a container title, so the full-text indexes and the derived documents carry it too.
+const TRICKY = "\nline two, literal \\n and \\r\r";
+
+rmSync(DIR, { recursive: true, force: true });
+migrateLocal(SOURCE);
+console.log(`[${seconds(started)}]`);
+await seedLocal(SOURCE);
+const [, list, keys, master] = await d1(
+  SOURCE,
+  [
+    `UPDATE titles SET text = text || char(10) || 'line two, literal \\n and \\r' || char(13) WHERE rowid = (SELECT min(rowid) FROM titles WHERE resource_kind = 'c')`,
+    "PRAGMA table_list",
+    "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p " +
+      "WHERE m.type = 'table' AND p.pk > 0 AND m.name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY m.name, p.pk",
+    "SELECT name, sql FROM sqlite_master WHERE type = 'table'",
+  ].join(";\n"),
+);
+console.log(`source ready [${seconds(started)}]`);
+const main = list.filter((t) => t.schema === "main" && !t.name.startsWith("_cf_"));
+const tables = main.filter((t) => t.type === "table" && (!t.name.startsWith("sqlite_") || t.name === "sqlite_sequence")).map((t) => t.name);
+const fts = main.filter((t) => t.type === "virtual").map((t) => t.name);
+const contentless = new Set(master.filter((m) => /\bcontent\s*=\s*''/i.test(m.sql ?? "")).map((m) => m.name));
+const TERMS = ["a*", "e*", "m*", "s*", "t*", "the", "love*", "literal"];
+
+/** Every table's rows, sqlite_master, and each full-text index's matches for TERMS: one `wrangler d1 execute`. */
+async function snapshot(persistTo) {
+  const statements = [
+    ...tables.map((t) => {
+      const pk = keys.filter((k) => k.tbl === t).map((k) => id(k.col));
+      return `SELECT * FROM ${id(t)} ORDER BY ${pk.length ? pk.join(", ") : "rowid"}`;
+    }),
+    "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY type, name",
+    // A contentless index answers resource ids (its rowids); an external-content one the indexed text (its rowids
+    // are the content table's implicit ones, which a restore may renumber).
+    ...fts.flatMap((f) =>
+      TERMS.map((term) =>
+        contentless.has(f)
+          ? `SELECT rowid FROM ${id(f)} WHERE ${id(f)} MATCH '${term}' ORDER BY rowid`
+          : `SELECT * FROM ${id(f)} WHERE ${id(f)} MATCH '${term}' ORDER BY 1`,
+      ),
+    ),
+  ];
+  const results = await d1(persistTo, statements.join(";\n"));
+  return {
+    tables: new Map(tables.map((t, i) => [t, results[i]])),
+    master: results[tables.length],
+    fts: new Map(fts.map((f, i) => [f, results.slice(tables.length + 1 + i * TERMS.length, tables.length + 1 + (i + 1) * TERMS.length)])),
+  };
+}
+
+function compareTable(a, b, t) {
+  const [ra, rb] = [a.tables.get(t), b.tables.get(t)];
+  assert.equal(rb.length, ra.length, `${t}: ${rb.length} rows restored, ${ra.length} in the source`);
+  if (hash(rb) !== hash(ra)) {
+    // Both sides on disk, to diff.
+    const [fa, fb] = ["source", "restored"].map((side) => join(DIR, `${t}.${side}.json`));
+    writeFileSync(fa, JSON.stringify(ra, null, 1));
+    writeFileSync(fb, JSON.stringify(rb, null, 1));
+    assert.fail(`${t}: same row count, different rows (diff ${relative(ROOT, fa)} ${relative(ROOT, fb)})`);
+  }
+  return `${ra.length} rows, ${hash(ra)}`;
+}
+
+await check("db:backup writes a backup of the seeded database", async () => {
+  const res = await script("db-backup.mjs", ["--local", "--persist-to", SOURCE, "--out", FILE]);
+  assert.equal(res.status, 0, res.stdout + res.stderr);
+  const meta = JSON.parse(
+    readFileSync(FILE, "utf8")
+      .split("\n")[1]
+      .replace(/^-- backup: /, ""),
+  );
+  assert.deepEqual(meta.fts.map((f) => f.name).sort(), [...fts].sort());
+  return res.stdout.split("\n")[0];
+});
+
+const [source] = await Promise.all([
+  snapshot(SOURCE),
+  check("db:restore loads it into an empty database", async () => {
+    const res = await script("db-restore.mjs", ["--file", FILE, "--local", "--persist-to", RESTORED]);
+    assert.equal(res.status, 0, res.stdout + res.stderr);
+    return res.stdout.split("\n")[0];
+  }),
+]);
+let restored;
+await check("the restored database answers every table and full-text query", async () => {
+  restored = await snapshot(RESTORED);
+});
+if (!restored) finish();
+
+for (const t of tables) await check(`table ${t}`, () => compareTable(source, restored, t));
+await check("sqlite_master: the same tables, indexes, triggers and full-text indexes", () => {
+  assert.deepEqual(restored.master, source.master);
+  return `${source.master.length} entries`;
+});
+for (const f of fts) {
+  await check(`full-text index ${f} answers the same ${TERMS.length} queries`, () => {
+    const [a, b] = [source.fts.get(f), restored.fts.get(f)];
+    TERMS.forEach((term, i) => assert.deepEqual(b[i], a[i], `MATCH '${term}': ${b[i].length} hits restored, ${a[i].length} in the source`));
+    const hits = a.reduce((n, r) => n + r.length, 0);
+    assert.ok(hits > 0, "no query matched anything: the check would prove nothing");
+    return `${hits} hits, e.g. MATCH 'a*': ${a[0].length}`;
+  });
+}
+let probe;
+await check("full-text indexes pass fts5 'integrity-check' after the restore", async () => {
+  probe = await d1(
+    RESTORED,
+    [
+      ...fts.map((f) => `INSERT INTO ${id(f)}(${id(f)}) VALUES('integrity-check')`),
+      "SELECT text FROM titles WHERE instr(text, 'literal \\n and') > 0",
+      // Then changes for --force to undo (below), in the same run to spare a wrangler start.
+      "DELETE FROM users WHERE id = (SELECT max(id) FROM users)",
+      "UPDATE titles SET text = 'changed' WHERE rowid = 1",
+    ].join(";\n"),
+  );
+  return fts.join(", ");
+});
+await check("a title with a line break and a literal \\n comes back exactly", () => {
+  const rows = probe?.[fts.length] ?? [];
+  assert.equal(rows.length, 1, JSON.stringify(rows));
+  assert.ok(rows[0].text.endsWith(TRICKY), JSON.stringify(rows[0].text));
+});
+await check("db:restore refuses a database that is not empty", async () => {
+  const res = await script("db-restore.mjs", ["--file", FILE, "--persist-to", RESTORED]);
+  assert.equal(res.status, 1, res.stdout + res.stderr);
+  assert.match(res.stderr, /is not empty .*--force/);
+});
+await check("db:restore --force replaces its rows (a user deleted, a title changed): every table the same again", async () => {
+  const res = await script("db-restore.mjs", ["--file", FILE, "--persist-to", RESTORED, "--force"]);
+  assert.equal(res.status, 0, res.stdout + res.stderr);
+  restored = await snapshot(RESTORED);
+  for (const t of tables) compareTable(source, restored, t);
+  for (const f of fts) assert.deepEqual(restored.fts.get(f), source.fts.get(f), f);
+  return `${tables.length} tables, ${fts.length} full-text indexes`;
+});
+
+finish();
+
+function finish() {
+  console.log(`backup: ${passed} passed, ${failed} failed (${seconds(started)})`);
+  process.exit(failed ? 1 : 0);
+}
