@@ -18,6 +18,11 @@ export interface Licensed {
   licensed: boolean;
   /** Regions with a licence (`containers.doc.regions`, from the `licenses` table); empty: not geo-restricted. */
   regions: readonly string[];
+  /**
+   * Asked only when the request names its platform: whether a licence covers that platform in the viewer's region
+   * (in any region when the region is unknown).
+   */
+  platformLicensed?: boolean;
 }
 
 /** Who asks, as far as the rule cares: the viewer's region and, for playback, the application. */
@@ -25,15 +30,15 @@ export interface LicenceViewer {
   /** Lower-case country of the request (Cloudflare's `cf.country`); unknown (local, `XX`): not geo-blocked. */
   region?: string;
   /**
-   * The signed application playback is for. Applications have no platform, so a licence's platform is not asked;
-   * `familyFriendly` keeps adult containers from it, `unhostedAccess` lets it play unlicensed ones (fan channels), as
+   * The signed application playback is for. Applications have no platform: a request names its own (`platform=`),
+   * and a licence's platform is asked only then (`Licensed.platformLicensed`); `familyFriendly` keeps adult containers from it, `unhostedAccess` lets it play unlicensed ones (fan channels), as
    * it may list them. Absent on catalogue reads, whose `blocking` does not depend on the application.
    */
   application?: { familyFriendly: boolean; unhostedAccess: boolean };
 }
 
 /** Why playback is refused, in the order checked; the message of the 403 names the first. */
-export const LICENCE_REFUSALS = ["upcoming", "geo", "unlicensed", "adult"] as const;
+export const LICENCE_REFUSALS = ["upcoming", "geo", "platform", "unlicensed", "adult"] as const;
 export type LicenceRefusal = (typeof LICENCE_REFUSALS)[number];
 
 export interface LicenceDecision {
@@ -52,6 +57,8 @@ export function licenceDecision(container: Licensed, viewer: LicenceViewer): Lic
   const refused: Record<LicenceRefusal, boolean> = {
     upcoming: blocking.upcoming,
     geo,
+    // Licences exist (the container is restricted) and none is for this platform here.
+    platform: Boolean(app && container.regions.length > 0 && container.platformLicensed === false),
     unlicensed: Boolean(app && !container.licensed && !app.unhostedAccess),
     adult: Boolean(app?.familyFriendly && container.adult),
   };
@@ -66,6 +73,7 @@ export function licenceDecision(container: Licensed, viewer: LicenceViewer): Lic
 export const REFUSAL_TEXT: Record<LicenceRefusal, string> = {
   upcoming: "this video is not yet available (its container is upcoming)",
   geo: "this video is not licensed in your region",
+  platform: "this video is not licensed on this platform in your region",
   unlicensed: "this video's container is not licensed, and this application has no unhosted access",
   adult: "this video's container is adult content, and this application is family-friendly",
 };

@@ -5,11 +5,13 @@ import {
   findStream,
   insertStream,
   manifestUsersQuery,
+  platformLicenceQuery,
   replaceStreamQuery,
   videoStreamsQuery,
 } from "../db/queries/playback-streams";
 import { batchWith } from "../db/rider";
 import type { PlaybackStreamRow } from "../db/schema";
+import type { PLATFORMS } from "../db/schema";
 import { REFUSAL_TEXT, licenceDecision, licensedOf } from "../domain/licence";
 import { MANIFEST_EXTENSION, MANIFEST_MEDIA_TYPE, type ManifestExtension, manifestKey } from "../domain/playback";
 import { sha256Hex } from "../lib/encoding";
@@ -113,6 +115,8 @@ export interface PlaybackCaller {
   /** The session token sent, when it has a session token's shape: the viewer the grant is bound to. */
   viewerToken?: string;
   region?: string;
+  /** The platform the request names (`platform=`): licences are then asked for it. */
+  platform?: (typeof PLATFORMS)[number];
 }
 
 /**
@@ -124,9 +128,15 @@ export async function playbackStreams(deps: Deps, who: PlaybackCaller, videoId: 
   const secret = deps.env.V3_TOKEN_SECRET;
   if (!secret) throw ApiError.unavailable("this server has no key to sign playback grants with (V3_TOKEN_SECRET)");
   const { db } = deps;
-  const [found, streams] = await batchWith(db, deps.session, [videoWithContainerQuery(db, videoId), videoStreamsQuery(db, videoId)]);
+  const platform = who.platform && platformLicenceQuery(db, videoId, who.platform, who.region);
+  const [found, streams, platformRows] = await batchWith(db, deps.session, [
+    videoWithContainerQuery(db, videoId),
+    videoStreamsQuery(db, videoId),
+    ...(platform ? [platform] : []),
+  ]);
   const { container } = await requireVisibleVideo(caller(db, await viewer(deps, who.user)), videoWithContainer(found));
-  const decision = licenceDecision(licensedOf(container), { region: who.region, application: who.application });
+  const platformLicensed = platformRows ? Boolean((platformRows as Array<{ licensed: number }>)[0]?.licensed) : undefined;
+  const decision = licenceDecision({ ...licensedOf(container), platformLicensed }, { region: who.region, application: who.application });
   if (decision.refusal) {
     throw new ApiError(VCODE.forbidden, REFUSAL_TEXT[decision.refusal], {
       extra: { reason: decision.refusal, blocking: decision.blocking },

@@ -1,11 +1,11 @@
 // Playback is licensed (src/domain/licence.ts): the streams answer refuses what the catalogue says may not be watched
 // here, 403 with the reason and the `blocking` flags the video object shows for the same request; hidden is 404.
 import { eq } from "drizzle-orm";
-import { applications, videos } from "../../src/db/schema";
+import { applications, licenses, videos } from "../../src/db/schema";
 import { type ApiInit, api, createApplication, db, errorBody } from "../helpers";
 import { catalogueChanged } from "../helpers/catalogue";
 import { describe, expect, test, type Signed } from "../helpers/fixtures";
-import { addStream, from, playbackScene, streamsOf } from "../helpers/playback";
+import { addStream, from, playbackScene, streamsOf, trips } from "../helpers/playback";
 
 const STREAM = { kind: "dash", manifest_url: "https://cdn.example.com/licensed/main.mpd" };
 
@@ -59,6 +59,35 @@ describe("licence refusals: 403 with the reason and the blocking flags", () => {
   test("upcoming and out of region: both flags, the first reason named", async () => {
     const r = await refusal(await playable({ upcoming: true, regions: ["kr"] }), from("FR"));
     expect(r).toMatchObject({ reason: "upcoming", blocking: { geo: true, paywall: false, upcoming: true } });
+  });
+
+  test("platform: a named platform needs a licence for it in the region (any region when unknown); unnamed, any platform", async () => {
+    const video = await playable({ regions: ["kr"] }); // a web licence in kr
+    const containerId = (
+      await db()
+        .select({ c: videos.containerId })
+        .from(videos)
+        .where(eq(videos.id, Number.parseInt(video)))
+    )[0].c;
+    await db().insert(licenses).values({ containerId, region: "jp", platform: "tv" });
+    await catalogueChanged();
+    const asked = (platform: string, init: ApiInit = {}) => streamsOf(video, { app, query: { platform }, ...init });
+    expect((await asked("web", from("KR"))).status).toBe(200);
+    const tvInKorea = await refusal(video, { query: { platform: "tv" }, ...from("KR") });
+    expect(tvInKorea).toMatchObject({ reason: "platform", blocking: { geo: false, paywall: false, upcoming: false }, blocked: false });
+    expect(tvInKorea.error).toContain("platform");
+    expect((await asked("tv", from("JP"))).status).toBe(200);
+    // No country: a licence for the platform anywhere is enough; none for mobile anywhere.
+    expect((await asked("tv")).status).toBe(200);
+    expect(await refusal(video, { query: { platform: "mobile" } })).toMatchObject({ reason: "platform" });
+    // Still one D1 round trip with the platform asked.
+    expect(trips(await asked("web", from("KR")))).toBe(2);
+    // A container without licences is not restricted, on any platform; an unknown platform is a 400 naming it.
+    const unrestricted = await playable();
+    expect((await streamsOf(unrestricted, { app, query: { platform: "tv" }, ...from("US") })).status).toBe(200);
+    const bad = await streamsOf(unrestricted, { app, query: { platform: "fridge" } });
+    expect(bad.status).toBe(400);
+    expect((await errorBody(bad)).details?.[0].field).toBe("platform");
   });
 
   test("unlicensed (a fan channel) unless the application has unhosted access", async () => {

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { DB } from "../client";
-import { playbackStreams } from "../schema";
+import { licenses, playbackStreams, videos } from "../schema";
+import type { PLATFORMS } from "../schema";
 
 export type NewPlaybackStream = Omit<typeof playbackStreams.$inferInsert, "id" | "createdAt" | "updatedAt">;
 
@@ -37,3 +38,17 @@ export const manifestUsersQuery = (db: DB, key: string) =>
   db.select({ n: count() }).from(playbackStreams).where(eq(playbackStreams.manifestKey, key));
 
 export const deleteStream = (db: DB, videoId: number, id: number) => deleteStreamQuery(db, videoId, id).all();
+
+/**
+ * For a video's container: whether it has a licence for `platform` in `region` (any region when the region is unknown).
+ * Primary-key probes of `licenses` (container, region, platform) through the video's row (batchable).
+ */
+export const platformLicenceQuery = (db: DB, videoId: number, platform: (typeof PLATFORMS)[number], region: string | undefined) =>
+  db
+    .select({
+      licensed: sql<number>`EXISTS (SELECT 1 FROM ${licenses} WHERE ${licenses.containerId} = ${videos.containerId} AND ${licenses.platform} = ${platform}${
+        region ? sql` AND ${licenses.region} = ${region}` : sql``
+      })`,
+    })
+    .from(videos)
+    .where(eq(videos.id, videoId));

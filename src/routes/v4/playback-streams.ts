@@ -138,6 +138,7 @@ export function playbackAnswerRouter(path: "/{video_id}/playback_streams" | "/{v
       application: c.get("application")!,
       viewerToken: viewerToken(c),
       region: viewerRegion(c.req.raw),
+      platform: c.req.valid("query").platform,
     };
     const { streams, grant } = await playbackStreams(depsOf(c), caller, videoId);
     return c.json(streamsAnswerView(streams, grant, viewContext(c).origin), 200);

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { PLATFORMS } from "../../../db/schema";
 import { MANIFEST_LIMIT_BYTES, PLAYBACK_DRMS, PLAYBACK_KINDS, manifestProblem } from "../../../domain/playback";
 import { LICENCE_REFUSALS } from "../../../domain/licence";
 import { GRANT_REFUSALS, GRANT_TTL_SECONDS } from "../../../lib/playback-grant";
@@ -122,6 +123,14 @@ export const PlaybackStreamsAnswer = z
 export const PlaybackStreamsQuery = z.object({
   drms: z.string().max(100).optional().openapi({ description: "accepted and ignored (yt-dlp sends `dt3`)" }),
   device_id: z.string().max(100).optional().openapi({ description: "accepted and ignored" }),
+  platform: z
+    .enum(PLATFORMS)
+    .optional()
+    .openapi({
+      description:
+        "the platform the viewer plays on: a container with licences must then have one for it in the viewer's region " +
+        '(403 `reason: "platform"` otherwise). Unnamed: a licence for the region on any platform is enough',
+    }),
 });
 
 const GrantParam = z
