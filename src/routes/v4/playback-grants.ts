@@ -14,7 +14,7 @@ import { grantedTrackFile } from "../../services/subtitle-tracks";
 import { SUBTITLE_LANGUAGE_RE } from "../../services/subtitles";
 import { AuthSubtitlesQuery, ManifestParams, ManifestQuery, refusedResponse } from "./contracts/playback-streams";
 import { SubtitleFileParams } from "./contracts/subtitles";
-import { answerTrackFile } from "./subtitle-tracks";
+import { answerTrackFile, requestedFile } from "./subtitle-tracks";
 
 /**
  * What a playback grant opens (docs/decisions.md, "Playback grants"): the manifests the service keeps and the viewer's
@@ -100,9 +100,7 @@ export const playbackGrantsRouter = createRouter()
   .openapi(authSubtitles, async (c) => {
     const { video_id, file } = c.req.valid("param");
     const videoId = parseId(video_id, "v");
-    const m = /^(.*)\.(srt|vtt)$/.exec(file);
-    if (!m) throw ApiError.field("file", "request <language>.srt or <language>.vtt");
-    const [, language, ext] = m as unknown as [string, string, "srt" | "vtt"];
+    const { name: language, ext } = requestedFile(c, file, ["srt", "vtt"], "<language>", "request <language>.srt or <language>.vtt");
     if (!SUBTITLE_LANGUAGE_RE.test(language)) throw ApiError.field("language", "a lowercase language code such as en or pt-br");
     const query = c.req.valid("query");
     await requireGrant(c.env, query.stream_id, {

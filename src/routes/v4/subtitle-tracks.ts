@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { TRACK_EXTENSIONS, isTrackExtension, type TrackExtension } from "../../domain/subtitles/write-file";
+import { TRACK_EXTENSIONS, type TrackExtension } from "../../domain/subtitles/write-file";
 import type { TimingChange } from "../../domain/subtitles/timing";
 import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
@@ -28,6 +28,28 @@ export async function answerTrackFile(c: Context<AppEnv>, file: TrackFile, filen
   const inm = c.req.header("if-none-match");
   if (inm && inm.split(",").some((t) => t.trim() === file.etag || t.trim() === "*")) return c.body(null, 304, headers);
   return c.body(await file.body(), 200, { ...headers, "content-type": `${file.mediaType}; charset=utf-8` });
+}
+
+/**
+ * The `<name>.<ext>` a subtitle file route was asked for, from the last path segment as sent: `en.json` reaches a
+ * route as `en` (the router strips .json), so only the path says which. Not decoded: a language code, a version number
+ * and an extension are plain ASCII, and a malformed escape must be a 400, not a thrown URIError. `ext` must be one of
+ * `allowed`, else a 400 naming `file` (with `message` when given).
+ */
+export function requestedFile<E extends TrackExtension>(
+  c: Context<AppEnv>,
+  file: string,
+  allowed: readonly E[],
+  name = "<language>",
+  message?: string,
+): { name: string; ext: E } {
+  const sent = new URL(c.req.url).pathname.split("/").pop() ?? "";
+  const dot = sent.lastIndexOf(".");
+  const ext = (dot < 0 ? "" : sent.slice(dot + 1)) as E;
+  if (!allowed.includes(ext) || (ext !== "json" && !file.endsWith(`.${ext}`))) {
+    throw ApiError.field("file", message ?? `request ${name}.<ext> with ext one of ${allowed.join(", ")}`);
+  }
+  return { name: sent.slice(0, dot), ext };
 }
 
 /** The current track of a language as a file. */
@@ -97,13 +119,6 @@ export const subtitleTracksRouter = createRouter()
   })
   .openapi(trackDownload, async (c) => {
     const { video_id, file } = c.req.valid("param");
-    // `en.json` reaches here as `en` (the router strips .json): the path as sent says which. Not decoded: a language
-    // code and an extension are plain ASCII, and a malformed escape must be a 400, not a thrown URIError.
-    const sent = new URL(c.req.url).pathname.split("/").pop() ?? "";
-    const dot = sent.lastIndexOf(".");
-    const ext = dot < 0 ? "" : sent.slice(dot + 1);
-    if (!isTrackExtension(ext) || (ext !== "json" && !file.endsWith(`.${ext}`))) {
-      throw ApiError.field("file", `request <language>.<ext> with ext one of ${EXTENSIONS}`);
-    }
-    return sendTrackFile(c, video_id, sent.slice(0, dot), ext, timingChange(c.req.valid("query")));
+    const { name, ext } = requestedFile(c, file, TRACK_EXTENSIONS);
+    return sendTrackFile(c, video_id, name, ext, timingChange(c.req.valid("query")));
   });

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { TRACK_EXTENSIONS, isTrackExtension } from "../../domain/subtitles/write-file";
+import { TRACK_EXTENSIONS } from "../../domain/subtitles/write-file";
 import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
 import { lastServedPage, listEnvelope, pageUrl, paging } from "../../lib/paging";
@@ -19,7 +19,7 @@ import type { AppEnv } from "../../types";
 import { jobView } from "../../views/job";
 import { versionView } from "../../views/subtitle-version";
 import { TimingQuery, TrackFileContent, timingChange } from "./contracts/subtitles";
-import { answerTrackFile } from "./subtitle-tracks";
+import { answerTrackFile, requestedFile } from "./subtitle-tracks";
 import {
   CompareParams,
   CompareQuery,
@@ -199,14 +199,8 @@ export const subtitleVersionsRouter = createRouter()
   .openapi(file, async (c) => {
     const params = c.req.valid("param");
     const t = trackOf(params);
-    // `3.json` reaches here as `3` (the router strips .json): the path as sent says which.
-    const sent = new URL(c.req.url).pathname.split("/").pop() ?? "";
-    const dot = sent.lastIndexOf(".");
-    const ext = dot < 0 ? "" : sent.slice(dot + 1);
-    if (!isTrackExtension(ext) || (ext !== "json" && !params.file.endsWith(`.${ext}`))) {
-      throw ApiError.field("file", `request <number>.<ext> with ext one of ${EXTENSIONS}`);
-    }
-    const number = versionNumber(sent.slice(0, dot), "file");
+    const { name, ext } = requestedFile(c, params.file, TRACK_EXTENSIONS, "<number>");
+    const number = versionNumber(name, "file");
     const found = await versionFile(depsOf(c), c.get("user"), t, number, ext, timingChange(c.req.valid("query")));
     return answerTrackFile(c, found, `${formatId(t.videoId, "v")}.${t.language}.v${number}.${ext}`);
   })

@@ -27,7 +27,7 @@ import {
   TimingQuery,
   timingChange,
 } from "./contracts/subtitles";
-import { sendTrackFile } from "./subtitle-tracks";
+import { requestedFile, sendTrackFile } from "./subtitle-tracks";
 import { JobEnvelope } from "./jobs";
 
 const mediaType = (header: string | undefined) => (header ?? "").split(";")[0].trim().toLowerCase();
@@ -153,12 +153,9 @@ export const subtitlesRouter = createRouter()
   })
   .openapi(download, async (c) => {
     const { video_id, file } = c.req.valid("param");
-    // `en.json` reaches here as `en` (the router strips .json): look at the path as sent.
-    const m = /^(.*)\.srt$/.exec(file);
-    if (!m || !new URL(c.req.url).pathname.endsWith(".srt")) {
-      throw ApiError.field("file", "only the srt format is supported here: request <language>.srt, or any format under subtitle_tracks");
-    }
-    return sendTrackFile(c, video_id, m[1], "srt", timingChange(c.req.valid("query")));
+    const only = "only the srt format is supported here: request <language>.srt, or any format under subtitle_tracks";
+    const { name } = requestedFile(c, file, ["srt"], "<language>", only);
+    return sendTrackFile(c, video_id, name, "srt", timingChange(c.req.valid("query")));
   });
 
 /** Under `/v4/subtitle_completions`. */
