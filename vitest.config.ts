@@ -69,6 +69,8 @@ export default defineConfig(async () => {
   copyDocsAssets({ quiet: true });
   // The real migrations, applied to the test D1 in test/setup.ts.
   const migrations = await readD1Migrations("./migrations");
+  // The shard databases' own (docs/decisions.md, "Shards"), applied to SHARD_1 and SHARD_2.
+  const shardMigrations = await readD1Migrations("./migrations-shard");
   return {
     plugins: [
       cloudflareTest({
@@ -78,6 +80,7 @@ export default defineConfig(async () => {
           bindings: {
             ENVIRONMENT: "production",
             TEST_MIGRATIONS: migrations,
+            TEST_SHARD_MIGRATIONS: shardMigrations,
             V3_TOKEN_SECRET: "test-v3-token-secret-0123456789abcdef",
             // Test providers, retailer and store with their own keys (never the .dev.vars ones).
             ...(await identityBindings()),

@@ -5,6 +5,8 @@ interface __BaseEnv_Env {
 	CACHE: KVNamespace;
 	SUBTITLES: R2Bucket;
 	DB: D1Database;
+	SHARD_1: D1Database;
+	SHARD_2: D1Database;
 	JOBS: Queue;
 	WEBHOOKS: Queue;
 	WEB_ORIGIN: string;

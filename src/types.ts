@@ -1,5 +1,6 @@
 import type { D1Stats, DB } from "./db/client";
 import type { Rider } from "./db/rider";
+import type { Shards } from "./db/shards";
 import type { applications, users } from "./db/schema";
 import type { SignatureVersion } from "./lib/signature";
 
@@ -10,6 +11,8 @@ export type AppEnv = {
   Bindings: Env;
   Variables: {
     db: DB;
+    /** The shard databases this request opens on first use (docs/decisions.md, "Shards"). */
+    shards: Shards;
     d1Stats: D1Stats;
     requestId: string;
     /** The error code of the answer, set where errors become responses (src/app.ts): a vcode, or an OAuth error. */

@@ -102,8 +102,10 @@ interface Fresh {
  * Kept on the global object: this module runs again for every file, the isolate and its globals live for the
  * whole run. Null (replay every time) when the D1 holds something the restore does not handle.
  */
-const FRESH = Symbol.for("catalogue tests: the freshly migrated D1");
-const store = globalThis as { [FRESH]?: Fresh | null };
+const FRESH = Symbol.for("catalogue tests: the freshly migrated D1s");
+/** Per kind of database (the catalogue, a shard): every shard is migrated alike, so one snapshot serves them all. */
+const store = globalThis as { [FRESH]?: Record<string, Fresh | null> };
+const freshOf = (kind: string) => (store[FRESH] ??= {})[kind];
 
 /** A column default that reads the clock: a migration's row relying on it gets it evaluated again. */
 const CLOCK = /\b(unixepoch|julianday|datetime|date|time|strftime|timediff)\s*\(|\bCURRENT_(TIMESTAMP|DATE|TIME)\b/i;
@@ -227,14 +229,14 @@ async function emptyR2(bucket: R2Bucket) {
   } while (cursor);
 }
 
-async function replay(db: D1Database) {
+async function replay(db: D1Database, kind: Kind) {
   const hasSequence = await db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").first();
   const sequences = hasSequence ? (await db.prepare("SELECT name, seq FROM sqlite_sequence").all<Row>()).results : [];
   await dropSchema(db);
   const started = Date.now();
-  await applyD1Migrations(db, env.TEST_MIGRATIONS);
+  await applyD1Migrations(db, kind === "catalogue" ? env.TEST_MIGRATIONS : env.TEST_SHARD_MIGRATIONS);
   // Taken once: every replay of the same migrations gives the same D1.
-  if (store[FRESH] === undefined) store[FRESH] = await snapshot(db, (Date.now() - started) / 1000);
+  if (freshOf(kind) === undefined) store[FRESH]![kind] = await snapshot(db, (Date.now() - started) / 1000);
   await keepIdsGrowing(db, sequences);
 }
 
@@ -244,15 +246,24 @@ async function replay(db: D1Database) {
  */
 const RESTORE_MAX_ROWS = 10_000;
 
-async function reset(db: D1Database) {
-  const fresh = store[FRESH];
+type Kind = "catalogue" | "shard";
+
+async function reset(db: D1Database, kind: Kind) {
+  const fresh = freshOf(kind);
   if (fresh && (await schemaOf(db)).join("\n") === fresh.schema.join("\n")) {
     const counts = (await db.prepare(countsSql(Object.keys(fresh.counts))).first<Record<string, number>>())!;
     if (Object.values(counts).reduce((a, b) => a + b, 0) <= RESTORE_MAX_ROWS) return restore(db, fresh);
   }
-  return replay(db);
+  return replay(db, kind);
 }
 
-await Promise.all([reset(env.DB), emptyKv(env.CACHE), emptyR2(env.SUBTITLES)]);
+// Two shards (docs/decisions.md, "Shards"): containers alternate between them, so every test crosses databases.
+await Promise.all([
+  reset(env.DB, "catalogue"),
+  reset(env.SHARD_1, "shard"),
+  reset(env.SHARD_2, "shard"),
+  emptyKv(env.CACHE),
+  emptyR2(env.SUBTITLES),
+]);
 forgetGenerations();
 forgetIsolateTier();

@@ -9,7 +9,7 @@ const dialect = new SQLiteAsyncDialect();
  * drizzle's own batch cannot bind parameters of `db.run(sql)`. Statements already prepared on `db.$client` (an event
  * from recordEventStatement) ride along as they are.
  */
-export async function runBatchResults(db: DB, statements: Array<SQL | D1PreparedStatement>) {
+export async function runBatchResults(db: Pick<DB, "$client">, statements: Array<SQL | D1PreparedStatement>) {
   if (!statements.length) return [];
   const client = db.$client;
   const prepared = statements.map((s) => {

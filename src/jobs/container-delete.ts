@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { recordContainerCleanup } from "../db/queries/shards";
+import { drainShardCleanups } from "../services/shard-cleanups";
 import { deleteContainer } from "../services/catalogue-writes";
 import { removeContainerInChunks } from "../services/container-delete";
 import { removeContainerVersions } from "../services/subtitle-retention";
@@ -24,16 +26,20 @@ export const containerDelete = defineJob({
   params: ContainerDeleteParams,
   payload: null,
   async handler({ db, env, params, progress }) {
+    // The whole container's shard rows, recorded first: its videos' deletes then add no row each.
+    await recordContainerCleanup(db, params.containerId);
     const versions = await removeContainerVersions({ db, env }, params.containerId, () => progress(0));
     const removal = await removeContainerInChunks(db, params.containerId, progress);
     // container.deleted was recorded with the container row's delete (a replay that finds it gone records none).
     if (removal.deleted.containers) await sendDeliveries(env);
+    const shardRows = await drainShardCleanups({ db, env });
     return {
       ...removal,
       deleted: { subtitle_versions: versions.rows, ...removal.deleted },
       statements: removal.statements + versions.statements,
       max_rows_read: Math.max(removal.max_rows_read, versions.maxRowsRead),
       snapshots: versions.objects,
+      shard_rows: shardRows.rows,
     };
   },
 });

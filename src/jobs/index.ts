@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { completion } from "./completion";
 import { containerDelete } from "./container-delete";
+import { containerMove } from "./container-move";
 import { consumerOf, type JobHandler } from "./define";
 import { listEdit } from "./list-edit";
 import { notificationFanout } from "./notification-fanout";
@@ -9,7 +10,7 @@ import { subtitleRestore } from "./subtitle-restore";
 import type { JobMessageBody } from "./types";
 
 /** Every job type, by its definition: adding one is a file in src/jobs/ and a line here. */
-export const JOBS = [srtImport, completion, listEdit, notificationFanout, containerDelete, subtitleRestore] as const;
+export const JOBS = [srtImport, completion, listEdit, notificationFanout, containerDelete, subtitleRestore, containerMove] as const;
 
 /** The job type names (the wire `Job.type`); the jobs table stores them as plain text, so a job type needs no migration. */
 export type JobType = (typeof JOBS)[number]["type"];

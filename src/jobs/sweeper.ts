@@ -1,6 +1,7 @@
 import { log } from "../lib/log";
 import { sweepDueJobs } from "../db/queries/jobs";
 import { sweepUsedSignatures } from "../db/queries/signatures";
+import { type CleanupDrain, drainShardCleanups } from "../services/shard-cleanups";
 import { pruneVersions, type VersionPruneResult } from "../services/subtitle-retention";
 import { sweepWebhooks, type WebhookSweepResult } from "../webhooks/sweep";
 import { MAX_ATTEMPTS, QUEUED_TIMEOUT_SECONDS } from "./deadlines";
@@ -27,6 +28,8 @@ export interface SweepResult {
   webhooks?: WebhookSweepResult;
   /** Subtitle versions pruned past retention, with their snapshot objects; left out when none were. */
   versions?: VersionPruneResult;
+  /** Deleted videos' and containers' shard rows removed (src/services/shard-cleanups.ts); left out when none were. */
+  shardCleanups?: CleanupDrain;
   /** Used request signatures forgotten once their timestamp window closed; left out when none were. */
   usedSignatures?: number;
 }
@@ -60,6 +63,9 @@ export async function sweepJobs({ db, env }: JobDeps, now: Date = new Date()): P
   // before the table is read, so they can never match again.
   const usedSignatures = await sweepUsedSignatures(db, Math.floor(now.getTime() / 1000));
   if (usedSignatures) result.usedSignatures = usedSignatures;
+  // The shard rows of deleted videos and containers their request did not get to (docs/decisions.md, "Shards").
+  const shardCleanups = await drainShardCleanups({ db, env });
+  if (shardCleanups.done) result.shardCleanups = shardCleanups;
   // Last: retention waits for the next minute at no cost to anyone, jobs and deliveries do not.
   const versions = await pruneVersions({ db, env }, now);
   if (versions.pruned) result.versions = versions;

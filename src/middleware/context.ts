@@ -1,11 +1,26 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { createDb, emptyStats, instrument, type D1Stats } from "../db/client";
+import { openShards } from "../db/shards";
 import { log } from "../lib/log";
 import { redactUrl } from "../lib/redact";
 import type { AppEnv } from "../types";
 
 const BOOKMARK_HEADER = "x-d1-bookmark";
+
+/**
+ * `x-d1-bookmark` is the catalogue's bookmark, then `;<shard>:<bookmark>` for each shard the request used
+ * (docs/decisions.md, "Shards"): sent back as it came, every database reads at least the client's own writes.
+ */
+function parseBookmarks(header: string | undefined) {
+  const [catalogue, ...rest] = (header ?? "").split(";");
+  const shards = new Map<number, string>();
+  for (const part of rest) {
+    const [shard, bookmark] = part.split(/:(.*)/s);
+    if (/^[1-9][0-9]{0,5}$/.test(shard) && bookmark) shards.set(Number(shard), bookmark);
+  }
+  return { catalogue: catalogue || undefined, shards };
+}
 
 /** A client's own id is kept, so its logs and ours share one key; anything else could forge or flood log lines. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -32,11 +47,14 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   c.set("requestId", requestId);
 
   const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
-  const bookmark = c.req.header(BOOKMARK_HEADER);
-  const session = c.env.DB.withSession(bookmark || (readOnly ? "first-unconstrained" : "first-primary"));
+  const bookmarks = parseBookmarks(c.req.header(BOOKMARK_HEADER));
+  const constraint = readOnly ? "first-unconstrained" : "first-primary";
+  const session = c.env.DB.withSession(bookmarks.catalogue || constraint);
   const stats = emptyStats();
   c.set("d1Stats", stats);
   c.set("db", createDb(instrument(session, stats)));
+  const shards = openShards(c.env, { constraint, bookmarks: bookmarks.shards, stats });
+  c.set("shards", shards);
 
   const started = performance.now();
   await next();
@@ -46,7 +64,7 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   // docs/spec/wire.md, "Conventions": JSON is declared UTF-8 (Hono's c.json says only application/json).
   if (res.headers.get("content-type")?.toLowerCase() === "application/json")
     res.headers.set("content-type", "application/json; charset=utf-8");
-  const newBookmark = session.getBookmark();
+  const newBookmark = [session.getBookmark() ?? "", ...shards.bookmarks()].join(";");
   if (newBookmark) res.headers.set(BOOKMARK_HEADER, newBookmark);
   if (!res.headers.has("cache-control")) res.headers.set("cache-control", "private, no-store");
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!res.headers.has(name)) res.headers.set(name, value);

@@ -15,8 +15,11 @@ const HealthBody = z
     checks: z.object(
       Object.fromEntries(HEALTH_CHECKS.map((name) => [name, CheckState])) as Record<(typeof HEALTH_CHECKS)[number], typeof CheckState>,
     ),
+    shards: z.record(z.string(), CheckState).openapi({ description: "each shard database by number (`checks.shards` is the worst)" }),
   })
-  .openapi("Health", { example: { status: "ok", checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok" } } });
+  .openapi("Health", {
+    example: { status: "ok", checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok", shards: "ok" }, shards: { "1": "ok", "2": "ok" } },
+  });
 
 const health = withProperties(
   createRoute({
@@ -24,8 +27,8 @@ const health = withProperties(
     path: "/health",
     summary: "Health of the Worker's bindings",
     description:
-      "Checks D1 (a trivial SELECT), KV (a read of a fixed key), R2 (a HEAD of a fixed key) and the queue binding " +
-      "(present; nothing is sent), each within 2 s. No application, token or signature; never cached.",
+      "Checks D1 (a trivial SELECT), KV (a read of a fixed key), R2 (a HEAD of a fixed key), the queue binding " +
+      "(present; nothing is sent) and every shard database the catalogue lists (a trivial SELECT each), each within 2 s. No application, token or signature; never cached.",
     responses: {
       200: jsonResponse(HealthBody, "every check passed"),
       503: jsonResponse(HealthBody, "at least one check failed; `checks` names it"),

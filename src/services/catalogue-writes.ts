@@ -46,6 +46,7 @@ import { sendDeliveries } from "../webhooks/pump";
 import { STAFF_ONLY_FIELDS, containerColumns, type ContainerRow, type VideoRow } from "../db/schema";
 import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
 import type { Deps } from "./deps";
+import { drainShardCleanups } from "./shard-cleanups";
 import { bumpGenerations } from "./edge-cache";
 import { invalidateCatalogueListings } from "./kv-cache";
 import { deleteVideoSnapshots, removeContainerVersions } from "./subtitle-retention";
@@ -211,7 +212,8 @@ export async function updateContainer({ db, env }: Deps, user: User, container: 
  * everything that hangs off it): "deleted". A larger one would hold D1 for seconds, so it is only hidden
  * (blocked) here, and the caller queues its removal in chunks (src/jobs/container-delete.ts): "hidden".
  */
-export async function deleteContainer({ db, env }: Deps, containerId: number): Promise<"deleted" | "hidden"> {
+export async function deleteContainer(deps: Deps, containerId: number): Promise<"deleted" | "hidden"> {
+  const { db, env } = deps;
   if (!(await findContainer(db, containerId))) throw ApiError.notFound();
   const small = (await containerDeleteWeight(db, containerId, CONTAINER_DELETE_SYNC_ROWS + 1)) <= CONTAINER_DELETE_SYNC_ROWS;
   // Hidden is not deleted: container.deleted waits for the job's last step (src/services/container-delete.ts).
@@ -222,6 +224,7 @@ export async function deleteContainer({ db, env }: Deps, containerId: number): P
   await invalidateCatalogueListings(env.CACHE);
   await bumpGenerations(env, "catalogue");
   if (small) await sendDeliveries(env);
+  if (small) await drainShardCleanups(deps);
   return small ? "deleted" : "hidden";
 }
 
@@ -280,7 +283,8 @@ export async function updateVideo({ db, env }: Deps, user: User, video: VideoRow
  * subtitle versions cascade with the row; their snapshot objects in R2 go after it (src/services/subtitle-retention.ts),
  * last, so that a failing R2 call costs only objects left behind.
  */
-export async function deleteVideo({ db, env }: Deps, user: User, video: Pick<VideoRow, "id" | "state">) {
+export async function deleteVideo(deps: Deps, user: User, video: Pick<VideoRow, "id" | "state">) {
+  const { db, env } = deps;
   // Deleting a video staff blocked would undo the block and its record: staff's, like the block itself.
   if (!user.staff && video.state === "blocked") throw ApiError.forbidden("only staff may delete a video staff blocked");
   const videoId = video.id;
@@ -288,6 +292,8 @@ export async function deleteVideo({ db, env }: Deps, user: User, video: Pick<Vid
   await bumpGenerations(env, "catalogue");
   if (events.meta.changes) await sendDeliveries(env);
   await deleteVideoSnapshots(env, videoId);
+  // The video's shard rows (its delete left a shard_cleanups row in the same statement).
+  await drainShardCleanups(deps);
 }
 
 // ---- titles and descriptions ----

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { DB } from "../db/client";
 import type { Rider } from "../db/rider";
+import { createShardDb, shardBinding, type ShardDB, type Shards } from "../db/shards";
 import { RATELIMIT_HEADER, type QuotaState, stateItem } from "../lib/rate-limit-headers";
 import type { AppEnv, User } from "../types";
 
@@ -12,6 +13,8 @@ import type { AppEnv, User } from "../types";
 export interface Deps {
   db: DB;
   env: Env;
+  /** The shard databases (docs/decisions.md, "Shards"); absent in jobs and scripts, which open them plainly (`shardDb`). */
+  shards?: Shards;
   /**
    * On a token-bearing read that carries its session check (docs/decisions.md, "One round trip per read"), the check
    * not yet run: a service's first batch takes it along (`batchWith(db, deps.session, [...])`), and `viewer` then
@@ -31,8 +34,13 @@ export const viewer = async (deps: Deps, user: User | undefined) => user ?? (awa
 export const depsOf = (c: Context<AppEnv>): Deps => ({
   db: c.get("db"),
   env: c.env,
+  shards: c.get("shards"),
   session: c.get("pendingSession"),
   requestId: c.get("requestId"),
   // Every counted policy's state goes on the answer (errors rendered for the request included).
   report: (state) => c.header(RATELIMIT_HEADER, stateItem(state), { append: true }),
 });
+
+/** Shard `n`'s database for these dependencies: the request's session when there is one, else the binding itself. */
+export const shardDb = (deps: Pick<Deps, "env" | "shards">, shard: number): ShardDB =>
+  deps.shards?.db(shard) ?? createShardDb(shardBinding(deps.env, shard));

@@ -1,4 +1,5 @@
 import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
+import { findPlacement, videoPlacementQuery } from "../db/queries/shards";
 import { deleteTimedComment, findTimedComment, insertTimedComment, timedCommentsQuery } from "../db/queries/timed-comments";
 import { batchWith } from "../db/rider";
 import { ApiError } from "../lib/errors";
@@ -7,38 +8,40 @@ import { caller, canManageContainer, requireVisibleVideo } from "./access";
 import { type Deps, viewer } from "./deps";
 import { bumpGenerations } from "./edge-cache";
 import { visibleVideo } from "./localisation";
+import { readShard, requirePlacement, writeShard } from "./shards";
 
 export { MAX_TIMED_COMMENTS } from "../db/queries/timed-comments";
 
 /**
  * The comments in one language (by time, at most MAX_TIMED_COMMENTS, with their authors) of a video the caller may
- * see, else 404. The video and the comments are read in one batch: the comments of a hidden video are dropped.
+ * see, else 404: the video, its container and their shard in one catalogue batch, then the comments from that shard
+ * (docs/decisions.md, "Shards": two round trips, the second only for a visible video).
  */
 export async function videoTimedComments(deps: Deps, user: User | undefined, videoId: number, language: string) {
   const { db } = deps;
-  const [found, rows] = await batchWith(db, deps.session, [
-    videoWithContainerQuery(db, videoId),
-    timedCommentsQuery(db, videoId, language),
-  ]);
+  const [found, placed] = await batchWith(db, deps.session, [videoWithContainerQuery(db, videoId), videoPlacementQuery(db, videoId)]);
   await requireVisibleVideo(caller(db, await viewer(deps, user)), videoWithContainer(found));
-  return rows;
+  return timedCommentsQuery(readShard(deps, requirePlacement(placed[0])), videoId, language).all();
 }
 
 /** A comment at `time` ms into a video the caller may see: at most its duration when that is known (400). */
 export async function addTimedComment(
   deps: Deps,
   user: User,
-  video: { id: number; duration: number },
+  video: { id: number; containerId: number; duration: number },
   language: string,
   input: { time: number; comment: string },
 ) {
   if (video.duration > 0 && input.time > video.duration * 1000) {
     throw ApiError.field("time", `at most the video's duration (${video.duration * 1000} ms)`);
   }
-  const created = await insertTimedComment(deps.db, {
+  const { db, shard } = writeShard(deps, requirePlacement(await findPlacement(deps.db, video.containerId)));
+  const created = await insertTimedComment(db, shard, {
+    containerId: video.containerId,
     videoId: video.id,
     language,
     userId: user.id,
+    username: user.username,
     timeMs: input.time,
     comment: input.comment,
   });
@@ -52,11 +55,12 @@ export async function addTimedComment(
  */
 export async function removeTimedComment(deps: Deps, user: User, videoId: number, commentId: number) {
   const { video, container } = await visibleVideo(deps, user, videoId);
-  const comment = await findTimedComment(deps.db, commentId);
+  const placement = requirePlacement(await findPlacement(deps.db, container.id));
+  const comment = await findTimedComment(readShard(deps, placement), commentId);
   if (!comment || comment.videoId !== video.id) throw ApiError.notFound();
   if (comment.userId !== user.id && !(await canManageContainer(deps.db, user, container.id))) {
     throw ApiError.forbidden("only the author, the container's managers or staff may delete this comment");
   }
-  await deleteTimedComment(deps.db, comment.id);
+  await deleteTimedComment(writeShard(deps, placement).db, comment.id);
   await bumpGenerations(deps.env, `video:${video.id}`);
 }

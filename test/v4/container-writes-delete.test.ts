@@ -15,13 +15,15 @@ import {
   subtitleCompletions,
   subtitleHistories,
   subtitles,
-  timedComments,
   titles,
   videos,
+  shardCleanups,
 } from "../../src/db/schema";
+import { timedComments } from "../../src/db/shard-schema";
 import { KV_KEYS } from "../../src/services/kv-cache";
 import { api, db, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { addTimedComment, shardOf } from "../helpers/shards";
 import { del, minimal, post, put } from "../helpers/container-writes";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
@@ -76,7 +78,8 @@ describe("DELETE /v4/containers/<id>.json", () => {
     }
     const [seg] = await d.insert(segments).values({ videoId: v1.id, startMs: 0, endMs: 1000 }).returning();
     await d.insert(subtitles).values({ segmentId: seg.id, videoId: v1.id, language: "en", text: "Hi" });
-    await d.insert(timedComments).values({ videoId: v1.id, language: "en", userId: other.user.id, timeMs: 10, comment: "!" });
+    await addTimedComment({ videoId: v1.id, language: "en", userId: other.user.id, timeMs: 10, comment: "!" });
+    const shard = await shardOf(c.id);
     await d.insert(subtitleHistories).values({ kind: "segment", userId: other.user.id, videoId: v1.id, containerId: c.id, language: "en" });
 
     const res = await del(c.wireId, staff.token);
@@ -108,7 +111,9 @@ describe("DELETE /v4/containers/<id>.json", () => {
     }
     expect(await d.select().from(segments).where(inArray(segments.videoId, vids))).toEqual([]);
     expect(await d.select().from(subtitles).where(inArray(subtitles.videoId, vids))).toEqual([]);
-    expect(await d.select().from(timedComments).where(inArray(timedComments.videoId, vids))).toEqual([]);
+    // Its shard rows went through the cleanup outbox, drained by the deleting request.
+    expect(await shard.db.select().from(timedComments).where(inArray(timedComments.videoId, vids))).toEqual([]);
+    expect(await d.select().from(shardCleanups)).toEqual([]);
   });
 });
 

@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { timedComments } from "../../src/db/schema";
-import { api, db, errorBody, rowsRead, signedInUser } from "../helpers";
+import { api, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { addTimedComment, shardOf } from "../helpers/shards";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 type Comment = {
@@ -90,10 +89,7 @@ describe("timed comments: happy path", () => {
       timeMs: (120 - i) * 10,
       comment: `c${i}`,
     }));
-    for (let i = 0; i < rows.length; i += 20)
-      await db()
-        .insert(timedComments)
-        .values(rows.slice(i, i + 20));
+    for (const row of rows) await addTimedComment(row);
     const body = (await (await api(path(v, "ko"))).json()) as Comment[];
     expect(body).toHaveLength(120);
     expect(body.map((c) => c.time)).toEqual(rows.map((r) => r.timeMs).sort((a, b) => a - b));
@@ -101,11 +97,14 @@ describe("timed comments: happy path", () => {
 
   it("stops at the first 5,000 comments by time", async () => {
     const v = await createVideo((await createContainer()).id);
-    await env.DB.prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5001)
-       INSERT INTO timed_comments (video_id, language, user_id, time_ms, comment) SELECT ?, 'ko', ?, 10 * (5002 - i), 'c' FROM n`,
-    )
-      .bind(v.id, author.user.id)
+    const { binding } = await shardOf(v.containerId);
+    await binding
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5001)
+         INSERT INTO timed_comments (id, container_id, video_id, language, user_id, username, time_ms, comment)
+         SELECT i, ?, ?, 'ko', ?, 'author', 10 * (5002 - i), 'c' FROM n`,
+      )
+      .bind(v.containerId, v.id, author.user.id)
       .run();
     const body = (await (await api(path(v, "ko"))).json()) as Comment[];
     expect(body).toHaveLength(5000);

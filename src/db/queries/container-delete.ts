@@ -18,8 +18,8 @@ export interface ChunkCost {
 }
 
 /**
- * The rows a container's delete takes with it (videos, their segments, subtitles and timed comments, and its
- * subtitle histories), counted up to `cap`: the compound stops at the limit, so weighing a huge container
+ * The rows a container's delete takes with it in this database (videos, their segments and subtitles, and its
+ * subtitle histories; its shard rows go through the shard_cleanups outbox), counted up to `cap`: the compound stops at the limit, so weighing a huge container
  * reads about `cap` rows.
  */
 export async function containerDeleteWeight(db: DB, containerId: number, cap: number) {
@@ -30,7 +30,6 @@ export async function containerDeleteWeight(db: DB, containerId: number, cap: nu
          UNION ALL SELECT 1 FROM subtitle_histories WHERE container_id = ?1
          UNION ALL SELECT 1 FROM videos v JOIN segments s ON s.video_id = v.id WHERE v.container_id = ?1
          UNION ALL SELECT 1 FROM videos v JOIN subtitles s ON s.video_id = v.id WHERE v.container_id = ?1
-         UNION ALL SELECT 1 FROM videos v JOIN timed_comments t ON t.video_id = v.id WHERE v.container_id = ?1
          LIMIT ?2)`,
     )
     .bind(containerId, cap)
@@ -39,15 +38,13 @@ export async function containerDeleteWeight(db: DB, containerId: number, cap: nu
 }
 
 /**
- * The tables a large container is emptied of, in order: the bulky leaves first (histories, comments, then
+ * The tables a large container is emptied of, in order: the bulky leaves first (histories, then
  * subtitles with their votes, reports and suggestions, then segments), so that deleting a video later
  * cascades into nothing. Each statement deletes at most `?2` rows, found through an index from the container.
  */
 const CHUNK_SQL = {
   subtitle_histories: `DELETE FROM subtitle_histories WHERE id IN (
     SELECT id FROM subtitle_histories WHERE container_id = ?1 LIMIT ?2)`,
-  timed_comments: `DELETE FROM timed_comments WHERE id IN (
-    SELECT t.id FROM videos v JOIN timed_comments t ON t.video_id = v.id WHERE v.container_id = ?1 LIMIT ?2)`,
   subtitles: `DELETE FROM subtitles WHERE id IN (
     SELECT s.id FROM videos v JOIN subtitles s ON s.video_id = v.id WHERE v.container_id = ?1 LIMIT ?2)`,
   segments: `DELETE FROM segments WHERE id IN (

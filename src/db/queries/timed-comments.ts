@@ -1,12 +1,13 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { DB } from "../client";
-import { timedComments, users } from "../schema";
+import type { ShardDB } from "../shards";
+import { timedComments } from "../shard-schema";
+import { nextShardId, nextShardIdStatement } from "./shard-rows";
 
 /** The most comments one GET returns: the first ones by time. */
 export const MAX_TIMED_COMMENTS = 5000;
 
-/** A video's comments in one language by time (timed_comments_video_language_time), with their authors. Batchable. */
-export const timedCommentsQuery = (db: DB, videoId: number, language: string) =>
+/** A video's comments in one language by time (timed_comments_video_language_time), with their authors' names. */
+export const timedCommentsQuery = (db: ShardDB, videoId: number, language: string) =>
   db
     .select({
       id: timedComments.id,
@@ -15,21 +16,31 @@ export const timedCommentsQuery = (db: DB, videoId: number, language: string) =>
       comment: timedComments.comment,
       language: timedComments.language,
       createdAt: timedComments.createdAt,
-      username: users.username,
+      username: timedComments.username,
     })
     .from(timedComments)
-    .innerJoin(users, eq(users.id, timedComments.userId))
     .where(and(eq(timedComments.videoId, videoId), eq(timedComments.language, language)))
     .orderBy(asc(timedComments.timeMs), asc(timedComments.id))
     .limit(MAX_TIMED_COMMENTS);
 
 export type TimedCommentRow = Awaited<ReturnType<ReturnType<typeof timedCommentsQuery>["all"]>>[number];
 
-export const insertTimedComment = async (
-  db: DB,
-  row: { videoId: number; language: string; userId: number; timeMs: number; comment: string },
-) => (await db.insert(timedComments).values(row).returning())[0];
+/** Allocates the id from `shard`'s range and inserts, in one batch. */
+export async function insertTimedComment(
+  db: ShardDB,
+  shard: number,
+  row: { containerId: number; videoId: number; language: string; userId: number; username: string; timeMs: number; comment: string },
+) {
+  const [, inserted] = await db.batch([
+    nextShardIdStatement(db, shard),
+    db
+      .insert(timedComments)
+      .values({ ...row, id: nextShardId(shard) })
+      .returning(),
+  ]);
+  return inserted[0];
+}
 
-export const findTimedComment = (db: DB, id: number) => db.select().from(timedComments).where(eq(timedComments.id, id)).get();
+export const findTimedComment = (db: ShardDB, id: number) => db.select().from(timedComments).where(eq(timedComments.id, id)).get();
 
-export const deleteTimedComment = (db: DB, id: number) => db.delete(timedComments).where(eq(timedComments.id, id));
+export const deleteTimedComment = (db: ShardDB, id: number) => db.delete(timedComments).where(eq(timedComments.id, id));

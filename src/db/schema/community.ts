@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { containers, videos } from "./catalogue";
+import { containers } from "./catalogue";
 import { createdAt, flag, updatedAt } from "./columns";
 import { users } from "./users";
 
@@ -171,21 +171,3 @@ export const notificationCounts = sqliteTable("notification_counts", {
   total: integer("total").notNull().default(0),
   unread: integer("unread").notNull().default(0),
 });
-
-export const timedComments = sqliteTable(
-  "timed_comments",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    videoId: integer("video_id")
-      .notNull()
-      .references(() => videos.id, { onDelete: "cascade" }),
-    language: text("language").notNull(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    timeMs: integer("time_ms").notNull(),
-    comment: text("comment").notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index("timed_comments_video_language_time").on(t.videoId, t.language, t.timeMs), index("timed_comments_user").on(t.userId)],
-);

@@ -7,3 +7,4 @@ export * from "./webhooks";
 export * from "./container-fields";
 export * from "./signatures";
 export * from "./playback";
+export * from "./shards";

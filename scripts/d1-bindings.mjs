@@ -1,0 +1,23 @@
+// The D1 databases of an environment, from wrangler.toml: the catalogue (DB) and its shards (SHARD_<n>; docs/decisions.md,
+// "Shards"). The one place scripts learn which databases exist, so migrations, backups and seeds reach all of them.
+import { ROOT } from "./lib.mjs";
+
+/** `[{ binding, migrationsDir, kind }]` for `env` (undefined: the top-level, local configuration). */
+export async function d1Databases(env) {
+  const { experimental_readRawConfig } = await import("wrangler");
+  const { rawConfig } = experimental_readRawConfig({ config: `${ROOT}/wrangler.toml` });
+  const config = env ? rawConfig.env?.[env] : rawConfig;
+  if (!config) throw new Error(`wrangler.toml defines no environment ${env}`);
+  return (config.d1_databases ?? []).map((d) => ({
+    binding: d.binding,
+    migrationsDir: d.migrations_dir,
+    kind: d.binding === "DB" ? "catalogue" : "shard",
+  }));
+}
+
+/** The shard bindings only, in shard order. */
+export const shardBindings = async (env) =>
+  (await d1Databases(env))
+    .filter((d) => d.kind === "shard")
+    .map((d) => d.binding)
+    .sort((a, b) => Number(a.slice(6)) - Number(b.slice(6)));

@@ -1,0 +1,63 @@
+import { eq, sql } from "drizzle-orm";
+import type { DB } from "../client";
+import { shardCleanups, shardDirectory, shards, videos } from "../schema";
+
+/** Where a container's shard rows live, and where they are moving to (null: not moving). Batchable. */
+export const containerPlacementQuery = (db: DB, containerId: number) =>
+  db
+    .select({ containerId: shardDirectory.containerId, shard: shardDirectory.shard, movingTo: shardDirectory.movingTo })
+    .from(shardDirectory)
+    .where(eq(shardDirectory.containerId, containerId));
+
+/** The same, found from one of the container's videos (videos' primary key, then the directory's). Batchable. */
+export const videoPlacementQuery = (db: DB, videoId: number) =>
+  db
+    .select({ containerId: shardDirectory.containerId, shard: shardDirectory.shard, movingTo: shardDirectory.movingTo })
+    .from(videos)
+    .innerJoin(shardDirectory, eq(shardDirectory.containerId, videos.containerId))
+    .where(eq(videos.id, videoId));
+
+export type Placement = { containerId: number; shard: number; movingTo: number | null };
+
+export const listShards = (db: DB) => db.select().from(shards).orderBy(shards.id).all();
+
+export const addShard = (db: DB, id: number) =>
+  db
+    .insert(shards)
+    .values({ id })
+    .onConflictDoUpdate({ target: shards.id, set: { accepting: true } });
+
+export const setShardAccepting = (db: DB, id: number, accepting: boolean) =>
+  db.update(shards).set({ accepting }).where(eq(shards.id, id)).returning().get();
+
+/** The move job's steps on the directory: each conditional, so a replay changes nothing twice. */
+export const startMove = (db: DB, containerId: number, target: number, now: number) =>
+  db
+    .update(shardDirectory)
+    .set({ movingTo: target, moveStartedAt: now })
+    .where(
+      sql`${shardDirectory.containerId} = ${containerId} AND ${shardDirectory.shard} <> ${target} AND (${shardDirectory.movingTo} IS NULL OR ${shardDirectory.movingTo} = ${target})`,
+    )
+    .returning()
+    .get();
+
+export const switchMove = (db: DB, containerId: number, target: number) =>
+  db
+    .update(shardDirectory)
+    .set({ shard: target, movingTo: null, moveStartedAt: null })
+    .where(sql`${shardDirectory.containerId} = ${containerId} AND ${shardDirectory.movingTo} = ${target}`)
+    .returning()
+    .get();
+
+export const findPlacement = (db: DB, containerId: number) => containerPlacementQuery(db, containerId).get();
+
+/** The oldest cleanups of the outbox, at most `limit`. */
+export const pendingCleanups = (db: DB, limit: number) => db.select().from(shardCleanups).orderBy(shardCleanups.id).limit(limit).all();
+
+export const deleteCleanup = (db: DB, id: number) => db.delete(shardCleanups).where(eq(shardCleanups.id, id));
+
+/** A container's whole-container cleanup, written before its large delete starts (its videos then add none). */
+export const recordContainerCleanup = (db: DB, containerId: number) =>
+  db.run(sql`INSERT INTO shard_cleanups (shard, container_id)
+    SELECT shard, container_id FROM shard_directory WHERE container_id = ${containerId}
+    UNION SELECT moving_to, container_id FROM shard_directory WHERE container_id = ${containerId} AND moving_to IS NOT NULL`);

@@ -1,0 +1,51 @@
+import { index, integer, sqliteTable } from "drizzle-orm/sqlite-core";
+import { containers } from "./catalogue";
+import { createdAt } from "./columns";
+
+/**
+ * The shard databases (docs/decisions.md, "Shards"): shard n is the binding SHARD_<n>. New containers go to the
+ * accepting shard holding the fewest (the placement trigger, src/db/triggers/shards.sql); `containers` is kept by
+ * triggers on shard_directory.
+ */
+export const shards = sqliteTable("shards", {
+  id: integer("id").primaryKey(),
+  accepting: integer("accepting", { mode: "boolean" }).notNull().default(true),
+  containers: integer("containers").notNull().default(0),
+});
+
+/**
+ * Where a container's localisation and community rows live: written when the container is created, changed only by
+ * the move job. While `moving_to` is set, reads go to `shard` and writes wait (503, docs/decisions.md "Shards").
+ */
+export const shardDirectory = sqliteTable(
+  "shard_directory",
+  {
+    containerId: integer("container_id")
+      .primaryKey()
+      .references(() => containers.id, { onDelete: "cascade" }),
+    shard: integer("shard")
+      .notNull()
+      .references(() => shards.id),
+    movingTo: integer("moving_to").references(() => shards.id),
+    moveStartedAt: integer("move_started_at"),
+  },
+  (t) => [index("shard_directory_shard").on(t.shard), index("shard_directory_moving_to").on(t.movingTo)],
+);
+
+/**
+ * The outbox of the catalogue's deletes that shard rows must follow: a video or a container deleted here leaves a row
+ * (the triggers, in the same statement), and the rows of that video or container go from the shard before it is
+ * deleted (src/services/shards.ts: by the deleting request, else by the sweeper).
+ */
+export const shardCleanups = sqliteTable(
+  "shard_cleanups",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    shard: integer("shard").notNull(),
+    containerId: integer("container_id").notNull(),
+    /** Null: the whole container. */
+    videoId: integer("video_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("shard_cleanups_container").on(t.containerId, t.videoId)],
+);

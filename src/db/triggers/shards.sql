@@ -1,0 +1,49 @@
+-- The shard directory (docs/decisions.md, "Shards"): where each container's localisation and community rows live,
+-- written when the container is created, whatever creates it (the API, an import, a seed), and the catalogue's
+-- deletes that the shard rows must follow (the shard_cleanups outbox, drained by src/services/shard-cleanups.ts).
+--
+-- The current definition of these triggers; the database gets them from migrations/, which D1 applies in order
+-- and which are never edited once applied. A change to a trigger is therefore two edits in one change: a new
+-- migration that drops and re-creates it, and the same definition here. test/db/triggers.test.ts compares this
+-- folder with a freshly migrated database and names any trigger missing, extra or different.
+
+-- Why a trigger: placement is a policy of the data (the accepting shard holding the fewest containers, then the
+--   lowest id), so every writer of containers places them alike, in the statement that creates them.
+CREATE TRIGGER containers_shard_placement AFTER INSERT ON containers BEGIN
+  INSERT INTO shard_directory (container_id, shard)
+  SELECT NEW.id, id FROM shards WHERE accepting = 1 ORDER BY containers, id LIMIT 1;
+END;
+
+-- Why a trigger: the placement policy reads these counts; they follow every directory change.
+CREATE TRIGGER shard_directory_count_insert AFTER INSERT ON shard_directory BEGIN
+  UPDATE shards SET containers = containers + 1 WHERE id = NEW.shard;
+END;
+
+-- Why a trigger: the same count, when a container goes (its directory row cascades).
+CREATE TRIGGER shard_directory_count_delete AFTER DELETE ON shard_directory BEGIN
+  UPDATE shards SET containers = containers - 1 WHERE id = OLD.shard;
+END;
+
+-- Why a trigger: the same count, when a move switches a container to another shard.
+CREATE TRIGGER shard_directory_count_update AFTER UPDATE OF shard ON shard_directory WHEN OLD.shard <> NEW.shard BEGIN
+  UPDATE shards SET containers = containers - 1 WHERE id = OLD.shard;
+  UPDATE shards SET containers = containers + 1 WHERE id = NEW.shard;
+END;
+
+-- Why a trigger: a deleted container's shard rows must go too, and D1 has no transaction across databases; the outbox
+--   row is written in the statement that deletes the container (BEFORE: the directory row is still there), on both
+--   shards while a move is under way.
+CREATE TRIGGER containers_shard_cleanup BEFORE DELETE ON containers BEGIN
+  INSERT INTO shard_cleanups (shard, container_id)
+  SELECT shard, container_id FROM shard_directory WHERE container_id = OLD.id
+  UNION SELECT moving_to, container_id FROM shard_directory WHERE container_id = OLD.id AND moving_to IS NOT NULL;
+END;
+
+-- Why a trigger: the same for one video deleted (a container's delete cascading to its videos finds the container's
+--   own cleanup row already written and adds none).
+CREATE TRIGGER videos_shard_cleanup AFTER DELETE ON videos
+WHEN NOT EXISTS (SELECT 1 FROM shard_cleanups WHERE container_id = OLD.container_id AND video_id IS NULL) BEGIN
+  INSERT INTO shard_cleanups (shard, container_id, video_id)
+  SELECT shard, container_id, OLD.id FROM shard_directory WHERE container_id = OLD.container_id
+  UNION SELECT moving_to, container_id, OLD.id FROM shard_directory WHERE container_id = OLD.container_id AND moving_to IS NOT NULL;
+END;

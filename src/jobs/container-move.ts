@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { findPlacement, startMove, switchMove } from "../db/queries/shards";
+import { containerRowCounts, containerRowsAfter, deleteRows, upsertRows } from "../db/queries/shard-rows";
+import { SHARD_TABLES, type ShardTable } from "../db/shard-schema";
+import { createShardDb, shardBinding } from "../db/shards";
+import { formatId } from "../lib/ids";
+import { defineJob, PermanentJobError } from "./define";
+
+export const ContainerMoveParams = z.object({
+  containerId: z.number().int().positive(),
+  /** The shard the container was on when the move was asked for: its rows there go once the directory has switched. */
+  from: z.number().int().positive(),
+  to: z.number().int().positive(),
+  /** How long writes already past the directory check get to land before the copy starts (docs/decisions.md, "Shards"). */
+  graceMs: z.number().int().min(0).max(60_000).default(2000),
+});
+
+/** Rows one copy statement reads from the source (and one batch writes to the target). */
+export const MOVE_CHUNK_ROWS = 500;
+
+/**
+ * `container-move`: moves a container's shard rows from shard `from` to shard `to` (docs/decisions.md, "Shards").
+ * 1. The directory marks the move (`moving_to`): reads stay on `from`, writes answer 503 with Retry-After.
+ * 2. After `graceMs` (writes that read the directory before the mark land meanwhile), every table is copied in id
+ *    order, a chunk at a time, with INSERT OR REPLACE: a replay rewrites the same rows.
+ * 3. The copy is checked (the same row count per table on both), then the directory switches to `to` (conditional
+ *    on the mark, so it happens once) and writes resume there.
+ * 4. The rows on `from` are deleted, a chunk at a time; only once the directory names another shard.
+ * Re-run after a crash at any point, it resumes: before the switch it copies again, after it only deletes.
+ * Result `{container_id, from, to, rows: {table: n}, statements, rows_read, ms}`.
+ */
+export const containerMove = defineJob({
+  type: "container-move",
+  params: ContainerMoveParams,
+  payload: null,
+  async handler({ db, env, params, progress }) {
+    const started = Date.now();
+    const { containerId, from, to } = params;
+    const open = (shard: number) => {
+      try {
+        return createShardDb(shardBinding(env, shard));
+      } catch (err) {
+        throw new PermanentJobError(err instanceof Error ? err.message : String(err));
+      }
+    };
+    if (from === to) throw new PermanentJobError("from and to are the same shard");
+    const [source, target] = [open(from), open(to)];
+    const cost = { statements: 0, rowsRead: 0 };
+    const rows = Object.fromEntries(SHARD_TABLES.map((t) => [t, 0])) as Record<ShardTable, number>;
+
+    let placement = await findPlacement(db, containerId);
+    if (!placement) throw new PermanentJobError(`container ${formatId(containerId, "c")} does not exist`);
+    const switched = placement.shard === to && placement.movingTo === null;
+    if (!switched) {
+      if (placement.shard !== from)
+        throw new PermanentJobError(`container ${formatId(containerId, "c")} is on shard ${placement.shard}, not ${from}`);
+      if (placement.movingTo !== to) {
+        if (!(await startMove(db, containerId, to, Math.floor(Date.now() / 1000)))) {
+          throw new PermanentJobError(`container ${formatId(containerId, "c")} is moving to shard ${placement.movingTo}`);
+        }
+        if (params.graceMs) await scheduler.wait(params.graceMs);
+      }
+      for (const [stage, table] of SHARD_TABLES.entries()) {
+        let after = 0;
+        for (;;) {
+          const chunk = await containerRowsAfter(source, table, containerId, after, MOVE_CHUNK_ROWS);
+          cost.statements += 2;
+          cost.rowsRead += chunk.length;
+          await upsertRows(target, table, chunk);
+          rows[table] += chunk.length;
+          if (chunk.length < MOVE_CHUNK_ROWS) break;
+          after = chunk[chunk.length - 1].id;
+          if ((rows[table] / MOVE_CHUNK_ROWS) % 20 === 0) await progress(Math.round((80 * stage) / SHARD_TABLES.length));
+        }
+      }
+      const [there, here] = await Promise.all([containerRowCounts(source, containerId), containerRowCounts(target, containerId)]);
+      const short = SHARD_TABLES.filter((t) => there[t] !== here[t]);
+      // A difference means rows changed under the copy: the retry copies again.
+      if (short.length) throw new Error(`copy incomplete: ${short.map((t) => `${t} ${here[t]} of ${there[t]}`).join(", ")}`);
+      await switchMove(db, containerId, to);
+      await progress(80);
+    }
+    placement = await findPlacement(db, containerId);
+    if (placement && placement.shard !== from) {
+      for (const table of SHARD_TABLES) {
+        while ((await deleteRows(source, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS) cost.statements += 1;
+        cost.statements += 1;
+      }
+    }
+    return {
+      container_id: formatId(containerId, "c"),
+      from,
+      to,
+      rows,
+      statements: cost.statements,
+      rows_read: cost.rowsRead,
+      ms: Date.now() - started,
+    };
+  },
+});

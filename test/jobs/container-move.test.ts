@@ -1,0 +1,216 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { queue } from "../../queues";
+import { findJob, insertJob } from "../../src/db/queries/jobs";
+import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
+import { shardDirectory, shards } from "../../src/db/schema";
+import { timedComments } from "../../src/db/shard-schema";
+import { createShardDb, shardBinding } from "../../src/db/shards";
+import { containerMove, MOVE_CHUNK_ROWS } from "../../src/jobs/container-move";
+import { enqueue } from "../../src/jobs/enqueue";
+import { api, db, errorBody, signedInUser } from "../helpers";
+import { createContainer, createVideo } from "../helpers/catalogue";
+import { waitForJob } from "../helpers/jobs";
+import { shardOf } from "../helpers/shards";
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+let author: User;
+let staff: User;
+
+beforeAll(async () => {
+  author = await signedInUser();
+  staff = await signedInUser({ staff: true });
+});
+
+const shardDb = (n: number) => createShardDb(shardBinding(env, n));
+const other = (shard: number) => (shard === 1 ? 2 : 1);
+const commentsPath = (videoId: number) => `/v4/videos/${videoId}v/timed_comments/en.json`;
+
+/** A container with `perVideo` comments on each of its `videos` videos, written straight into its shard. */
+async function commentedContainer(videos: number, perVideo: number) {
+  const c = await createContainer();
+  const vs = [];
+  for (let i = 0; i < videos; i++) vs.push(await createVideo(c.id, { number: i + 1 }));
+  const { shard, binding } = await shardOf(c.id);
+  for (const [i, v] of vs.entries()) {
+    await binding
+      .prepare(
+        `WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < ?4)
+         INSERT INTO timed_comments (id, container_id, video_id, language, user_id, username, time_ms, comment)
+         SELECT ?1 + k, ?2, ?3, 'en', ?5, ?6, k * 10, 'comment ' || k FROM n`,
+      )
+      .bind(shard * SHARD_ID_RANGE + 1_000_000 + c.id * 100_000 + i * 10_000, c.id, v.id, perVideo, author.user.id, author.user.username)
+      .run();
+  }
+  return { container: c, videos: vs, shard };
+}
+
+/** Rows written as they are, ten per statement (D1 binds at most 100 values). */
+async function copyRows(n: number, rows: Awaited<ReturnType<typeof rowsOf>>) {
+  for (let i = 0; i < rows.length; i += 10)
+    await shardDb(n)
+      .insert(timedComments)
+      .values(rows.slice(i, i + 10));
+}
+
+const rowsOf = (n: number, containerId: number) =>
+  shardDb(n).select().from(timedComments).where(eq(timedComments.containerId, containerId)).orderBy(timedComments.id).all();
+
+async function deliver(jobId: number) {
+  const batch = createMessageBatch("media-catalogue-jobs", [
+    { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { type: "container-move", jobId } },
+  ]);
+  await queue(batch, env);
+  await getQueueResult(batch, createExecutionContext());
+  return findJob(db(), jobId);
+}
+
+const moveJob = (containerId: number, from: number, to: number) =>
+  insertJob(db(), { type: "container-move", params: { containerId, from, to, graceMs: 0 } });
+
+describe("container-move", () => {
+  it("moves every row to the other shard, ids and answers unchanged, and empties the source", async () => {
+    const { container, videos, shard } = await commentedContainer(3, 450);
+    const before = await Promise.all(videos.map(async (v) => (await api(commentsPath(v.id))).json()));
+    const sourceRows = await rowsOf(shard, container.id);
+    expect(sourceRows).toHaveLength(1350);
+    const counts = async () => (await db().select().from(shards).orderBy(shards.id).all()).map((s) => s.containers);
+    const countsBefore = await counts();
+
+    const job = await enqueue(
+      { db: db(), env },
+      containerMove,
+      { containerId: container.id, from: shard, to: other(shard), graceMs: 0 },
+      { createdBy: staff.user.id },
+    );
+    const done = await waitForJob(`${job.id}j`, staff.token);
+    expect(done.status).toBe("succeeded");
+    expect(done.result).toMatchObject({ container_id: container.wireId, from: shard, to: other(shard), rows: { timed_comments: 1350 } });
+
+    expect((await shardOf(container.id)).shard).toBe(other(shard));
+    expect(await rowsOf(other(shard), container.id)).toEqual(sourceRows);
+    expect(await rowsOf(shard, container.id)).toEqual([]);
+    const countsAfter = await counts();
+    expect(countsAfter[shard - 1] - countsBefore[shard - 1]).toBe(-1);
+    expect(countsAfter[other(shard) - 1] - countsBefore[other(shard) - 1]).toBe(1);
+    // The edge cache is keyed by URL, not shard: ask past it with a token-bearing read, as fresh as D1.
+    const after = await Promise.all(videos.map(async (v) => (await api(`${commentsPath(v.id)}?token=${author.token}`)).json()));
+    expect(after).toEqual(before);
+    // New comments go to the new shard, with ids from its range.
+    const res = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 5, comment: "after" } });
+    expect(res.status).toBe(201);
+    expect(Math.floor(Number(((await res.json()) as { id: string }).id.replace("tc", "")) / SHARD_ID_RANGE)).toBe(other(shard));
+  });
+
+  it("refuses writes while the container moves (503, Retry-After) and keeps serving reads from the source", async () => {
+    const { container, videos, shard } = await commentedContainer(1, 3);
+    await db()
+      .update(shardDirectory)
+      .set({ movingTo: other(shard) })
+      .where(eq(shardDirectory.containerId, container.id));
+    const write = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 1, comment: "wait" } });
+    expect(write.status).toBe(503);
+    expect(write.headers.get("retry-after")).toBe("5");
+    expect((await errorBody(write)).error).toMatch(/moving/);
+    const [first] = await rowsOf(shard, container.id);
+    const remove = await api(`/v4/videos/${videos[0].id}v/timed_comments/${first.id}tc.json`, { method: "DELETE", token: author.token });
+    expect(remove.status).toBe(503);
+    const read = await api(`${commentsPath(videos[0].id)}?token=${author.token}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toHaveLength(3);
+  });
+
+  it("resumes after a crash before the switch: copies again over a partial copy, no duplicates", async () => {
+    const { container, shard } = await commentedContainer(2, MOVE_CHUNK_ROWS + 20);
+    const rows = await rowsOf(shard, container.id);
+    // As a first run left it: marked, and part of the rows copied.
+    await db()
+      .update(shardDirectory)
+      .set({ movingTo: other(shard) })
+      .where(eq(shardDirectory.containerId, container.id));
+    await copyRows(other(shard), rows.slice(0, 300));
+    const job = await deliver((await moveJob(container.id, shard, other(shard))).id);
+    expect(job).toMatchObject({ status: "succeeded" });
+    expect(await rowsOf(other(shard), container.id)).toEqual(rows);
+    expect(await rowsOf(shard, container.id)).toEqual([]);
+    expect((await shardOf(container.id)).shard).toBe(other(shard));
+  });
+
+  it("resumes after a crash after the switch: only deletes the source rows, and never while the directory names that shard", async () => {
+    const { container, shard } = await commentedContainer(1, 40);
+    const rows = await rowsOf(shard, container.id);
+    // Copied and switched, the source not yet emptied.
+    await copyRows(other(shard), rows);
+    await db()
+      .update(shardDirectory)
+      .set({ shard: other(shard) })
+      .where(eq(shardDirectory.containerId, container.id));
+    expect(await deliver((await moveJob(container.id, shard, other(shard))).id)).toMatchObject({ status: "succeeded" });
+    expect(await rowsOf(shard, container.id)).toEqual([]);
+    expect(await rowsOf(other(shard), container.id)).toEqual(rows);
+
+    // A stale job naming the shard the container is on again (moved back since): a permanent failure, nothing deleted.
+    const back = await deliver((await moveJob(container.id, other(shard), shard)).id);
+    expect(back).toMatchObject({ status: "succeeded" });
+    expect(await rowsOf(shard, container.id)).toEqual(rows);
+    const stale = await deliver((await moveJob(container.id, other(shard), shard)).id);
+    expect(stale).toMatchObject({ status: "succeeded" });
+    expect(await rowsOf(shard, container.id)).toEqual(rows);
+    const wrong = await deliver((await moveJob(container.id, other(shard) + 5, shard)).id);
+    expect(wrong?.status).toBe("failed");
+    expect(await rowsOf(shard, container.id)).toEqual(rows);
+  });
+
+  it("loses nothing written or read while the container moves", async () => {
+    const { container, videos, shard } = await commentedContainer(2, 600);
+    const accepted: string[] = [];
+    let refused = 0;
+    let reading = true;
+    const reads: number[] = [];
+    const reader = (async () => {
+      while (reading) {
+        const res = await api(`${commentsPath(videos[1].id)}?token=${author.token}`);
+        expect(res.status).toBe(200);
+        reads.push(((await res.json()) as unknown[]).length);
+      }
+    })();
+    const writer = (async () => {
+      for (let i = 0; reading; i++) {
+        const res = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: i, comment: `w${i}` } });
+        if (res.status === 201) accepted.push(((await res.json()) as { id: string }).id);
+        else {
+          expect(res.status).toBe(503);
+          refused++;
+        }
+      }
+    })();
+    // Some writes land before the move starts.
+    await expect.poll(() => accepted.length, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
+    const job = await enqueue(
+      { db: db(), env },
+      containerMove,
+      { containerId: container.id, from: shard, to: other(shard), graceMs: 50 },
+      { createdBy: staff.user.id },
+    );
+    const done = await waitForJob(`${job.id}j`, staff.token);
+    // A little longer: writes land on the new shard.
+    await new Promise((r) => setTimeout(r, 100));
+    reading = false;
+    await Promise.all([reader, writer]);
+    expect(done.status).toBe("succeeded");
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(reads.every((n) => n === 600)).toBe(true);
+    const moved = await rowsOf(other(shard), container.id);
+    const ids = new Set(moved.map((r) => `${r.id}tc`));
+    for (const id of accepted) expect(ids.has(id), id).toBe(true);
+    expect(moved).toHaveLength(1200 + accepted.length);
+    expect(await rowsOf(shard, container.id)).toEqual([]);
+    // Writes landed before the move (ids of the source's range, copied over) and after it (the target's range); any
+    // refused between were told to retry (how many depends on timing).
+    const ranges = new Set(accepted.map((id) => Math.floor(Number(id.replace("tc", "")) / SHARD_ID_RANGE)));
+    expect([...ranges].sort()).toEqual([1, 2]);
+    expect(refused).toBeGreaterThanOrEqual(0);
+  });
+});
