@@ -2,6 +2,7 @@ import { z } from "zod";
 import { findPlacement, startMove, switchMove } from "../db/queries/shards";
 import { containerRowCounts, containerRowsAfter, deleteRows, upsertRows } from "../db/queries/shard-rows";
 import { SHARD_TABLES, type ShardTable } from "../db/shard-schema";
+import { emptyStats, instrument } from "../db/client";
 import { createShardDb, shardBinding } from "../db/shards";
 import { formatId } from "../lib/ids";
 import { defineJob, PermanentJobError } from "./define";
@@ -27,7 +28,7 @@ export const MOVE_CHUNK_ROWS = 500;
  *    on the mark, so it happens once) and writes resume there.
  * 4. The rows on `from` are deleted, a chunk at a time; only once the directory names another shard.
  * Re-run after a crash at any point, it resumes: before the switch it copies again, after it only deletes.
- * Result `{container_id, from, to, rows: {table: n}, statements, rows_read, ms}`.
+ * Result `{container_id, from, to, rows: {table: n}, statements, d1_rows_read, d1_rows_written, ms}` (the shards' cost).
  */
 export const containerMove = defineJob({
   type: "container-move",
@@ -36,16 +37,17 @@ export const containerMove = defineJob({
   async handler({ db, env, params, progress }) {
     const started = Date.now();
     const { containerId, from, to } = params;
+    // What the move cost on the shards, as D1 counts it (the job's result).
+    const d1 = emptyStats();
     const open = (shard: number) => {
       try {
-        return createShardDb(shardBinding(env, shard));
+        return createShardDb(instrument(shardBinding(env, shard), d1));
       } catch (err) {
         throw new PermanentJobError(err instanceof Error ? err.message : String(err));
       }
     };
     if (from === to) throw new PermanentJobError("from and to are the same shard");
     const [source, target] = [open(from), open(to)];
-    const cost = { statements: 0, rowsRead: 0 };
     const rows = Object.fromEntries(SHARD_TABLES.map((t) => [t, 0])) as Record<ShardTable, number>;
 
     let placement = await findPlacement(db, containerId);
@@ -64,8 +66,6 @@ export const containerMove = defineJob({
         let after = 0;
         for (;;) {
           const chunk = await containerRowsAfter(source, table, containerId, after, MOVE_CHUNK_ROWS);
-          cost.statements += 2;
-          cost.rowsRead += chunk.length;
           await upsertRows(target, table, chunk);
           rows[table] += chunk.length;
           if (chunk.length < MOVE_CHUNK_ROWS) break;
@@ -83,8 +83,7 @@ export const containerMove = defineJob({
     placement = await findPlacement(db, containerId);
     if (placement && placement.shard !== from) {
       for (const table of SHARD_TABLES) {
-        while ((await deleteRows(source, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS) cost.statements += 1;
-        cost.statements += 1;
+        while ((await deleteRows(source, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS);
       }
     }
     return {
@@ -92,8 +91,9 @@ export const containerMove = defineJob({
       from,
       to,
       rows,
-      statements: cost.statements,
-      rows_read: cost.rowsRead,
+      statements: d1.queries,
+      d1_rows_read: d1.rowsRead,
+      d1_rows_written: d1.rowsWritten,
       ms: Date.now() - started,
     };
   },

@@ -1,7 +1,6 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { ShardDB } from "../shards";
 import { SHARD_TABLES, shardIds, type ShardTable } from "../shard-schema";
-import { runBatchResults } from "../raw-batch";
 
 /**
  * Rows of a shard table by container, for the move job and the cleanup outbox (docs/decisions.md, "Shards"). Every
@@ -33,33 +32,22 @@ export type ShardRow = Record<string, unknown> & { id: number };
 export const containerRowsAfter = (db: ShardDB, table: ShardTable, containerId: number, afterId: number, limit: number) =>
   db.all<ShardRow>(sql`SELECT * FROM ${quoted(table)} WHERE container_id = ${containerId} AND id > ${afterId} ORDER BY id LIMIT ${limit}`);
 
-/** Writes rows as they are (a replay overwrites them with the same values). */
+/**
+ * Writes rows as they are (a replay overwrites them with the same values), in one statement: the rows travel as one
+ * JSON parameter (D1 binds at most 100 values per statement), unpacked by json_each. Shard tables hold no blobs.
+ */
 export async function upsertRows(db: ShardDB, table: ShardTable, rows: ShardRow[]) {
   if (!rows.length) return;
   const columns = Object.keys(rows[0]);
-  // D1 binds at most 100 parameters per statement.
-  const perStatement = Math.max(1, Math.floor(100 / columns.length));
-  const statements: SQL[] = [];
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const chunk = rows.slice(i, i + perStatement);
-    const values = sql.join(
-      chunk.map(
-        (r) =>
-          sql`(${sql.join(
-            columns.map((c) => sql`${r[c]}`),
-            sql`, `,
-          )})`,
-      ),
-      sql`, `,
-    );
-    statements.push(
-      sql`INSERT OR REPLACE INTO ${quoted(table)} (${sql.join(
-        columns.map((c) => sql.identifier(c)),
-        sql`, `,
-      )}) VALUES ${values}`,
-    );
-  }
-  await runBatchResults(db, statements);
+  const names = sql.join(
+    columns.map((c) => sql.identifier(c)),
+    sql`, `,
+  );
+  const values = sql.join(
+    columns.map((c) => sql`json_extract(value, ${`$.${c}`})`),
+    sql`, `,
+  );
+  await db.run(sql`INSERT OR REPLACE INTO ${quoted(table)} (${names}) SELECT ${values} FROM json_each(${JSON.stringify(rows)})`);
 }
 
 /** Deletes up to `limit` rows of a container (or of one of its videos); the number deleted. */
