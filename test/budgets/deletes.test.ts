@@ -5,10 +5,12 @@
 // chunk budget.
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { CONTAINER_DELETE_SYNC_ROWS } from "../../src/services/container-delete";
 import { api, rowsRead, signedInUser } from "../helpers";
 import { waitForJob, type JobWire } from "../helpers/jobs";
 import { CONTAINER_BASE, seedLargeCatalogue, seedLargeHistories } from "../helpers/large-catalogue";
+import { shardDbs, shardOf } from "../helpers/shards";
 
 const VIDEO_DELETE_BUDGET = 1_000;
 const ROWS_PER_OWN_ROW = 10;
@@ -57,18 +59,35 @@ async function subtitle(videoId: number, containerId: number, userId: number, se
        UNION ALL SELECT 'segment', ?2, video_id, ?3, id, NULL, NULL, NULL FROM segments WHERE video_id = ?1`,
     ).bind(videoId, userId, containerId),
     env.DB.prepare(
-      `${seq} INSERT INTO timed_comments (video_id, language, user_id, time_ms, comment) SELECT ?1, 'en', ?3, n * 500, 'wow' FROM k`,
-    ).bind(videoId, Math.ceil(segments / 5), userId),
-    env.DB.prepare(
       `INSERT INTO translation_votes (user_id, subtitle_id, value) SELECT ?2, id, 1 FROM subtitles WHERE video_id = ?1 AND language = 'fr'`,
     ).bind(videoId, userId),
   ]);
+  // Timed comments live on the container's shard (docs/decisions.md, "Shards"), ids from its range.
+  const { shard, binding } = await shardOf(containerId);
+  await binding
+    .prepare(
+      `${seq} INSERT INTO timed_comments (id, container_id, video_id, language, user_id, username, time_ms, comment)
+       SELECT ?4 + n, ?5, ?1, 'en', ?3, 'staff', n * 500, 'wow' FROM k`,
+    )
+    .bind(videoId, Math.ceil(segments / 5), userId, shard * SHARD_ID_RANGE + videoId * 1000, containerId)
+    .run();
+}
+
+/** Timed comments of videos, on whichever shard holds them. */
+async function commentsOf(videoIds: number[]) {
+  const counts = await Promise.all(
+    shardDbs().map((d) =>
+      d.$client.prepare(`SELECT count(*) AS n FROM timed_comments WHERE video_id IN (${videoIds.join(",")})`).first<{ n: number }>(),
+    ),
+  );
+  return counts.reduce((sum, r) => sum + (r?.n ?? 0), 0);
 }
 
 /** The rows a video's delete takes with it. */
 async function ownRows(videoId: number) {
-  const tables = ["segments", "subtitles", "subtitle_histories", "timed_comments"];
+  const tables = ["segments", "subtitles", "subtitle_histories"];
   const direct = await Promise.all(tables.map((t) => count(`SELECT count(*) AS n FROM ${t} WHERE video_id = ?1`, videoId)));
+  direct.push(await commentsOf([videoId]));
   const votes = await count(
     "SELECT count(*) AS n FROM translation_votes WHERE subtitle_id IN (SELECT id FROM subtitles WHERE video_id = ?1)",
     videoId,
@@ -135,9 +154,10 @@ describe("DELETE /v4/videos/<id>.json", () => {
     const { res, rows } = await measuredDelete(`video (subtitled: ${own} rows of its own)`, `/v4/videos/${video.id}v.json`, budget);
     expect(res.status).toBe(204);
     expect(rows).toBeLessThanOrEqual(budget);
-    for (const table of ["segments", "subtitles", "subtitle_histories", "timed_comments"]) {
+    for (const table of ["segments", "subtitles", "subtitle_histories"]) {
       expect(await count(`SELECT count(*) AS n FROM ${table} WHERE video_id = ?1`, video.id), table).toBe(0);
     }
+    expect(await commentsOf([video.id]), "timed comments").toBe(0);
   });
 });
 
@@ -181,7 +201,9 @@ describe("DELETE /v4/containers/<id>.json", () => {
       status: 200,
     });
     expect(result.max_rows_read).toBeLessThanOrEqual(CHUNK_BUDGET);
-    expect(result.deleted).toMatchObject({ segments: 600, subtitles: 1200, timed_comments: 120, videos: c.n, containers: 1 });
+    expect(result.deleted).toMatchObject({ segments: 600, subtitles: 1200, videos: c.n, containers: 1 });
+    // The timed comments were on the container's shard: the job drained its cleanup.
+    expect(done.result).toMatchObject({ shard_rows: 120 });
     for (const [table, column] of [
       ["containers", "id"],
       ["videos", "container_id"],
@@ -191,10 +213,11 @@ describe("DELETE /v4/containers/<id>.json", () => {
     ]) {
       expect(await count(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?1`, c.id), table).toBe(0);
     }
-    for (const table of ["segments", "subtitles", "timed_comments"]) {
+    for (const table of ["segments", "subtitles"]) {
       const left = await count(`SELECT count(*) AS n FROM ${table} WHERE video_id IN (${videos.map((v) => v.id).join(",")})`);
       expect(left, table).toBe(0);
     }
+    expect(await commentsOf(videos.map((v) => v.id)), "timed comments").toBe(0);
   });
 
   it("deleting it again while a job removes it queues another: both succeed (a replay finds what is left)", async () => {

@@ -136,4 +136,20 @@ describe("x-d1-bookmark", () => {
     expect(read.status).toBe(200);
     expect(await read.json()).toHaveLength(1);
   });
+
+  it("answers a hostile bookmark without a 5xx, whatever its parts", async () => {
+    const c = await createContainer();
+    const v = await createVideo(c.id);
+    for (const bookmark of ["garbage;1:garbage;2:%%%", ";;;", "x;999999:y", ";1:;2", "a".repeat(4000)]) {
+      const read = await api(`/v4/videos/${v.id}v/timed_comments/en.json`, { token: author.token, headers: { "x-d1-bookmark": bookmark } });
+      expect(read.status, bookmark).toBeLessThan(500);
+      const write = await api(`/v4/videos/${v.id}v/timed_comments/en.json`, {
+        method: "POST",
+        token: author.token,
+        json: { time: 1, comment: "b" },
+        headers: { "x-d1-bookmark": bookmark },
+      });
+      expect(write.status, bookmark).toBeLessThan(500);
+    }
+  });
 });
