@@ -3,7 +3,7 @@ import { findPlacement, startMove, switchMove } from "../db/queries/shards";
 import { containerRowCounts, containerRowsAfter, deleteRows, upsertRows } from "../db/queries/shard-rows";
 import { SHARD_TABLES, type ShardTable } from "../db/shard-schema";
 import { emptyStats, instrument } from "../db/client";
-import { createShardDb, shardBinding } from "../db/shards";
+import { createShardDb, shardBinding, type ShardDB } from "../db/shards";
 import { formatId } from "../lib/ids";
 import { defineJob, PermanentJobError } from "./define";
 
@@ -22,14 +22,20 @@ export const MOVE_CHUNK_ROWS = 500;
 /**
  * `container-move`: moves a container's shard rows from shard `from` to shard `to` (docs/decisions.md, "Shards").
  * 1. The directory marks the move (`moving_to`): reads stay on `from`, writes answer 503 with Retry-After.
- * 2. After `graceMs` (writes that read the directory before the mark land meanwhile), every table is copied in id
- *    order, a chunk at a time, with INSERT OR REPLACE: a replay rewrites the same rows.
+ * 2. After `graceMs` (writes that read the directory before the mark land meanwhile), the target's rows of the
+ *    container (left by a run that crashed) go, then every table is copied in id order, a chunk at a time.
  * 3. The copy is checked (the same row count per table on both), then the directory switches to `to` (conditional
  *    on the mark, so it happens once) and writes resume there.
- * 4. The rows on `from` are deleted, a chunk at a time; only once the directory names another shard.
+ * 4. The rows on `from` are deleted, a chunk at a time; only once the directory names another shard (a container
+ *    deleted meanwhile: from both shards).
  * Re-run after a crash at any point, it resumes: before the switch it copies again, after it only deletes.
  * Result `{container_id, from, to, rows: {table: n}, statements, d1_rows_read, d1_rows_written, ms}` (the shards' cost).
  */
+/** Every row of a container in one table of a shard, a chunk per statement. */
+async function deleteAll(db: ShardDB, table: ShardTable, containerId: number) {
+  while ((await deleteRows(db, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS);
+}
+
 export const containerMove = defineJob({
   type: "container-move",
   params: ContainerMoveParams,
@@ -62,6 +68,9 @@ export const containerMove = defineJob({
         }
         if (params.graceMs) await scheduler.wait(params.graceMs);
       }
+      // Rows of this container already on the target are not live (the directory names the source): a partial copy
+      // of a run that crashed, or of a move abandoned earlier. They go first, so the copy is exactly the source's.
+      for (const table of SHARD_TABLES) await deleteAll(target, table, containerId);
       for (const [stage, table] of SHARD_TABLES.entries()) {
         let after = 0;
         for (;;) {
@@ -81,10 +90,11 @@ export const containerMove = defineJob({
       await progress(80);
     }
     placement = await findPlacement(db, containerId);
-    if (placement && placement.shard !== from) {
-      for (const table of SHARD_TABLES) {
-        while ((await deleteRows(source, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS);
-      }
+    // Never from the shard the directory names. A container deleted during the move has no placement: its cleanup
+    // (both shards) may have run before this copy wrote, so whatever is left of it goes from both.
+    for (const table of SHARD_TABLES) {
+      if (!placement || placement.shard !== from) await deleteAll(source, table, containerId);
+      if (!placement) await deleteAll(target, table, containerId);
     }
     return {
       container_id: formatId(containerId, "c"),
