@@ -85,6 +85,20 @@ for (const env of envs) {
     problem(env, `API_ORIGIN ${vars.API_ORIGIN} is not one of the environment's routes (${domains.join(", ") || "none"})`);
   if (vars.ENVIRONMENT !== "production") problem(env, 'ENVIRONMENT must be "production" (development allows logins over http)');
   if (vars.WEBHOOKS_ALLOW_LOOPBACK !== "false") problem(env, 'WEBHOOKS_ALLOW_LOOPBACK must be "false"');
+  // The databases (docs/decisions.md, "Shards"): the catalogue on its migrations, shards SHARD_1..N on theirs, each
+  // database once (a shard sharing an id with another would hold two shards' rows).
+  const databases = config.d1_databases ?? [];
+  const catalogue = databases.filter((d) => d.binding === "DB");
+  if (catalogue.length !== 1 || catalogue[0].migrations_dir !== "migrations")
+    problem(env, 'one D1 binding DB with migrations_dir = "migrations" is required');
+  const shardNumbers = databases.filter((d) => /^SHARD_\d+$/.test(d.binding)).map((d) => Number(d.binding.slice(6)));
+  if (!shardNumbers.length) problem(env, "no shard databases: SHARD_1 at least");
+  if (shardNumbers.sort((a, b) => a - b).some((n, i) => n !== i + 1))
+    problem(env, `shard bindings must be SHARD_1..SHARD_${shardNumbers.length}, without gaps (found ${shardNumbers.join(", ")})`);
+  for (const d of databases.filter((d) => d.binding.startsWith("SHARD_") && d.migrations_dir !== "migrations-shard"))
+    problem(env, `${d.binding} must use migrations_dir = "migrations-shard"`);
+  const ids = databases.map((d) => d.database_id).filter((id) => !isPlaceholder(id));
+  if (new Set(ids).size !== ids.length) problem(env, "two D1 bindings name the same database_id");
   const declared = config.secrets?.required ?? [];
   for (const name of REQUIRED_SECRETS.filter((s) => !declared.includes(s)))
     problem(env, `${name} is not in secrets.required: a deploy without it would not be refused`);

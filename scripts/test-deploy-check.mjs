@@ -11,6 +11,10 @@ const template = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
 const filled = template
   .replaceAll("<staging D1 id>", "11111111-2222-3333-4444-555555555555")
   .replaceAll("<production D1 id>", "66666666-7777-8888-9999-000000000000")
+  .replaceAll("<staging shard 1 D1 id>", "11111111-2222-3333-4444-555555555501")
+  .replaceAll("<staging shard 2 D1 id>", "11111111-2222-3333-4444-555555555502")
+  .replaceAll("<production shard 1 D1 id>", "66666666-7777-8888-9999-000000000001")
+  .replaceAll("<production shard 2 D1 id>", "66666666-7777-8888-9999-000000000002")
   .replaceAll("<staging KV id>", "a".repeat(32))
   .replaceAll("<production KV id>", "b".repeat(32))
   .replaceAll("staging-api.example.com", "staging-api.catalogue.test")
@@ -46,7 +50,7 @@ check("the committed template fails, naming each placeholder", null, [], {
     "routes[0].pattern is still a placeholder",
   ],
 });
-check("the committed template passes as a template", null, ["--template"], { status: 0, says: ["12 placeholder(s) to fill"] });
+check("the committed template passes as a template", null, ["--template"], { status: 0, says: ["16 placeholder(s) to fill"] });
 check("a filled-in configuration passes", filled, [], { status: 0, says: ["staging, production ready"] });
 check(
   "API_ORIGIN off the route fails",
@@ -75,5 +79,19 @@ check(
     says: ['WEBHOOKS_ALLOW_LOOPBACK must be "false"'],
   },
 );
-console.log(`deploy check tests: ${6 - failed} passed, ${failed} failed`);
+check(
+  "a shard database sharing another's id, or on the catalogue's migrations, fails",
+  filled
+    .replace("66666666-7777-8888-9999-000000000002", "66666666-7777-8888-9999-000000000001")
+    .replace(
+      'database_id = "11111111-2222-3333-4444-555555555502"\nmigrations_dir = "migrations-shard"',
+      'database_id = "11111111-2222-3333-4444-555555555502"\nmigrations_dir = "migrations"',
+    ),
+  [],
+  {
+    status: 1,
+    says: ["two D1 bindings name the same database_id", 'SHARD_2 must use migrations_dir = "migrations-shard"'],
+  },
+);
+console.log(`deploy check tests: ${7 - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
