@@ -22,7 +22,7 @@ const HUNDRED_FIRST_VIDEO = 9_000_101;
 const persistTo = join(ROOT, ".bench", "import-state");
 rmSync(persistTo, { recursive: true, force: true });
 ensureDevVars();
-migrateLocal(persistTo);
+await migrateLocal(persistTo);
 await seedLocal(persistTo);
 
 // Fixtures: an empty video for the import, and a container of 100 videos with 20 segments each and texts in

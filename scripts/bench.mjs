@@ -128,7 +128,7 @@ async function probe(url, headers) {
 
 /** Ids for the scenarios: normal-state containers of the large catalogue, spread over its range. */
 async function pickIds(persistTo) {
-  return withLocalD1(persistTo, async (db) => {
+  return withLocalD1(persistTo, async (db, env) => {
     const rows = await db
       .prepare(
         `SELECT id FROM containers WHERE id > ${CONTAINER_BASE} AND state = 'normal' AND hosted AND licensed
@@ -137,11 +137,18 @@ async function pickIds(persistTo) {
       .all();
     const ids = rows.results.map((r) => r.id);
     if (ids.length < 26) throw new Error(`only ${ids.length} listed containers in the large catalogue: try --fresh`);
-    const most = (table) =>
-      db
-        .prepare(`SELECT video_id AS video, language FROM ${table} GROUP BY video_id, language ORDER BY count(*) DESC, video_id LIMIT 1`)
+    const most = (d1, table) =>
+      d1
+        .prepare(
+          `SELECT video_id AS video, language, count(*) AS n FROM ${table} GROUP BY video_id, language ORDER BY n DESC, video_id LIMIT 1`,
+        )
         .first();
-    return { oneContainer: ids[0], bulkIds: ids.slice(1), commented: await most("timed_comments"), subtitled: await most("subtitles") };
+    // Timed comments are on the shards (docs/decisions.md, "Shards"): the most commented video of any of them.
+    const shards = Object.keys(env).filter((name) => /^SHARD_\d+$/.test(name));
+    const commented = (await Promise.all(shards.map((name) => most(env[name], "timed_comments"))))
+      .filter(Boolean)
+      .sort((a, b) => b.n - a.n || a.video - b.video)[0];
+    return { oneContainer: ids[0], bulkIds: ids.slice(1), commented, subtitled: await most(db, "subtitles") };
   });
 }
 
@@ -212,7 +219,7 @@ const persistTo = join(ROOT, ".bench", "state");
 const started = performance.now();
 if (opts.fresh) rmSync(persistTo, { recursive: true, force: true });
 ensureDevVars();
-migrateLocal(persistTo);
+await migrateLocal(persistTo);
 await seedLocal(persistTo);
 const seeded = await seedLarge({ persistTo });
 const ctx = await pickIds(persistTo);

@@ -39,7 +39,7 @@ const persistTo = join(dir, "state");
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 ensureDevVars();
-migrateLocal(persistTo);
+await migrateLocal(persistTo);
 await seedLocal(persistTo);
 
 const fixtureFile = join(dir, "fixtures.sql");

@@ -1,37 +1,44 @@
-// npm run db:backup -- [--local [--persist-to DIR] | --remote --env staging|production] [--out FILE]
-// Every row of the D1 database into one .sql file that npm run db:restore loads. `wrangler d1 export` refuses a
+// npm run db:backup -- [--local [--persist-to DIR] | --remote --env staging|production] [--out DIR]
+// Every row of every D1 database of the environment (the catalogue, DB, and each shard, SHARD_<n>; docs/decisions.md,
+// "Shards") into one .sql file per database, in one directory that npm run db:restore loads. `wrangler d1 export` refuses a
 // database with fts5 tables, so this exports the ordinary tables only (`--table`, data only) and the restore refills
 // the full-text indexes from them (docs/decisions.md, "Backups"; docs/operations.md, "Backup and restore").
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
+import { d1Databases } from "./d1-bindings.mjs";
 import { ROOT, wrangler } from "./lib.mjs";
 import { D1Error } from "./admin/d1.mjs";
 import { countRows, writeBackup } from "./backup/format.mjs";
 import { inspect, textFixups } from "./backup/schema.mjs";
 import { BackupError, UsageError, describeTarget, fromCwd, parseArgs, targetArgs, tempConfig } from "./backup/target.mjs";
 
-const USAGE = `usage: npm run db:backup -- [--local [--persist-to DIR] | --remote --env staging|production] [--out FILE]
+const USAGE = `usage: npm run db:backup -- [--local [--persist-to DIR] | --remote --env staging|production] [--out DIR]
 
   --local             the local D1 of npm start and npm run dev (the default)
   --persist-to DIR    another local state directory (as wrangler dev --persist-to)
   --remote --env ENV  the deployed D1 of that environment; D1 serves no queries while it exports
-  --out FILE          where to write (default backups/<local|environment>-<UTC time>.sql)
+  --out DIR           where to write: DIR/<binding>.sql for each database (default backups/<local|environment>-<UTC time>/)
 
-Load it with npm run db:restore -- --file FILE.`;
+Load it with npm run db:restore -- --file DIR (every database) or --file DIR/<binding>.sql (one).`;
 
 async function main(argv) {
   const { options, target } = await parseArgs(argv, { values: ["out"] });
   if (options.help) return console.log(USAGE);
-  const where = describeTarget(target);
-  console.error(`db:backup: reading the ${where}`);
-  const schema = inspect(target);
-
   const stamp = new Date()
     .toISOString()
     .replace(/\.\d+Z$/, "Z")
     .replaceAll(":", "");
-  const out = options.out ? fromCwd(options.out) : join(ROOT, "backups", `${target.env ?? "local"}-${stamp}.sql`);
+  const dir = options.out ? fromCwd(options.out) : join(ROOT, "backups", `${target.env ?? "local"}-${stamp}`);
+  mkdirSync(dir, { recursive: true });
+  // One after the other: a remote export stops its database answering until it ends, one database at a time.
+  for (const { binding } of await d1Databases(target.env)) await backupDatabase({ ...target, binding }, join(dir, `${binding}.sql`));
+}
+
+async function backupDatabase(target, out) {
+  const where = `${describeTarget(target)} ${target.binding}`;
+  console.error(`db:backup: reading the ${where}`);
+  const schema = inspect(target);
   const work = mkdtempSync(join(tmpdir(), "db-backup-out-"));
   const config = await tempConfig(target);
   let dump;
@@ -43,7 +50,7 @@ async function main(argv) {
       [
         "d1",
         "export",
-        "DB",
+        target.binding,
         ...config.args,
         ...targetArgs({ ...target, persistTo: undefined }),
         "--output",
@@ -62,7 +69,7 @@ async function main(argv) {
   const fixups = textFixups(target, schema.tables);
 
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, writeBackup({ source: where, schema, dump, fixups }));
+  writeFileSync(out, writeBackup({ source: where, binding: target.binding, schema, dump, fixups }));
   const rows = countRows(dump);
   const total = [...rows.values()].reduce((a, b) => a + b, 0);
   console.log(`${relative(process.cwd(), out) || out}: ${total} rows of ${schema.tables.length} tables, ${statSync(out).size} bytes`);

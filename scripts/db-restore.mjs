@@ -1,18 +1,20 @@
-// npm run db:restore -- --file FILE [--local [--persist-to DIR] | --remote --env staging|production] [--force]
-// Loads a backup of npm run db:backup into an empty D1 database: the backup's own migrations (the schema the rows
+// npm run db:restore -- --file DIR|FILE [--local [--persist-to DIR] | --remote --env staging|production] [--force]
+// Loads a backup of npm run db:backup (a directory: every database; one file: that database) into empty D1 databases,
+// each into the binding it was taken from (DB, SHARD_<n>; docs/decisions.md, "Shards"): the backup's own migrations (the schema the rows
 // were taken from), then every row (d1_migrations too), the full-text indexes refilled as they are loaded, all in one
 // `wrangler d1 execute --file` (docs/decisions.md, "Backups"; docs/operations.md, "Backup and restore").
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { d1Databases } from "./d1-bindings.mjs";
 import { wrangler } from "./lib.mjs";
 import { D1Error, execute } from "./admin/d1.mjs";
 import { countRows, readBackup, restoreSql } from "./backup/format.mjs";
 import { BackupError, UsageError, checkoutMigrations, describeTarget, fromCwd, parseArgs, targetArgs } from "./backup/target.mjs";
 
-const USAGE = `usage: npm run db:restore -- --file FILE [--local [--persist-to DIR] | --remote --env staging|production] [--force]
+const USAGE = `usage: npm run db:restore -- --file DIR|FILE [--local [--persist-to DIR] | --remote --env staging|production] [--force]
 
-  --file FILE         a backup written by npm run db:backup
+  --file DIR|FILE     a backup directory written by npm run db:backup (every database in it), or one of its files
   --local             the local D1 of npm start and npm run dev (the default)
   --persist-to DIR    another local state directory (as wrangler dev --persist-to)
   --remote --env ENV  the deployed D1 of that environment's wrangler.toml binding
@@ -33,23 +35,51 @@ function targetTables(target) {
 async function main(argv) {
   const { options, target } = await parseArgs(argv, { values: ["file"], flags: ["force"] });
   if (options.help) return console.log(USAGE);
-  if (!options.file) throw new UsageError("--file FILE names the backup to load");
-  let text;
+  if (!options.file) throw new UsageError("--file DIR|FILE names the backup to load");
+  const path = fromCwd(options.file);
+  let files;
   try {
-    text = readFileSync(fromCwd(options.file), "utf8");
+    files = statSync(path).isDirectory()
+      ? readdirSync(path)
+          .filter((f) => f.endsWith(".sql"))
+          .sort()
+          .map((f) => join(path, f))
+      : [path];
   } catch (err) {
     throw new BackupError(`cannot read ${options.file}: ${err.code ?? err.message}`);
   }
-  const { meta, body } = readBackup(text);
-  const where = describeTarget(target);
-  console.error(`db:restore: ${options.file} (${meta.source}, ${meta.created_at}) into the ${where}`);
+  if (!files.length) throw new BackupError(`${options.file} holds no .sql backup`);
+  const backups = files.map((file) => {
+    try {
+      return { file, ...readBackup(readFileSync(file, "utf8")) };
+    } catch (err) {
+      if (err instanceof BackupError) throw new BackupError(`${file}: ${err.message}`);
+      throw new BackupError(`cannot read ${file}: ${err.code ?? err.message}`);
+    }
+  });
+  // Every database the backup names must exist here before anything is loaded.
+  const bindings = new Set((await d1Databases(target.env)).map((d) => d.binding));
+  const unknown = backups.map((b) => b.meta.binding ?? "DB").filter((b) => !bindings.has(b));
+  if (unknown.length) throw new BackupError(`wrangler.toml has no D1 binding ${unknown.join(", ")} for the ${describeTarget(target)}`);
+  // Every target checked before any is loaded, so a refusal leaves them all as they were.
+  const targets = backups.map((backup) => {
+    const t = { ...target, binding: backup.meta.binding ?? "DB" };
+    const tables = targetTables(t);
+    if (tables.length && !options.force) {
+      throw new BackupError(
+        `the ${describeTarget(t)} ${t.binding} is not empty (${tables.length} tables): restore into a new database, ` +
+          "or add --force to replace every row it holds",
+      );
+    }
+    return { target: t, tables };
+  });
+  for (const [i, backup] of backups.entries()) await restoreDatabase(targets[i].target, targets[i].tables, backup);
+}
 
-  const tables = targetTables(target);
-  if (tables.length && !options.force) {
-    throw new BackupError(
-      `the ${where} is not empty (${tables.length} tables): restore into a new database, ` + "or add --force to replace every row it holds",
-    );
-  }
+async function restoreDatabase(target, tables, { file, meta, body }) {
+  const where = `${describeTarget(target)} ${target.binding}`;
+  console.error(`db:restore: ${file} (${meta.source}, ${meta.created_at}) into the ${where}`);
+
   // A target past the backup's migrations has a schema the rows were not taken from.
   const [applied] = tables.includes("d1_migrations") ? execute(target, "SELECT name FROM d1_migrations ORDER BY id") : [[]];
   const ahead = applied.map((m) => m.name).filter((m, i) => meta.migrations[i] !== m);
@@ -75,9 +105,9 @@ async function main(argv) {
 
   const work = mkdtempSync(join(tmpdir(), "db-restore-"));
   try {
-    const file = join(work, "restore.sql");
-    writeFileSync(file, restoreSql(meta, body, migrations));
-    wrangler(["d1", "execute", "DB", ...targetArgs(target), "--file", file, "-y"], { quiet: true });
+    const sqlFile = join(work, "restore.sql");
+    writeFileSync(sqlFile, restoreSql(meta, body, migrations));
+    wrangler(["d1", "execute", target.binding, ...targetArgs(target), "--file", sqlFile, "-y"], { quiet: true });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -90,7 +120,7 @@ async function main(argv) {
   if (newer.length) {
     console.log(
       `this checkout has ${newer.length} newer migrations (${newer.join(", ")}); the next deploy (or ` +
-        `npx wrangler d1 migrations apply DB ${targetArgs(target).join(" ")}) applies them`,
+        `npx wrangler d1 migrations apply ${target.binding} ${targetArgs(target).join(" ")}) applies them`,
     );
   }
 }

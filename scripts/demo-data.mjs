@@ -64,8 +64,9 @@ const VIDEO_COLUMNS = [
 const TEXT_COLUMNS = ["resource_kind", "resource_id", "language", "text", "updated_at"];
 
 /**
- * `{ sql, manifests }`: SQL that fills a freshly migrated database with the demo data (identical on every call, safe
- * to re-run) and the playback manifests (`{ key, text, contentType }`) its stream rows point at.
+ * `{ sql, manifests, timedComments }`: SQL that fills a freshly migrated catalogue database with the demo data
+ * (identical on every call, safe to re-run), the playback manifests (`{ key, text, contentType }`) its stream rows
+ * point at, and the timed comments, which go to their containers' shards (`shardSeedSql`, once the directory placed them).
  */
 export async function demoSeed() {
   const app = await loadAppCode();
@@ -79,6 +80,13 @@ export async function demoSeed() {
   const messaging = messagingRows();
   const streams = defineStreams(containers, videos);
 
+  const usernames = new Map(users.map((u) => [u.id, u.username]));
+  const containerOf = new Map(videos.map((v) => [v.id, v.container_id]));
+  let comments = [];
+  const keepApart = (rows) => {
+    comments = rows;
+    return [];
+  };
   // Parents before children: D1 enforces foreign keys.
   const statements = [
     ...insertRows("applications", ["id", "name", "official", "unhosted_access", "secret", "created_at"], applicationRows()),
@@ -127,11 +135,8 @@ export async function demoSeed() {
     ...completionStatements(app, containers, videos),
     ...insertRows("playback_streams", STREAM_COLUMNS, streams.rows),
     ...insertRows("list_items", ["list_id", "position", "resource_kind", "resource_id"], listItemRows(videos)),
-    ...insertRows(
-      "timed_comments",
-      ["id", "video_id", "language", "user_id", "time_ms", "comment", "created_at"],
-      timedCommentRows(r, videos),
-    ),
+    // Timed comments live on the shards (docs/decisions.md, "Shards"): drawn here, in their turn of `r`, kept apart.
+    ...keepApart(timedCommentRows(r, videos)),
     ...insertRows("subscriptions", ["user_id", "resource_kind", "resource_id", "created_at"], subscriptions),
     ...insertRows("markers", ["user_id", "resource_kind", "resource_id", "created_at"], markers),
     ...insertRows("threads", ["id", "created_by", "created_at", "updated_at"], messaging.threads),
@@ -147,5 +152,34 @@ export async function demoSeed() {
       notificationRows(containers),
     ),
   ];
-  return { sql: `${statements.join(";\n")};\n`, manifests: streams.manifests };
+  const timedComments = comments.map((c) => ({ ...c, container_id: containerOf.get(c.video_id), username: usernames.get(c.user_id) }));
+  return { sql: `${statements.join(";\n")};\n`, manifests: streams.manifests, timedComments };
+}
+
+/** Ids of shard n start at n·2^32 (src/db/queries/shard-rows.ts, SHARD_ID_RANGE). */
+const SHARD_ID_RANGE = 2 ** 32;
+
+/**
+ * SQL per shard for the demo timed comments, given where the directory put each container (`Map<container, shard>`):
+ * ids from each shard's range in demo order, and the shard's id counter moved past them. Safe to re-run.
+ */
+export function shardSeedSql(timedComments, placement) {
+  const byShard = new Map();
+  for (const c of timedComments) {
+    const shard = placement.get(c.container_id);
+    if (!shard) throw new Error(`demo seed: container ${c.container_id} has no shard in the directory`);
+    if (!byShard.has(shard)) byShard.set(shard, []);
+    byShard.get(shard).push({ ...c, id: shard * SHARD_ID_RANGE + c.id });
+  }
+  const columns = ["id", "container_id", "video_id", "language", "user_id", "username", "time_ms", "comment", "created_at"];
+  return new Map(
+    [...byShard].map(([shard, rows]) => {
+      const last = Math.max(...rows.map((row) => row.id));
+      const statements = [
+        ...insertRows("timed_comments", columns, rows),
+        `INSERT INTO shard_ids (shard, next_id) VALUES (${shard}, ${last}) ON CONFLICT (shard) DO UPDATE SET next_id = max(next_id, excluded.next_id)`,
+      ];
+      return [shard, `${statements.join(";\n")};\n`];
+    }),
+  );
 }

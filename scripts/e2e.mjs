@@ -7,7 +7,7 @@ import { checklist, ensureDevVars, migrateLocal, ROOT, seedLocal, startDev } fro
 const persistTo = join(ROOT, ".e2e", "state");
 rmSync(persistTo, { recursive: true, force: true });
 ensureDevVars();
-migrateLocal(persistTo);
+await migrateLocal(persistTo);
 await seedLocal(persistTo);
 
 const server = await startDev({ port: Number(process.env.E2E_PORT ?? 8799), persistTo, stdio: "ignore" });

@@ -60,15 +60,19 @@ export function ensureDevVars() {
 
 const persistArgs = (persistTo) => (persistTo ? ["--persist-to", persistTo] : []);
 
-export function migrateLocal(persistTo) {
-  wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs(persistTo)], { quiet: true });
-  console.log("migrations applied to the local D1");
+/** Every local D1 of the configuration (the catalogue and each shard), migrated by its own folder. */
+export async function migrateLocal(persistTo) {
+  const { d1Databases } = await import("./d1-bindings.mjs");
+  const databases = await d1Databases();
+  for (const { binding } of databases)
+    wrangler(["d1", "migrations", "apply", binding, "--local", ...persistArgs(persistTo)], { quiet: true });
+  console.log(`migrations applied to the local D1s (${databases.map((d) => d.binding).join(", ")})`);
 }
 
 export async function seedLocal(persistTo) {
   const started = performance.now();
-  const { demoSeed } = await import("./demo-data.mjs");
-  const { sql, manifests } = await demoSeed();
+  const { demoSeed, shardSeedSql } = await import("./demo-data.mjs");
+  const { sql, manifests, timedComments } = await demoSeed();
   const file = join(ROOT, ".wrangler", "seed", "demo.sql");
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, sql);
@@ -83,6 +87,31 @@ export async function seedLocal(persistTo) {
     manifestsThere ? "0" : spawnQuiet(process.execPath, putArgs, JSON.stringify(manifests)),
   ]);
   writeFileSync(stamp, keys);
+  // Then the shards: the catalogue's directory says where each demo container went (docs/decisions.md, "Shards").
+  const containerIds = [...new Set(timedComments.map((c) => c.container_id))];
+  const placed = JSON.parse(
+    wrangler(
+      [
+        "d1",
+        "execute",
+        "DB",
+        "--local",
+        ...persistArgs(persistTo),
+        "--json",
+        "--command",
+        `SELECT container_id, shard FROM shard_directory WHERE container_id IN (${containerIds.join(", ")})`,
+      ],
+      { quiet: true },
+    ),
+  )[0].results;
+  const perShard = shardSeedSql(timedComments, new Map(placed.map((p) => [p.container_id, p.shard])));
+  await Promise.all(
+    [...perShard].map(([shard, shardSql]) => {
+      const shardFile = join(ROOT, ".wrangler", "seed", `demo-shard-${shard}.sql`);
+      writeFileSync(shardFile, shardSql);
+      return spawnQuiet(WRANGLER, ["d1", "execute", `SHARD_${shard}`, "--local", "--file", shardFile, ...persistArgs(persistTo)]);
+    }),
+  );
   console.log(
     `demo data seeded in ${((performance.now() - started) / 1000).toFixed(1)} s (idempotent; ` +
       `${manifests.length} playback manifests in the local R2, ${written.trim().split("\n").at(-1)} new)`,

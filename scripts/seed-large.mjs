@@ -37,7 +37,8 @@ export async function withLocalD1(persistTo, fn) {
     persist: { path: join(persistTo ?? join(ROOT, ".wrangler", "state"), "v3") },
   });
   try {
-    return await fn(env.DB);
+    // The catalogue, and the whole environment for callers that read the shards (SHARD_<n>) too.
+    return await fn(env.DB, env);
   } finally {
     await dispose();
   }
@@ -109,6 +110,6 @@ function parseArgs(argv) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const opts = parseArgs(process.argv.slice(2));
   if (opts.persistTo && !existsSync(dirname(opts.persistTo))) mkdirSync(dirname(opts.persistTo), { recursive: true });
-  if (opts.migrate) migrateLocal(opts.persistTo);
+  if (opts.migrate) await migrateLocal(opts.persistTo);
   await seedLarge(opts);
 }

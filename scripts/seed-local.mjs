@@ -2,5 +2,5 @@
 import { ensureDevVars, migrateLocal, seedLocal } from "./lib.mjs";
 
 ensureDevVars();
-migrateLocal();
+await migrateLocal();
 await seedLocal();

@@ -7,7 +7,7 @@ import { LOCAL_CRON_SECONDS, ROOT, WRANGLER, devArgs, ensureDevVars, fireCrons, 
 
 ensureDevVars();
 copyDocsAssets();
-migrateLocal();
+await migrateLocal();
 await seedLocal();
 
 const port = process.env.PORT ?? "8787";

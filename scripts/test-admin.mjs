@@ -14,7 +14,7 @@ const persistTo = join(ROOT, ".admin-test", "state");
 const PORT = Number(process.env.ADMIN_TEST_PORT ?? 8794);
 rmSync(persistTo, { recursive: true, force: true });
 ensureDevVars();
-migrateLocal(persistTo);
+await migrateLocal(persistTo);
 await seedLocal(persistTo);
 
 /** The CLI as an operator runs it, with --json so its answer can be read. */

@@ -7,15 +7,18 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { shardBindings } from "./d1-bindings.mjs";
 import { ROOT, WRANGLER, migrateLocal, seedLocal, wranglerEnv } from "./lib.mjs";
 
 const DIR = join(ROOT, ".wrangler", "backup-test");
 const SOURCE = join(DIR, "source");
 const RESTORED = join(DIR, "restored");
-const FILE = join(DIR, "backup.sql");
+// A backup is a directory: one file per database (DB.sql, SHARD_1.sql, ...).
+const FILE = join(DIR, "backup");
 const started = Date.now();
+const SHARDS = await shardBindings();
 
 function run(command, args) {
   return new Promise((resolve, reject) => {
@@ -33,8 +36,8 @@ function run(command, args) {
 }
 
 /** The rows of each statement, from `wrangler d1 execute --json` on a local state directory. */
-async function d1(persistTo, sql) {
-  const res = await run(WRANGLER, ["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--json", "--command", sql]);
+async function d1(persistTo, sql, binding = "DB") {
+  const res = await run(WRANGLER, ["d1", "execute", binding, "--local", "--persist-to", persistTo, "--json", "--command", sql]);
   if (res.status !== 0) throw new Error(`d1 execute failed: ${res.stdout}${res.stderr}`);
   return JSON.parse(res.stdout).map((s) => s.results);
 }
@@ -67,7 +70,7 @@ async function check(name, fn) {
 const TRICKY = "\nline two, literal \\n and \\r\r";
 
 rmSync(DIR, { recursive: true, force: true });
-migrateLocal(SOURCE);
+await migrateLocal(SOURCE);
 console.log(`[${seconds(started)}]`);
 await seedLocal(SOURCE);
 const [, list, keys, master] = await d1(
@@ -130,12 +133,16 @@ await check("db:backup writes a backup of the seeded database", async () => {
   const res = await script("db-backup.mjs", ["--local", "--persist-to", SOURCE, "--out", FILE]);
   assert.equal(res.status, 0, res.stdout + res.stderr);
   const meta = JSON.parse(
-    readFileSync(FILE, "utf8")
+    readFileSync(join(FILE, "DB.sql"), "utf8")
       .split("\n")[1]
       .replace(/^-- backup: /, ""),
   );
   assert.deepEqual(meta.fts.map((f) => f.name).sort(), [...fts].sort());
-  return res.stdout.split("\n")[0];
+  assert.deepEqual(readdirSync(FILE).sort(), ["DB.sql", ...SHARDS.map((b) => `${b}.sql`)]);
+  return res.stdout
+    .split("\n")
+    .filter((l) => l.endsWith("bytes"))
+    .join("; ");
 });
 
 const [source] = await Promise.all([
@@ -198,6 +205,22 @@ await check("db:restore --force replaces its rows (a user deleted, a title chang
   for (const f of fts) assert.deepEqual(restored.fts.get(f), source.fts.get(f), f);
   return `${tables.length} tables, ${fts.length} full-text indexes`;
 });
+
+// The shards (docs/decisions.md, "Shards"): every table of each, the id counters included, the same after the restore.
+const shardRows = (persistTo, binding) =>
+  d1(persistTo, ["SELECT * FROM timed_comments ORDER BY id", "SELECT * FROM shard_ids ORDER BY shard"].join(";\n"), binding);
+for (const binding of SHARDS) {
+  await check(`${binding}: timed_comments and shard_ids restored exactly`, async () => {
+    const [[comments, counters], [restoredComments, restoredCounters]] = await Promise.all([
+      shardRows(SOURCE, binding),
+      shardRows(RESTORED, binding),
+    ]);
+    assert.ok(comments.length > 0, `the demo seed put no timed comments on ${binding}: the check would prove nothing`);
+    assert.deepEqual(restoredComments, comments);
+    assert.deepEqual(restoredCounters, counters);
+    return `${comments.length} comments, counter ${counters.map((c) => c.next_id).join(", ")}`;
+  });
+}
 
 finish();
 

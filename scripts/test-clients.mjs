@@ -27,7 +27,7 @@ if (probe.status !== 0) {
 const persistTo = join(ROOT, ".wrangler", "test-clients", "state");
 rmSync(persistTo, { recursive: true, force: true });
 ensureDevVars();
-migrateLocal(persistTo);
+await migrateLocal(persistTo);
 const { manifestKeys } = await seedLocal(persistTo);
 
 // What the seed left in the local D1, for the driver to check through the server (scripts/clients/viki_demo_streams.py).

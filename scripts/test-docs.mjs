@@ -36,7 +36,7 @@ if (!existsSync(CHROMIUM)) {
 const persistTo = join(ROOT, ".wrangler", "test-docs");
 rmSync(persistTo, { recursive: true, force: true });
 ensureDevVars();
-migrateLocal(persistTo);
+await migrateLocal(persistTo);
 await seedLocal(persistTo);
 
 const { step, finish } = checklist();
@@ -191,7 +191,11 @@ try {
     await block.getByRole("button", { name: "Execute" }).click();
     const res = await answered;
     assert.equal(res.status(), 200);
-    assert.deepEqual(await res.json(), { status: "ok", checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok" } });
+    assert.deepEqual(await res.json(), {
+      status: "ok",
+      checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok", shards: "ok" },
+      shards: { 1: "ok", 2: "ok" },
+    });
   });
 
   const resolve = resolver(doc);
@@ -250,7 +254,11 @@ try {
     const res = await fetch(`${base}/health`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("cache-control"), "no-store");
-    assert.deepEqual(await res.json(), { status: "ok", checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok" } });
+    assert.deepEqual(await res.json(), {
+      status: "ok",
+      checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok", shards: "ok" },
+      shards: { 1: "ok", 2: "ok" },
+    });
   });
   console.log(`  ${requests.length} requests, screenshot ${SCREENSHOT}`);
 } finally {

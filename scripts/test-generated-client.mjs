@@ -56,7 +56,7 @@ if (!signing || !shell) {
 const persistTo = join(ROOT, ".wrangler", "test-client-gen");
 rmSync(persistTo, { recursive: true, force: true });
 ensureDevVars();
-migrateLocal(persistTo);
+await migrateLocal(persistTo);
 await seedLocal(persistTo);
 
 const dir = mkdtempSync(join(tmpdir(), "client-gen-"));

@@ -88,7 +88,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const persistTo = join(ROOT, ".e2e", "webhooks-state");
 rmSync(persistTo, { recursive: true, force: true });
 ensureDevVars();
-migrateLocal(persistTo);
+await migrateLocal(persistTo);
 await seedLocal(persistTo);
 
 // A video without segments: the first import creates them, the next ones match them and change their text.

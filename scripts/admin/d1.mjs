@@ -72,7 +72,8 @@ export function sqlInt(value) {
  * message when a statement fails (wrangler prints `{"error": {"text"}}` then).
  */
 export function execute(target, sql) {
-  const args = ["d1", "execute", "DB", ...targetArgs(target), "--json", "--command", sql];
+  // `target.binding`: another database of the environment (a shard, SHARD_<n>); the catalogue's DB by default.
+  const args = ["d1", "execute", target.binding ?? "DB", ...targetArgs(target), "--json", "--command", sql];
   const res = spawnSync(WRANGLER, args, { cwd: ROOT, env: wranglerEnv, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   if (res.error) throw res.error;
   const parsed = parseJson(res.stdout);

@@ -9,11 +9,13 @@ import { BackupError } from "./target.mjs";
 const FORMAT = 1;
 const HEADER = "-- backup: ";
 
-export function writeBackup({ source, schema, dump, fixups }) {
+export function writeBackup({ source, binding, schema, dump, fixups }) {
   const meta = {
     format: FORMAT,
     created_at: new Date().toISOString(),
     source,
+    // Which database of the environment it is (DB, SHARD_<n>); a backup without it is the catalogue's.
+    binding,
     migrations: schema.migrations,
     migrations_table: schema.migrationsTable,
     tables: schema.tables.map((t) => t.name),

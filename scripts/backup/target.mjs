@@ -95,7 +95,8 @@ export async function tempConfig(target) {
 export async function checkoutMigrations(target) {
   const raw = await rawConfig();
   const dbs = target.env ? raw.env[target.env].d1_databases : raw.d1_databases;
-  const dir = join(ROOT, dbs?.find((d) => d.binding === "DB")?.migrations_dir ?? "migrations");
+  const binding = target.binding ?? "DB";
+  const dir = join(ROOT, dbs?.find((d) => d.binding === binding)?.migrations_dir ?? "migrations");
   const names = readdirSync(dir)
     .filter((f) => f.endsWith(".sql"))
     .sort();
