@@ -1,6 +1,6 @@
 // npm run admin -- <command> [arguments] [--remote] [--env <name>] [--persist-to <dir>] [--json]
 // Operator commands on the D1 database through `wrangler d1 execute` (scripts/admin/): applications, staff users,
-// container managers, jobs. Local D1 by default; `--remote` is the deployed database of `--env`.
+// container managers, jobs, shards. Local D1 by default; `--remote` is the deployed database of `--env`.
 import { readFileSync } from "node:fs";
 import {
   appCreate,
@@ -15,6 +15,7 @@ import {
 } from "./admin/commands.mjs";
 import { D1Error, UsageError, checkEnvironment, describeTarget } from "./admin/d1.mjs";
 import * as jobs from "./admin/jobs.mjs";
+import * as shards from "./admin/shards.mjs";
 
 const COMMANDS = {
   "app:create": { args: ["name"], flags: ["official", "unhosted"], run: appCreate, print: printSecret },
@@ -34,6 +35,11 @@ const COMMANDS = {
   "jobs retry": { args: ["id"], flags: [], run: jobs.jobsRetry, print: jobs.printRetried },
   "jobs dead-letters": { args: [], flags: ["since", "limit"], run: jobs.jobsDeadLetters, print: jobs.printDeadLetters },
   "jobs backlog": { args: [], flags: [], run: jobs.jobsBacklog, print: jobs.printBacklog },
+  // docs/operations.md, "Shards".
+  "shards list": { args: [], flags: [], run: shards.shardsList, print: shards.printShards },
+  "shards add": { args: ["shard"], flags: [], run: shards.shardsAdd, print: shards.printShards },
+  "shards accept": { args: ["shard", "state"], flags: [], run: shards.shardsAccept, print: shards.printShards },
+  "shards move": { args: ["container", "shard"], flags: [], run: shards.shardsMove, print: shards.printMove },
 };
 const VALUE_OPTIONS = new Set(["env", "persist-to", "name", "overlap", "status", "type", "since", "limit"]);
 const TARGET_FLAGS = ["remote", "env", "persist-to", "json"];
@@ -61,6 +67,12 @@ const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <
                                                  jobs the dead-letter queue failed, newest first, with their error
   jobs backlog                                   queued and running jobs by type, the oldest one's age, and those
                                                  overdue (the sweeper is not running)
+  shards list                                    each shard database: its containers, whether new ones go there, and
+                                                 the moves under way
+  shards add <n>                                 shard n (a SHARD_<n> binding, migrated) takes new containers
+  shards accept <n> on|off                       new containers go to shard n, or stop going there
+  shards move <container> <n>                    queues a container-move job: the container's community rows go to
+                                                 shard n (writes to them wait a few seconds; reads go on)
 
   --remote            the deployed D1 (default: the local one that npm start and npm run dev use)
   --env <name>        the wrangler environment whose D1 binding to use

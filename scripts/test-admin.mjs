@@ -2,13 +2,15 @@
 // seeded), each result checked in the rows, then over HTTP against a `wrangler dev` on that state: the staff user
 // logs in with the password the CLI hashed, the new application's rotated secret signs an official-only request, the
 // old one too until app:end-overlap (or its expiry) and not after, a container shows its new manager, and a job
-// retried with `jobs retry` is run by the sweeper and the queue consumer (scripts/test-admin-jobs.mjs).
+// retried with `jobs retry` is run by the sweeper and the queue consumer (scripts/test-admin-jobs.mjs), and a container
+// moved with `shards move` reads the same from its new shard (scripts/test-admin-shards.mjs).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { checklist, ensureDevVars, migrateLocal, ROOT, seedLocal, signedHeaders, startDev, wrangler } from "./lib.mjs";
 import { jobStepsOffline, jobStepsOnline } from "./test-admin-jobs.mjs";
+import { shardStepsOffline, shardStepsOnline } from "./test-admin-shards.mjs";
 
 const persistTo = join(ROOT, ".admin-test", "state");
 const PORT = Number(process.env.ADMIN_TEST_PORT ?? 8794);
@@ -188,6 +190,8 @@ await step("user:create-staff refuses bad usernames and emails, taken names, sho
 
 // The jobs commands (scripts/test-admin-jobs.mjs): their jobs are made here, one is retried once the server runs.
 const jobIds = await jobStepsOffline({ step, admin, rows, ok });
+// The shards commands (scripts/test-admin-shards.mjs): a move is run by the server's sweeper.
+await shardStepsOffline({ step, admin, rows, ok });
 
 const [{ id: demoContainer }] = rows(
   `SELECT id FROM containers WHERE state = 'normal'
@@ -305,6 +309,7 @@ try {
   });
 
   await jobStepsOnline({ step, admin, rows, ok, ids: jobIds, base, token: state.token, fetch });
+  await shardStepsOnline({ step, admin, rows, ok, base, token: state.token, fetch });
 } finally {
   server.stop();
 }

@@ -1,0 +1,71 @@
+// The shards commands of the admin CLI (scripts/admin/shards.mjs), for scripts/test-admin.mjs: offline, what each
+// command writes to the catalogue and what it refuses; online (wrangler dev running), a container moved with
+// `shards move` by the sweeper and the queue consumer, its timed comments then read from the other shard over HTTP.
+import assert from "node:assert/strict";
+
+export async function shardStepsOffline({ step, admin, rows, ok }) {
+  await step("shards list: both shards, their containers, accepting, no move under way", () => {
+    const res = admin(["shards", "list"]);
+    ok(res);
+    const counts = rows("SELECT shard, count(*) AS n FROM shard_directory GROUP BY shard ORDER BY shard");
+    assert.deepEqual(
+      res.json.shards,
+      counts.map((c) => ({ id: c.shard, accepting: true, containers: c.n })),
+    );
+    assert.deepEqual(res.json.moves, []);
+  });
+
+  await step("shards accept off/on, and never the last accepting shard off; shards add needs a binding", () => {
+    ok(admin(["shards", "accept", "2", "off"]));
+    assert.deepEqual(rows("SELECT id, accepting FROM shards ORDER BY id"), [
+      { id: 1, accepting: 1 },
+      { id: 2, accepting: 0 },
+    ]);
+    assert.equal(admin(["shards", "accept", "1", "off"]).status, 1);
+    ok(admin(["shards", "add", "2"]));
+    assert.equal(rows("SELECT accepting FROM shards WHERE id = 2")[0].accepting, 1);
+    assert.equal(admin(["shards", "add", "3"]).status, 1, "no SHARD_3 binding in wrangler.toml");
+    assert.equal(admin(["shards", "accept", "9", "on"]).status, 1);
+    assert.equal(admin(["shards", "accept", "1", "maybe"]).status, 2);
+    assert.equal(admin(["shards", "add", "0; DROP TABLE shards"]).status, 2);
+    assert.equal(rows("SELECT count(*) AS c FROM shards")[0].c, 2);
+  });
+
+  await step("shards move: refused for the same shard, an unknown container or shard, a malformed id", () => {
+    const [{ container_id: id, shard }] = rows("SELECT container_id, shard FROM shard_directory ORDER BY container_id LIMIT 1");
+    assert.equal(admin(["shards", "move", `${id}c`, String(shard)]).status, 1);
+    assert.equal(admin(["shards", "move", "999999999c", "1"]).status, 1);
+    assert.equal(admin(["shards", "move", `${id}c`, "3"]).status, 1);
+    assert.equal(admin(["shards", "move", "1v", "2"]).status, 2);
+    assert.equal(rows("SELECT count(*) AS c FROM jobs WHERE type = 'container-move'")[0].c, 0);
+  });
+}
+
+export async function shardStepsOnline({ step, admin, rows, ok, base, token, fetch }) {
+  await step("shards move: the sweeper sends the job, the container's comments are then read from the other shard", async () => {
+    // The demo's first episode has timed comments (scripts/demo/community.mjs).
+    const [{ video, container, shard }] = rows(
+      "SELECT v.id AS video, v.container_id AS container, d.shard FROM videos v JOIN shard_directory d ON d.container_id = v.container_id WHERE v.id = 1",
+    );
+    const path = `${base}/v4/videos/${video}v/timed_comments/en.json?token=${token}`;
+    const before = await (await fetch(path)).json();
+    assert.ok(before.length > 0);
+    const to = shard === 1 ? 2 : 1;
+    const res = admin(["shards", "move", `${container}c`, String(to)]);
+    ok(res);
+    assert.equal(admin(["shards", "move", `${container}c`, String(to)]).status, 1, "one move of a container at a time");
+    const id = res.json.job.id;
+    const deadline = Date.now() + 90_000;
+    let job;
+    while (Date.now() < deadline) {
+      job = (await (await fetch(`${base}/v4/jobs/${id}.json?token=${token}`)).json()).job;
+      if (job.status === "succeeded" || job.status === "failed") break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    assert.equal(job.status, "succeeded", JSON.stringify(job));
+    assert.equal(rows(`SELECT shard FROM shard_directory WHERE container_id = ${container}`)[0].shard, to);
+    assert.deepEqual(await (await fetch(path)).json(), before);
+    assert.deepEqual(admin(["shards", "list"]).json.moves, []);
+    return `${before.length} comments moved to shard ${to} by job ${id}`;
+  });
+}
