@@ -230,6 +230,16 @@ describe("a write makes the next read of what it changed fresh", () => {
 
 describe("the generation memo", () => {
   it("a bump is seen at once where it is made; another isolate's bump (KV changed underneath) within GENERATION_MEMO_MS", async () => {
+    // Jobs an earlier test queued (an import's completion job) bump the catalogue when they run: let them finish first.
+    await expect
+      .poll(
+        async () =>
+          (await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").first<{ n: number }>())!.n,
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(0);
     const [before] = await generations(env.CACHE, ["catalogue"]);
     await bumpGenerations(env, "catalogue");
     const [mine] = await generations(env.CACHE, ["catalogue"]);
