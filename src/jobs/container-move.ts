@@ -27,7 +27,7 @@ export const MOVE_CHUNK_ROWS = 500;
  * 3. The copy is checked (the same row count per table on both), then the directory switches to `to` (conditional
  *    on the mark, so it happens once) and writes resume there.
  * 4. The rows on `from` are deleted, a chunk at a time; only once the directory names another shard (a container
- *    deleted meanwhile: from both shards).
+ *    deleted before or during the move: from both shards, whatever its cleanup left or a copy wrote after it).
  * Re-run after a crash at any point, it resumes: before the switch it copies again, after it only deletes.
  * Result `{container_id, from, to, rows: {table: n}, statements, d1_rows_read, d1_rows_written, ms}` (the shards' cost).
  */
@@ -57,9 +57,9 @@ export const containerMove = defineJob({
     const rows = Object.fromEntries(SHARD_TABLES.map((t) => [t, 0])) as Record<ShardTable, number>;
 
     let placement = await findPlacement(db, containerId);
-    if (!placement) throw new PermanentJobError(`container ${formatId(containerId, "c")} does not exist`);
-    const switched = placement.shard === to && placement.movingTo === null;
-    if (!switched) {
+    // Not yet switched (a container already on `to`, or gone, only has its leftovers deleted below).
+    const toCopy = placement && !(placement.shard === to && placement.movingTo === null);
+    if (placement && toCopy) {
       if (placement.shard !== from)
         throw new PermanentJobError(`container ${formatId(containerId, "c")} is on shard ${placement.shard}, not ${from}`);
       if (placement.movingTo !== to) {

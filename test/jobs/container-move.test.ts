@@ -213,4 +213,22 @@ describe("container-move", () => {
     expect([...ranges].sort()).toEqual([1, 2]);
     expect(refused).toBeGreaterThanOrEqual(0);
   });
+
+  it("removes what is left of a container deleted during its move from both shards", async () => {
+    const { container, shard } = await commentedContainer(1, 30);
+    const rows = await rowsOf(shard, container.id);
+    // A copy under way when the container went: the catalogue row gone (its cleanup already drained), part of the
+    // rows on the target after it.
+    await db()
+      .update(shardDirectory)
+      .set({ movingTo: other(shard) })
+      .where(eq(shardDirectory.containerId, container.id));
+    await copyRows(other(shard), rows.slice(0, 10));
+    await env.DB.prepare("DELETE FROM containers WHERE id = ?").bind(container.id).run();
+    await env.DB.prepare("DELETE FROM shard_cleanups WHERE container_id = ?").bind(container.id).run();
+    const job = await deliver((await moveJob(container.id, shard, other(shard))).id);
+    expect(job).toMatchObject({ status: "succeeded" });
+    expect(await rowsOf(shard, container.id)).toEqual([]);
+    expect(await rowsOf(other(shard), container.id)).toEqual([]);
+  });
 });
