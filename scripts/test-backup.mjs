@@ -1,8 +1,9 @@
 // npm run test:backup: npm run db:backup and db:restore, as an operator runs them, on local D1 (docs/operations.md,
-// "Backup and restore"). Seeds the demo data into a fresh state directory, backs it up, restores the file into a
-// second, empty one, and compares every table (row count and a hash of its rows in primary key or rowid order),
-// sqlite_master, and the answers of every full-text index to the same queries; then checks that a restore into a
-// non-empty database is refused without --force and replaces it with --force. Prints a PASS or FAIL line per check
+// "Backup and restore"). Seeds the demo data into a fresh state directory, backs up every database (the catalogue and
+// each shard), restores the backup into a second, empty one, and compares every table of every database (row count
+// and a hash of its rows in primary key or rowid order), sqlite_master, the shards' id counters, and the answers of
+// every full-text index to the same queries; then checks that a restore into a non-empty database is refused without
+// --force and replaces it with --force. Prints a PASS or FAIL line per check
 // and the closing line CI reads ("backup: N passed, N failed"); exits 1 on any failure.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -206,19 +207,37 @@ await check("db:restore --force replaces its rows (a user deleted, a title chang
   return `${tables.length} tables, ${fts.length} full-text indexes`;
 });
 
-// The shards (docs/decisions.md, "Shards"): every table of each, the id counters included, the same after the restore.
-const shardRows = (persistTo, binding) =>
-  d1(persistTo, ["SELECT * FROM timed_comments ORDER BY id", "SELECT * FROM shard_ids ORDER BY shard"].join(";\n"), binding);
+// The shards (docs/decisions.md, "Shards"): every table of each (its rows in rowid order, d1_migrations included;
+// no shard table is WITHOUT ROWID) and its sqlite_master the same after the restore (and the --force above), the id counters named apart.
+async function shardSnapshot(persistTo, binding) {
+  const [list] = await d1(
+    persistTo,
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY name",
+    binding,
+  );
+  const names = list.map((t) => t.name);
+  const results = await d1(
+    persistTo,
+    [
+      ...names.map((t) => `SELECT * FROM ${id(t)} ORDER BY ${t === "sqlite_sequence" ? "name" : "rowid"}`),
+      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY type, name",
+    ].join(";\n"),
+    binding,
+  );
+  return { names, tables: new Map(names.map((t, i) => [t, results[i]])), master: results[names.length] };
+}
 for (const binding of SHARDS) {
-  await check(`${binding}: timed_comments and shard_ids restored exactly`, async () => {
-    const [[comments, counters], [restoredComments, restoredCounters]] = await Promise.all([
-      shardRows(SOURCE, binding),
-      shardRows(RESTORED, binding),
-    ]);
+  await check(`${binding}: every table, sqlite_master and the shard_ids counters restored exactly`, async () => {
+    const [a, b] = await Promise.all([shardSnapshot(SOURCE, binding), shardSnapshot(RESTORED, binding)]);
+    assert.deepEqual(b.names, a.names);
+    const comments = a.tables.get("timed_comments") ?? [];
     assert.ok(comments.length > 0, `the demo seed put no timed comments on ${binding}: the check would prove nothing`);
-    assert.deepEqual(restoredComments, comments);
-    assert.deepEqual(restoredCounters, counters);
-    return `${comments.length} comments, counter ${counters.map((c) => c.next_id).join(", ")}`;
+    for (const t of a.names) compareTable(a, b, t);
+    assert.deepEqual(b.master, a.master);
+    const counters = a.tables.get("shard_ids") ?? [];
+    assert.ok(counters.length > 0, `${binding} has no shard_ids counter`);
+    assert.deepEqual(b.tables.get("shard_ids"), counters);
+    return `${a.names.length} tables, ${comments.length} comments, counter ${counters.map((c) => `${c.shard}:${c.next_id}`).join(", ")}`;
   });
 }
 
