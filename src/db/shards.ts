@@ -19,7 +19,7 @@ export function shardBinding(env: Env, shard: number): D1Database {
  */
 export interface Shards {
   db(shard: number): ShardDB;
-  /** `<shard>:<bookmark>` of every shard this request used, for the x-d1-bookmark header. */
+  /** `<shard>:<bookmark>` of every shard this request used or the client's bookmark named, for the x-d1-bookmark header. */
   bookmarks(): string[];
 }
 
@@ -41,10 +41,14 @@ export function openShards(
       return entry.db;
     },
     bookmarks() {
-      return [...open].flatMap(([shard, { session }]) => {
+      const used = [...open].flatMap(([shard, { session }]) => {
         const bookmark = session?.getBookmark();
-        return bookmark ? [`${shard}:${bookmark}`] : [];
+        return bookmark ? [[shard, bookmark] as const] : [];
       });
+      // A shard the client's bookmark named but this request did not use keeps its bookmark: the client's next read
+      // there still sees its own writes.
+      const carried = [...(options.bookmarks ?? [])].filter(([shard]) => !open.has(shard));
+      return [...used, ...carried].sort(([a], [b]) => a - b).map(([shard, bookmark]) => `${shard}:${bookmark}`);
     },
   };
 }

@@ -135,6 +135,9 @@ describe("x-d1-bookmark", () => {
     const read = await api(`/v4/videos/${v.id}v/timed_comments/en.json`, { token: author.token, headers: { "x-d1-bookmark": bookmark } });
     expect(read.status).toBe(200);
     expect(await read.json()).toHaveLength(1);
+    // A read of the catalogue alone hands the shard's bookmark back, so the client's next comment read still sees its write.
+    const other = await api(`/v4/containers/${c.id}c.json`, { token: author.token, headers: { "x-d1-bookmark": bookmark } });
+    expect(other.headers.get("x-d1-bookmark")!.endsWith(`;${shard}:${bookmark.split(`;${shard}:`)[1]}`)).toBe(true);
   });
 
   it("answers a hostile bookmark without a 5xx, whatever its parts", async () => {
