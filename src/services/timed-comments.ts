@@ -1,14 +1,10 @@
-import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
-import { findPlacement, videoPlacementQuery } from "../db/queries/shards";
 import { deleteTimedComment, findTimedComment, insertTimedComment, timedCommentsQuery } from "../db/queries/timed-comments";
-import { batchWith } from "../db/rider";
 import { ApiError } from "../lib/errors";
 import type { User } from "../types";
-import { caller, canManageContainer, requireVisibleVideo } from "./access";
-import { type Deps, viewer } from "./deps";
+import { canManageContainer } from "./access";
+import type { Deps } from "./deps";
 import { bumpGenerations } from "./edge-cache";
-import { visibleVideo } from "./localisation";
-import { readShard, requirePlacement, writeShard } from "./shards";
+import { readShard, visibleVideoPlacement, writeShard } from "./shards";
 
 export { MAX_TIMED_COMMENTS } from "../db/queries/timed-comments";
 
@@ -18,24 +14,20 @@ export { MAX_TIMED_COMMENTS } from "../db/queries/timed-comments";
  * (docs/decisions.md, "Shards": two round trips, the second only for a visible video).
  */
 export async function videoTimedComments(deps: Deps, user: User | undefined, videoId: number, language: string) {
-  const { db } = deps;
-  const [found, placed] = await batchWith(db, deps.session, [videoWithContainerQuery(db, videoId), videoPlacementQuery(db, videoId)]);
-  await requireVisibleVideo(caller(db, await viewer(deps, user)), videoWithContainer(found));
-  return timedCommentsQuery(readShard(deps, requirePlacement(placed[0])), videoId, language).all();
+  const { placement } = await visibleVideoPlacement(deps, user, videoId);
+  return timedCommentsQuery(readShard(deps, placement), videoId, language).all();
 }
 
-/** A comment at `time` ms into a video the caller may see: at most its duration when that is known (400). */
-export async function addTimedComment(
-  deps: Deps,
-  user: User,
-  video: { id: number; containerId: number; duration: number },
-  language: string,
-  input: { time: number; comment: string },
-) {
+/**
+ * A comment at `time` ms into a video the caller may see (else 404): at most its duration when that is known (400).
+ * The video and its placement are one catalogue batch, then the shard's insert.
+ */
+export async function addTimedComment(deps: Deps, user: User, videoId: number, language: string, input: { time: number; comment: string }) {
+  const { video, placement } = await visibleVideoPlacement(deps, user, videoId);
   if (video.duration > 0 && input.time > video.duration * 1000) {
     throw ApiError.field("time", `at most the video's duration (${video.duration * 1000} ms)`);
   }
-  const { db, shard } = writeShard(deps, requirePlacement(await findPlacement(deps.db, video.containerId)));
+  const { db, shard } = writeShard(deps, placement);
   const created = await insertTimedComment(db, shard, {
     containerId: video.containerId,
     videoId: video.id,
@@ -54,8 +46,7 @@ export async function addTimedComment(
  * container's managers and staff may; anyone else is 403.
  */
 export async function removeTimedComment(deps: Deps, user: User, videoId: number, commentId: number) {
-  const { video, container } = await visibleVideo(deps, user, videoId);
-  const placement = requirePlacement(await findPlacement(deps.db, container.id));
+  const { video, container, placement } = await visibleVideoPlacement(deps, user, videoId);
   const comment = await findTimedComment(readShard(deps, placement), commentId);
   if (!comment || comment.videoId !== video.id) throw ApiError.notFound();
   if (comment.userId !== user.id && !(await canManageContainer(deps.db, user, container.id))) {

@@ -249,4 +249,14 @@ describe("token-bearing reads", () => {
     expect(trips(res)).toBe(2);
     expect((await api(withToken("/v4/notifications.json", "A".repeat(43)))).status).toBe(401);
   });
+
+  it("a timed comment write: the session, one catalogue batch (video, container, placement), then the shard's insert", async () => {
+    const res = await api(`/v4/videos/${ids.episode}/timed_comments/en.json`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${member.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ time: 1000, comment: "three trips" }),
+    });
+    expect(res.status).toBe(201);
+    expect(trips(res)).toBe(3);
+  });
 });

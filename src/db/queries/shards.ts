@@ -21,15 +21,6 @@ export type Placement = { containerId: number; shard: number; movingTo: number |
 
 export const listShards = (db: DB) => db.select().from(shards).orderBy(shards.id).all();
 
-export const addShard = (db: DB, id: number) =>
-  db
-    .insert(shards)
-    .values({ id })
-    .onConflictDoUpdate({ target: shards.id, set: { accepting: true } });
-
-export const setShardAccepting = (db: DB, id: number, accepting: boolean) =>
-  db.update(shards).set({ accepting }).where(eq(shards.id, id)).returning().get();
-
 /** The move job's steps on the directory: each conditional, so a replay changes nothing twice. */
 export const startMove = (db: DB, containerId: number, target: number, now: number) =>
   db
@@ -56,7 +47,10 @@ export const pendingCleanups = (db: DB, limit: number) => db.select().from(shard
 
 export const deleteCleanup = (db: DB, id: number) => db.delete(shardCleanups).where(eq(shardCleanups.id, id));
 
-/** A container's whole-container cleanup, written before its large delete starts (its videos then add none). */
+/**
+ * A container's whole-container cleanup, written before its large delete starts (its videos then add none). The
+ * shards it names are the containers_shard_cleanup trigger's (src/db/triggers/shards.sql): keep the two alike.
+ */
 export const recordContainerCleanup = (db: DB, containerId: number) =>
   db.run(sql`INSERT INTO shard_cleanups (shard, container_id)
     SELECT shard, container_id FROM shard_directory WHERE container_id = ${containerId}

@@ -8,7 +8,6 @@ import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
 import { videoScopes } from "../../services/edge-cache";
-import { visibleVideo } from "../../services/localisation";
 import { MAX_TIMED_COMMENTS, addTimedComment, removeTimedComment, videoTimedComments } from "../../services/timed-comments";
 import type { AppEnv } from "../../types";
 import { timedCommentView } from "../../views/localisation";
@@ -93,10 +92,10 @@ export const timedCommentsRouter = createRouter()
     const deps = depsOf(c);
     const user = c.get("user")!;
     const params = c.req.valid("param");
-    const { video } = await visibleVideo(deps, user, parseId(params.video_id, "v"));
+    const videoId = parseId(params.video_id, "v");
     const language = normaliseLanguageCode(params.language_or_id);
     if (!language) throw ApiError.field("language_code", "a language code: two letters, optionally -<two letters> (ko, pt-br)");
-    const row = await addTimedComment(deps, user, video, language, c.req.valid("json"));
+    const row = await addTimedComment(deps, user, videoId, language, c.req.valid("json"));
     return c.json(timedCommentView(row, user), 201);
   })
   .openapi(remove, async (c) => {
