@@ -21,7 +21,7 @@ export async function runBatchResults(db: Pick<DB, "$client">, statements: Array
 }
 
 /** The same, returning the rows written (triggers and indexes included). */
-export async function runBatch(db: DB, statements: Array<SQL | D1PreparedStatement>) {
+export async function runBatch(db: Pick<DB, "$client">, statements: Array<SQL | D1PreparedStatement>) {
   const results = await runBatchResults(db, statements);
   return results.reduce((sum, r) => sum + (r.meta?.rows_written ?? 0), 0);
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { findPlacement, startMove, switchMove } from "../db/queries/shards";
-import { containerRowCounts, containerRowsAfter, deleteRows, upsertRows } from "../db/queries/shard-rows";
+import { clearDerived, containerRowCounts, containerRowsAfter, DELETE_ORDER, deleteRows, insertRows } from "../db/queries/shard-rows";
 import { SHARD_TABLES, type ShardTable } from "../db/shard-schema";
 import { emptyStats, instrument } from "../db/client";
 import { createShardDb, shardBinding, type ShardDB } from "../db/shards";
@@ -23,7 +23,9 @@ export const MOVE_CHUNK_ROWS = 500;
  * `container-move`: moves a container's shard rows from shard `from` to shard `to` (docs/decisions.md, "Shards").
  * 1. The directory marks the move (`moving_to`): reads stay on `from`, writes answer 503 with Retry-After.
  * 2. After `graceMs` (writes that read the directory before the mark land meanwhile), the target's rows of the
- *    container (left by a run that crashed) go, then every table is copied in id order, a chunk at a time.
+ *    container (left by a run that crashed) go, then every table is copied in rowid order, a chunk at a time, a row
+ *    after the rows it refers to. The counts the shard's triggers keep are not copied: the target's triggers build
+ *    them as the rows arrive.
  * 3. The copy is checked (the same row count per table on both), then the directory switches to `to` (conditional
  *    on the mark, so it happens once) and writes resume there.
  * 4. The rows on `from` are deleted, a chunk at a time; only once the directory names another shard (a container
@@ -31,9 +33,10 @@ export const MOVE_CHUNK_ROWS = 500;
  * Re-run after a crash at any point, it resumes: before the switch it copies again, after it only deletes.
  * Result `{container_id, from, to, rows: {table: n}, statements, d1_rows_read, d1_rows_written, ms}` (the shards' cost).
  */
-/** Every row of a container in one table of a shard, a chunk per statement. */
-async function deleteAll(db: ShardDB, table: ShardTable, containerId: number) {
-  while ((await deleteRows(db, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS);
+/** Every row of a container on a shard, a chunk per statement, what refers to a row first; then its zeroed counts. */
+async function deleteAll(db: ShardDB, containerId: number) {
+  for (const table of DELETE_ORDER) while ((await deleteRows(db, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS);
+  await clearDerived(db, containerId);
 }
 
 export const containerMove = defineJob({
@@ -70,15 +73,15 @@ export const containerMove = defineJob({
       }
       // Rows of this container already on the target are not live (the directory names the source): a partial copy
       // of a run that crashed, or of a move abandoned earlier. They go first, so the copy is exactly the source's.
-      for (const table of SHARD_TABLES) await deleteAll(target, table, containerId);
+      await deleteAll(target, containerId);
       for (const [stage, table] of SHARD_TABLES.entries()) {
         let after = 0;
         for (;;) {
           const chunk = await containerRowsAfter(source, table, containerId, after, MOVE_CHUNK_ROWS);
-          await upsertRows(target, table, chunk);
+          await insertRows(target, table, chunk);
           rows[table] += chunk.length;
           if (chunk.length < MOVE_CHUNK_ROWS) break;
-          after = chunk[chunk.length - 1].id;
+          after = chunk[chunk.length - 1]._rowid;
           if ((rows[table] / MOVE_CHUNK_ROWS) % 20 === 0) await progress(Math.round((80 * stage) / SHARD_TABLES.length));
         }
       }
@@ -92,10 +95,8 @@ export const containerMove = defineJob({
     placement = await findPlacement(db, containerId);
     // Never from the shard the directory names. A container deleted during the move has no placement: its cleanup
     // (both shards) may have run before this copy wrote, so whatever is left of it goes from both.
-    for (const table of SHARD_TABLES) {
-      if (!placement || placement.shard !== from) await deleteAll(source, table, containerId);
-      if (!placement) await deleteAll(target, table, containerId);
-    }
+    if (!placement || placement.shard !== from) await deleteAll(source, containerId);
+    if (!placement) await deleteAll(target, containerId);
     return {
       container_id: formatId(containerId, "c"),
       from,

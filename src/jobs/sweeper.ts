@@ -2,6 +2,7 @@ import { log } from "../lib/log";
 import { sweepDueJobs } from "../db/queries/jobs";
 import { sweepUsedSignatures } from "../db/queries/signatures";
 import { type CleanupDrain, drainShardCleanups } from "../services/shard-cleanups";
+import { syncShardFacts } from "../services/shard-facts";
 import { pruneVersions, type VersionPruneResult } from "../services/subtitle-retention";
 import { sweepWebhooks, type WebhookSweepResult } from "../webhooks/sweep";
 import { MAX_ATTEMPTS, QUEUED_TIMEOUT_SECONDS } from "./deadlines";
@@ -30,6 +31,8 @@ export interface SweepResult {
   versions?: VersionPruneResult;
   /** Deleted videos' and containers' shard rows removed (src/services/shard-cleanups.ts); left out when none were. */
   shardCleanups?: CleanupDrain;
+  /** Catalogue changes carried to the shards' copies (src/services/shard-facts.ts); left out when none were. */
+  shardFacts?: number;
   /** Used request signatures forgotten once their timestamp window closed; left out when none were. */
   usedSignatures?: number;
 }
@@ -66,6 +69,9 @@ export async function sweepJobs({ db, env }: JobDeps, now: Date = new Date()): P
   // The shard rows of deleted videos and containers their request did not get to (docs/decisions.md, "Shards").
   const shardCleanups = await drainShardCleanups({ db, env });
   if (shardCleanups.done) result.shardCleanups = shardCleanups;
+  // The catalogue changes the shards keep a copy of, which their request did not carry (a crash in between).
+  const shardFacts = await syncShardFacts({ db, env });
+  if (shardFacts) result.shardFacts = shardFacts;
   // Last: retention waits for the next minute at no cost to anyone, jobs and deliveries do not.
   const versions = await pruneVersions({ db, env }, now);
   if (versions.pruned) result.versions = versions;

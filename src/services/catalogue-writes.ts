@@ -47,6 +47,7 @@ import { STAFF_ONLY_FIELDS, containerColumns, type ContainerRow, type VideoRow }
 import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
 import type { Deps } from "./deps";
 import { drainShardCleanups } from "./shard-cleanups";
+import { syncShardFacts } from "./shard-facts";
 import { bumpGenerations } from "./edge-cache";
 import { invalidateCatalogueListings } from "./kv-cache";
 import { deleteVideoSnapshots, removeContainerVersions } from "./subtitle-retention";
@@ -157,7 +158,8 @@ export function staffOnlyFields(body: ContainerUpdate) {
  * PUT: only the fields sent change; genres, licences and managers are replaced as a whole. Returns the row;
  * a change of type or state (what the catalogue listings cache) drops the cached listings.
  */
-export async function updateContainer({ db, env }: Deps, user: User, container: ContainerRow, body: ContainerUpdate) {
+export async function updateContainer(deps: Deps, user: User, container: ContainerRow, body: ContainerUpdate) {
+  const { db, env } = deps;
   if (!user.staff) {
     const refused = staffOnlyFields(body);
     if (refused.length) throw ApiError.forbidden(`only staff may change ${refused.join(", ")}`);
@@ -202,6 +204,8 @@ export async function updateContainer({ db, env }: Deps, user: User, container: 
   if (statements.length) {
     await bumpGenerations(env, "catalogue");
     await sendDeliveries(env);
+    // A change of state or origin language left a shard_fact_changes row in the update's statement.
+    await syncShardFacts(deps);
   }
   return updated;
 }
@@ -221,6 +225,7 @@ export async function deleteContainer(deps: Deps, containerId: number): Promise<
   if (small) await removeContainerVersions({ db, env }, containerId);
   if (small) await db.batch([containerDeletedEvent(db, containerId), deleteContainerRow(db, containerId)]);
   else await updateContainerRow(db, containerId, { state: "blocked" }).run();
+  if (!small) await syncShardFacts(deps);
   await invalidateCatalogueListings(env.CACHE);
   await bumpGenerations(env, "catalogue");
   if (small) await sendDeliveries(env);
@@ -263,7 +268,8 @@ export async function createVideo({ db, env }: Deps, user: User, container: Cont
   return rows[0];
 }
 
-export async function updateVideo({ db, env }: Deps, user: User, video: VideoRow, body: VideoUpdate): Promise<VideoRow> {
+export async function updateVideo(deps: Deps, user: User, video: VideoRow, body: VideoUpdate): Promise<VideoRow> {
+  const { db, env } = deps;
   refuseBlockedChange(user, video.state, body.state);
   const set: Partial<typeof videos.$inferInsert> = {};
   if (body.number !== undefined) set.number = body.number;
@@ -275,6 +281,8 @@ export async function updateVideo({ db, env }: Deps, user: User, video: VideoRow
   if (!Object.keys(set).length) return video;
   const rows = await runBatch<VideoRow[]>(db, [updateVideoRow(db, video.id, set), selectVideo(db, video.id)]);
   await bumpGenerations(env, "catalogue");
+  // A change of state, origin language or number left a shard_fact_changes row in the update's statement.
+  await syncShardFacts(deps);
   return rows[0];
 }
 

@@ -1,6 +1,5 @@
 import { deleteCleanup, pendingCleanups } from "../db/queries/shards";
-import { deleteRows } from "../db/queries/shard-rows";
-import { SHARD_TABLES } from "../db/shard-schema";
+import { clearDerived, DELETE_ORDER, deleteRows } from "../db/queries/shard-rows";
 import { log } from "../lib/log";
 import { type Deps, shardDb } from "./deps";
 
@@ -31,7 +30,7 @@ export async function drainShardCleanups(deps: Pick<Deps, "db" | "env" | "shards
   let statements = 0;
   for (const cleanup of await pendingCleanups(deps.db, CLEANUPS_PER_DRAIN)) {
     const db = shardDb(deps, cleanup.shard);
-    for (const table of SHARD_TABLES) {
+    for (const table of DELETE_ORDER) {
       for (;;) {
         if (statements++ >= DRAIN_STATEMENTS) return { ...result, left: true };
         const gone = await deleteRows(db, table, cleanup.containerId, cleanup.videoId, CLEANUP_CHUNK_ROWS);
@@ -39,6 +38,7 @@ export async function drainShardCleanups(deps: Pick<Deps, "db" | "env" | "shards
         if (gone < CLEANUP_CHUNK_ROWS) break;
       }
     }
+    if (cleanup.videoId === null) await clearDerived(db, cleanup.containerId);
     await deleteCleanup(deps.db, cleanup.id);
     result.done += 1;
   }

@@ -12,6 +12,13 @@ import { describe, expect, it } from "vitest";
 
 // Vite reads the files when it builds the test, so a new file in the folder is checked with no edit here.
 const FILES = import.meta.glob<string>("../../src/db/triggers/*.sql", { query: "?raw", import: "default", eager: true });
+const SHARD_FILES = import.meta.glob<string>("../../src/db/shard-triggers/*.sql", { query: "?raw", import: "default", eager: true });
+
+/** Each kind of database with its folder (docs/decisions.md, "Shards"): the catalogue, and a shard (SHARD_1 stands for all). */
+const KINDS = [
+  { folder: "src/db/triggers", files: FILES, database: () => env.DB },
+  { folder: "src/db/shard-triggers", files: SHARD_FILES, database: () => env.SHARD_1 },
+];
 
 type Token = { kind: "word" | "quoted" | "punct" | "space" | "comment"; text: string; at: number };
 
@@ -108,12 +115,12 @@ function firstDifference(a: string, b: string) {
   return { source: around(a), database: around(b) };
 }
 
-describe("triggers: src/db/triggers and the migrated database hold the same set", () => {
-  const parsed = Object.entries(FILES).map(([path, sql]) => definitions(path.replace(/^.*\/src\//, "src/"), sql));
+describe.each(KINDS)("triggers: $folder and the migrated database hold the same set", ({ folder, files, database: db }) => {
+  const parsed = Object.entries(files).map(([path, sql]) => definitions(path.replace(/^.*\/src\//, "src/"), sql));
   const source = parsed.flatMap((p) => p.found);
 
-  it("every file in src/db/triggers is trigger definitions, each once and each with its reason", () => {
-    expect(Object.keys(FILES).length).toBeGreaterThan(0);
+  it(`every file in ${folder} is trigger definitions, each once and each with its reason`, () => {
+    expect(Object.keys(files).length).toBeGreaterThan(0);
     const names = source.map((d) => d.name);
     expect([
       ...parsed.flatMap((p) => p.strays),
@@ -123,7 +130,7 @@ describe("triggers: src/db/triggers and the migrated database hold the same set"
   });
 
   it("names and SQL agree, whitespace and comments aside", async () => {
-    const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all<{
+    const { results } = await db().prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all<{
       name: string;
       sql: string;
     }>();
@@ -135,7 +142,7 @@ describe("triggers: src/db/triggers and the migrated database hold the same set"
         .map((d) => `${d.name} (${d.file}): no migration creates it, or a later one drops it`),
       extra: [...database.keys()]
         .filter((name) => !written.has(name))
-        .map((name) => `${name}: the migrations create it; add its current definition to src/db/triggers`),
+        .map((name) => `${name}: the migrations create it; add its current definition to ${folder}`),
       different: [...written.values()]
         .filter((d) => database.has(d.name) && normalise(d.sql) !== database.get(d.name))
         .map((d) => ({ trigger: d.name, file: d.file, ...firstDifference(normalise(d.sql), database.get(d.name)!) })),
@@ -145,7 +152,9 @@ describe("triggers: src/db/triggers and the migrated database hold the same set"
     expect(database.size).toBe(written.size);
     expect(database.size).toBeGreaterThan(0);
   });
+});
 
+describe("triggers: the comparison", () => {
   it("the normal form ignores layout and comments only: a changed word or string still differs", () => {
     const a = "CREATE TRIGGER t AFTER INSERT ON x BEGIN\n  UPDATE y SET n = n + 1 WHERE k = 'a b'; -- note\nEND";
     expect(normalise(a)).toBe(normalise("CREATE TRIGGER t AFTER INSERT ON x BEGIN UPDATE y SET n=n+1 WHERE k='a b';END"));

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { findPlacement } from "../../src/db/queries/shards";
 import { insertTimedComment } from "../../src/db/queries/timed-comments";
 import { createShardDb, shardBinding } from "../../src/db/shards";
@@ -24,4 +25,45 @@ export async function addTimedComment(row: { videoId: number; language: string; 
   if (!video) throw new Error(`no video ${row.videoId} or user ${row.userId}`);
   const { shard, db: shardDb } = await shardOf(video.containerId);
   return insertTimedComment(shardDb, shard, { ...row, containerId: video.containerId, username: video.username });
+}
+
+/**
+ * Subtitle-family rows written straight to a container's shard, as a writer of the subtitle family does there
+ * (docs/decisions.md, "Shards: the subtitle family"): the container's and video's facts first (a writer's own, change
+ * 0, insert only), then `cues` segments with a subtitle in each language, ids from the shard's range.
+ */
+export async function putShardSubtitles(video: { id: number; containerId: number }, languages: string[], cues: number, base: number) {
+  const facts = await env.DB.prepare(
+    "SELECT c.state AS cs, c.origin_language AS co, v.state AS vs, v.origin_language AS vo, v.number AS n FROM videos v JOIN containers c ON c.id = v.container_id WHERE v.id = ?",
+  )
+    .bind(video.id)
+    .first<{ cs: string; co: string; vs: string; vo: string; n: number | null }>();
+  if (!facts) throw new Error(`no video ${video.id}`);
+  const { shard, binding } = await shardOf(video.containerId);
+  const first = shard * SHARD_ID_RANGE + base;
+  await binding.batch([
+    binding
+      .prepare("INSERT INTO container_facts (container_id, state, origin_language) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+      .bind(video.containerId, facts.cs, facts.co),
+    binding
+      .prepare(
+        "INSERT INTO video_facts (video_id, container_id, state, origin_language, number) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+      )
+      .bind(video.id, video.containerId, facts.vs, facts.vo, facts.n),
+    binding
+      .prepare(
+        `WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k + 1 < ?4)
+         INSERT INTO segments (id, container_id, video_id, start_ms, end_ms) SELECT ?1 + k, ?2, ?3, k * 1000, k * 1000 + 900 FROM n`,
+      )
+      .bind(first, video.containerId, video.id, cues),
+    ...languages.map((language, i) =>
+      binding
+        .prepare(
+          `INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text)
+           SELECT id + ?1, container_id, id, video_id, ?2, ?2 || ' cue ' || start_ms FROM segments WHERE video_id = ?3 AND id >= ?4`,
+        )
+        .bind((i + 1) * cues, language, video.id, first),
+    ),
+  ]);
+  return { shard, binding, first };
 }

@@ -1,12 +1,16 @@
 import { sql } from "drizzle-orm";
+import { runBatch } from "../raw-batch";
 import type { ShardDB } from "../shards";
-import { SHARD_TABLES, shardIds, type ShardTable } from "../shard-schema";
+import { CONTAINER_ONLY_TABLES, DERIVED_TABLES, SHARD_TABLES, shardIds, type ShardTable } from "../shard-schema";
 
 /**
  * Rows of a shard table by container, for the move job and the cleanup outbox (docs/decisions.md, "Shards"). Every
- * shard table has `id`, `container_id` and `video_id` and an index on (container_id, id), so each statement is one
- * range of that index, at most `limit` rows.
+ * shard table has `container_id` at the start of an index, which also holds the rowid (the `id` where a table has
+ * one), so each statement is one range of that index in rowid order, at most `limit` rows.
  */
+
+/** The order rows of a container are deleted in: what refers to a row before the row (facts last, for the triggers). */
+export const DELETE_ORDER: readonly ShardTable[] = [...SHARD_TABLES].reverse();
 
 /** Ids of shard `n` are n·2^32 + 1, + 2, …: disjoint ranges, so a row keeps its id on any shard. */
 export const SHARD_ID_RANGE = 2 ** 32;
@@ -26,19 +30,23 @@ const quoted = (table: ShardTable) => {
   return sql.identifier(table);
 };
 
-export type ShardRow = Record<string, unknown> & { id: number };
+/** A row as read for a copy: its columns, and its rowid in the source (the paging key, not copied). */
+export type ShardRow = Record<string, unknown> & { _rowid: number };
 
-/** The next rows of a container after `afterId`, in id order. */
-export const containerRowsAfter = (db: ShardDB, table: ShardTable, containerId: number, afterId: number, limit: number) =>
-  db.all<ShardRow>(sql`SELECT * FROM ${quoted(table)} WHERE container_id = ${containerId} AND id > ${afterId} ORDER BY id LIMIT ${limit}`);
+/** The next rows of a container after rowid `after`, in rowid order. */
+export const containerRowsAfter = (db: ShardDB, table: ShardTable, containerId: number, after: number, limit: number) =>
+  db.all<ShardRow>(
+    sql`SELECT rowid AS _rowid, * FROM ${quoted(table)} WHERE container_id = ${containerId} AND rowid > ${after} ORDER BY rowid LIMIT ${limit}`,
+  );
 
 /**
- * Writes rows as they are (a replay overwrites them with the same values), in one statement: the rows travel as one
- * JSON parameter (D1 binds at most 100 values per statement), unpacked by json_each. Shard tables hold no blobs.
+ * Writes rows as they are, in one statement: the rows travel as one JSON parameter (D1 binds at most 100 values per
+ * statement), unpacked by json_each. Shard tables hold no blobs. A plain insert: the move job clears the target
+ * first, so a row already there is a fault to stop on, not to overwrite (a REPLACE would cascade to its children).
  */
-export async function upsertRows(db: ShardDB, table: ShardTable, rows: ShardRow[]) {
+export async function insertRows(db: ShardDB, table: ShardTable, rows: ShardRow[]) {
   if (!rows.length) return;
-  const columns = Object.keys(rows[0]);
+  const columns = Object.keys(rows[0]).filter((c) => c !== "_rowid");
   const names = sql.join(
     columns.map((c) => sql.identifier(c)),
     sql`, `,
@@ -47,17 +55,29 @@ export async function upsertRows(db: ShardDB, table: ShardTable, rows: ShardRow[
     columns.map((c) => sql`json_extract(value, ${`$.${c}`})`),
     sql`, `,
   );
-  await db.run(sql`INSERT OR REPLACE INTO ${quoted(table)} (${names}) SELECT ${values} FROM json_each(${JSON.stringify(rows)})`);
+  await db.run(sql`INSERT INTO ${quoted(table)} (${names}) SELECT ${values} FROM json_each(${JSON.stringify(rows)})`);
 }
 
-/** Deletes up to `limit` rows of a container (or of one of its videos); the number deleted. */
+/**
+ * Deletes up to `limit` rows of a container (or of one of its videos: a table with no video_id has none); the number
+ * deleted. The shard's triggers take each row off the counts as it goes.
+ */
 export async function deleteRows(db: ShardDB, table: ShardTable, containerId: number, videoId: number | null, limit: number) {
+  if (videoId !== null && CONTAINER_ONLY_TABLES.includes(table)) return 0;
   const t = quoted(table);
   const scope = videoId === null ? sql`container_id = ${containerId}` : sql`container_id = ${containerId} AND video_id = ${videoId}`;
   const gone = await db.all<{ gone: number }>(
-    sql`DELETE FROM ${t} WHERE id IN (SELECT id FROM ${t} WHERE ${scope} LIMIT ${limit}) RETURNING 1 AS gone`,
+    sql`DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM ${t} WHERE ${scope} LIMIT ${limit}) RETURNING 1 AS gone`,
   );
   return gone.length;
+}
+
+/** The counts the triggers left at zero for a container whose rows are all gone (one statement per derived table). */
+export async function clearDerived(db: ShardDB, containerId: number) {
+  await runBatch(
+    db,
+    DERIVED_TABLES.map((table) => sql`DELETE FROM ${sql.identifier(table)} WHERE container_id = ${containerId}`),
+  );
 }
 
 /** How many rows of a container each shard table holds (the move job's check, health figures). */

@@ -49,3 +49,16 @@ export const shardCleanups = sqliteTable(
   },
   (t) => [index("shard_cleanups_container").on(t.containerId, t.videoId)],
 );
+
+/**
+ * The outbox of catalogue changes the shards keep a copy of (their container_facts and video_facts): a container's
+ * state or origin language, a video's state, origin language or number, changed here, leaves a row (the triggers, in
+ * the same statement); the sync brings each named container's or video's current facts to its shards, then deletes
+ * the row (src/services/shard-facts.ts: by the changing request, else by the sweeper). Its id orders the changes.
+ */
+export const shardFactChanges = sqliteTable("shard_fact_changes", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  containerId: integer("container_id").notNull(),
+  /** Null: the container's own facts. */
+  videoId: integer("video_id"),
+});

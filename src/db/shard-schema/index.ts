@@ -36,9 +36,36 @@ export const timedComments = sqliteTable(
   ],
 );
 
+export * from "./counts";
+export * from "./facts";
+export * from "./subtitles";
+
 /**
- * Every table a shard holds, in the order a container's rows are copied and deleted (the move job, the cleanup
- * outbox): each has an integer `id`, `container_id` and `video_id`, and an index on (container_id, id).
+ * The tables that hold a container's rows, in the order the move job copies them (a row after the rows it refers
+ * to: facts, then segments before subtitles before what hangs off a subtitle); deletes go in the reverse order. Each
+ * has `container_id` at the start of an index; `video` says whether it has `video_id` (a deleted video's cleanup).
+ * Paging is by rowid (the `id` where the table has one).
  */
-export const SHARD_TABLES = ["timed_comments"] as const;
+export const SHARD_TABLES = [
+  "container_facts",
+  "video_facts",
+  "timed_comments",
+  "segments",
+  "subtitles",
+  "subtitle_histories",
+  "subtitle_versions",
+  "translation_votes",
+  "reports",
+  "caption_suggestions",
+] as const;
 export type ShardTable = (typeof SHARD_TABLES)[number];
+
+/** Tables with no `video_id`: a video's cleanup passes them by. */
+export const CONTAINER_ONLY_TABLES: readonly ShardTable[] = ["container_facts"];
+
+/**
+ * The counts the shard's triggers derive from those rows: never copied (the target's triggers rebuild them as the
+ * rows arrive) and cleared by container once its rows are gone (a count at zero stays behind otherwise).
+ */
+export const DERIVED_TABLES = ["contributions", "container_language_counts"] as const;
+export type DerivedTable = (typeof DERIVED_TABLES)[number];

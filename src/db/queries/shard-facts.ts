@@ -1,0 +1,72 @@
+import { sql } from "drizzle-orm";
+import type { DB } from "../client";
+
+/**
+ * The catalogue's facts the shards keep a copy of (docs/decisions.md, "Shards: the subtitle family"): read here from
+ * the shard_fact_changes outbox and the catalogue in one statement (one snapshot), written to the shards' container_facts
+ * and video_facts.
+ */
+
+export interface PendingFacts {
+  container_id: number;
+  /** Null: the container's own facts. */
+  video_id: number | null;
+  /** The newest change of this container or video among those read: the version its facts are written with. */
+  change_id: number;
+  /** Null when the container is gone (its cleanup removes its rows from the shards). */
+  container_state: string | null;
+  container_origin: string | null;
+  /** Null when the video is gone, or for a container's own change. */
+  video_state: string | null;
+  video_origin: string | null;
+  number: number | null;
+  shard: number | null;
+  moving_to: number | null;
+}
+
+/** The oldest `limit` changes, one row per container or video they name, with its current facts and shards. */
+export const pendingFacts = (db: DB, limit: number) =>
+  db.all<PendingFacts>(sql`WITH pending AS (SELECT id, container_id, video_id FROM shard_fact_changes ORDER BY id LIMIT ${limit})
+    SELECT p.container_id AS container_id, p.video_id AS video_id, max(p.id) AS change_id,
+      c.state AS container_state, c.origin_language AS container_origin,
+      v.state AS video_state, v.origin_language AS video_origin, v.number AS number,
+      d.shard AS shard, d.moving_to AS moving_to
+    FROM pending p
+    LEFT JOIN containers c ON c.id = p.container_id
+    LEFT JOIN videos v ON v.id = p.video_id AND v.container_id = p.container_id
+    LEFT JOIN shard_directory d ON d.container_id = p.container_id
+    GROUP BY p.container_id, p.video_id
+    ORDER BY change_id`);
+
+/** Every change up to `id` has been carried to the shards. */
+export const deleteFactChangesThrough = (db: DB, id: number) => db.run(sql`DELETE FROM shard_fact_changes WHERE id <= ${id}`);
+
+export interface ContainerFactsRow {
+  containerId: number;
+  state: string;
+  originLanguage: string;
+  changeId: number;
+}
+export interface VideoFactsRow extends ContainerFactsRow {
+  videoId: number;
+  number: number | null;
+}
+
+/**
+ * A container's facts on a shard: written over an older version only (`changeId` 0, a writer's own, only inserts), so
+ * overlapping syncs leave the newest. The shard's triggers recount and reflag what the change touches.
+ */
+export const containerFactsStatement = (f: ContainerFactsRow) =>
+  sql`INSERT INTO container_facts (container_id, state, origin_language, change_id)
+    VALUES (${f.containerId}, ${f.state}, ${f.originLanguage}, ${f.changeId})
+    ON CONFLICT (container_id) DO UPDATE SET state = excluded.state, origin_language = excluded.origin_language,
+      change_id = excluded.change_id
+    WHERE excluded.change_id > container_facts.change_id`;
+
+/** The same for a video. */
+export const videoFactsStatement = (f: VideoFactsRow) =>
+  sql`INSERT INTO video_facts (video_id, container_id, state, origin_language, number, change_id)
+    VALUES (${f.videoId}, ${f.containerId}, ${f.state}, ${f.originLanguage}, ${f.number}, ${f.changeId})
+    ON CONFLICT (video_id) DO UPDATE SET state = excluded.state, origin_language = excluded.origin_language,
+      number = excluded.number, change_id = excluded.change_id
+    WHERE excluded.change_id > video_facts.change_id`;
