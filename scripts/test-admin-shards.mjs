@@ -39,6 +39,12 @@ export async function shardStepsOffline({ step, admin, rows, ok }) {
     assert.equal(admin(["shards", "move", "1v", "2"]).status, 2);
     assert.equal(rows("SELECT count(*) AS c FROM jobs WHERE type = 'container-move'")[0].c, 0);
   });
+
+  await step("shards copy-subtitles: refused for an unknown or malformed container; queued once per container", () => {
+    assert.equal(admin(["shards", "copy-subtitles", "999999999c"]).status, 1);
+    assert.equal(admin(["shards", "copy-subtitles", "1v"]).status, 2);
+    assert.equal(rows("SELECT count(*) AS c FROM jobs WHERE type = 'subtitle-family-copy'")[0].c, 0);
+  });
 }
 
 export async function shardStepsOnline({ step, admin, rows, ok, base, token, fetch }) {
@@ -67,5 +73,26 @@ export async function shardStepsOnline({ step, admin, rows, ok, base, token, fet
     assert.deepEqual(await (await fetch(path)).json(), before);
     assert.deepEqual(admin(["shards", "list"]).json.moves, []);
     return `${before.length} comments moved to shard ${to} by job ${id}`;
+  });
+
+  await step("shards copy-subtitles: the demo's first container's subtitles are copied to its shard and checked", async () => {
+    const [{ container }] = rows("SELECT container_id AS container FROM videos WHERE id = 1");
+    const res = admin(["shards", "copy-subtitles", `${container}c`]);
+    ok(res);
+    assert.equal(res.json.jobs.length, 1);
+    assert.deepEqual(admin(["shards", "copy-subtitles", `${container}c`]).json.jobs, [], "one copy of a container at a time");
+    const id = res.json.jobs[0].id;
+    const deadline = Date.now() + 90_000;
+    let job;
+    while (Date.now() < deadline) {
+      job = (await (await fetch(`${base}/v4/jobs/${id}.json?token=${token}`)).json()).job;
+      if (job.status === "succeeded" || job.status === "failed") break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    assert.equal(job.status, "succeeded", JSON.stringify(job));
+    const [{ n }] = rows(`SELECT count(*) AS n FROM subtitles s JOIN videos v ON v.id = s.video_id WHERE v.container_id = ${container}`);
+    assert.ok(n > 0, "the demo container has subtitles");
+    assert.equal(job.result.rows.subtitles, n);
+    return `${n} subtitles copied to shard ${job.result.shard} by job ${id}`;
   });
 }

@@ -1,4 +1,4 @@
-// `npm run admin -- shards <list|add|accept|move>`: the shard databases as an operator runs them (docs/operations.md,
+// `npm run admin -- shards <list|add|accept|move|copy-subtitles>`: the shard databases as an operator runs them (docs/operations.md,
 // "Shards"; docs/decisions.md, "Shards"), through `wrangler d1 execute` on the catalogue like every admin command.
 import { loadAppCode } from "./app-code.mjs";
 import { Conflict, NotFound } from "./commands.mjs";
@@ -9,6 +9,7 @@ import { shardBindings } from "../d1-bindings.mjs";
 const MOVE_GRACE_MS = 2000;
 /** The note a move queued here carries until the sweeper sends it (`d1 execute` cannot send a queue message). */
 export const MOVE_NOTE = "queued by an operator (npm run admin -- shards move); the next sweep sends it";
+const COPY_NOTE = "queued by an operator (npm run admin -- shards copy-subtitles); the next sweep sends it";
 
 function parseShard(raw) {
   if (!/^[1-9]\d{0,5}$/.test(raw ?? "")) throw new UsageError(`shard: a shard number (1, 2, ...), got ${JSON.stringify(raw ?? "")}`);
@@ -103,6 +104,38 @@ export async function shardsMove(target, [rawContainer, rawShard]) {
      RETURNING id, type, status, params`,
   );
   return { job: { id: `${job.id}j`, type: job.type, status: job.status, params: JSON.parse(job.params) } };
+}
+
+/**
+ * `shards copy-subtitles <container>|all`: queues a `subtitle-family-copy` job (src/jobs/subtitle-family-copy.ts) for
+ * the container, or for every container with subtitles and no copy queued yet: each copies the container's subtitle
+ * family from the catalogue to its shard and checks it. The sweeper sends the jobs, SWEEP_BATCH a minute.
+ */
+export async function shardsCopySubtitles(target, [raw]) {
+  const all = raw === "all";
+  const containerId = all ? null : await parseContainerId(raw);
+  if (!all) {
+    const [[placed]] = execute(target, `SELECT count(*) AS n FROM shard_directory WHERE container_id = ${sqlInt(containerId)}`);
+    if (!placed.n) throw new NotFound(`no container ${containerId}c`);
+  }
+  const scope = all
+    ? `SELECT DISTINCT v.container_id AS id FROM subtitles s CROSS JOIN videos v ON v.id = s.video_id`
+    : `SELECT ${sqlInt(containerId)} AS id`;
+  const [queued] = execute(
+    target,
+    `INSERT INTO jobs (type, params, error, lease_until)
+     SELECT 'subtitle-family-copy', json_object('containerId', c.id), ${sqlString(COPY_NOTE)}, unixepoch() FROM (${scope}) c
+     WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.type = 'subtitle-family-copy' AND j.status IN ('queued', 'running')
+       AND json_extract(j.params, '$.containerId') = c.id)
+     RETURNING id, json_extract(params, '$.containerId') AS container_id`,
+  );
+  return { jobs: queued.map((j) => ({ id: `${j.id}j`, container: `${j.container_id}c` })) };
+}
+
+export function printCopies({ jobs }) {
+  if (!jobs.length) console.log("nothing queued: a copy of each is queued or running already");
+  for (const j of jobs) console.log(`job ${j.id} (subtitle-family-copy ${j.container}) queued`);
+  if (jobs.length) console.log("the sweeper sends them, 100 a minute; follow one with: npm run admin -- jobs show <id>");
 }
 
 export function printShards({ shards, moves }) {

@@ -4,7 +4,7 @@ import { CONTAINER_STATES, VIDEO_STATES } from "../../domain/catalogue-types";
 /**
  * What the shard's own rules read of the catalogue (docs/decisions.md, "Shards: the subtitle family"): the state and
  * origin language of each of its containers and their videos, and a video's place in its container. The catalogue is
- * the authority; these rows follow it through the shard_syncs outbox (src/services/shard-syncs.ts), and a writer of
+ * the authority; these rows follow it through the shard_syncs outbox (src/services/shard-facts.ts), and a writer of
  * subtitles inserts its video's row if it is missing. With them, the shard's triggers keep the translation flag and
  * the language counts in the statement that changes a subtitle, as the catalogue's did, with no second database.
  *

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { emptyStats, instrument } from "../db/client";
+import { containerFactsStatement, videoFactsStatement } from "../db/queries/shard-facts";
+import { clearDerived, deleteRows, insertRows } from "../db/queries/shard-rows";
+import { findContainer } from "../db/queries/catalogue";
+import { findPlacement } from "../db/queries/shards";
+import {
+  catalogueFamilyCounts,
+  containerVideoFacts,
+  derivedCounts,
+  FAMILY_TABLES,
+  type FamilyTable,
+  familyRowsAfter,
+} from "../db/queries/subtitle-family-copy";
+import { runBatch } from "../db/raw-batch";
+import { createShardDb, shardBinding } from "../db/shards";
+import { containerRowCounts } from "../db/queries/shard-rows";
+import { formatId } from "../lib/ids";
+import { defineJob, PermanentJobError } from "./define";
+
+export const SubtitleFamilyCopyParams = z.object({ containerId: z.number().int().positive() });
+
+/** Rows one copy statement reads from the catalogue (and one statement writes to the shard). */
+export const COPY_CHUNK_ROWS = 500;
+
+/**
+ * `subtitle-family-copy`: copies a container's subtitle family from the catalogue to the shard the directory names
+ * (docs/decisions.md, "Shards: the subtitle family"), the first step of moving the family out of the catalogue.
+ * 1. The shard's copy of the container's family (left by an earlier run) goes, then its facts are written where the
+ *    shard has none (a sync's newer facts stay).
+ * 2. Each table is copied a video at a time in rowid order, a chunk per statement; the rows keep their catalogue ids.
+ *    The shard's triggers flag translations and count as the rows arrive.
+ * 3. The copy is checked: the same rows per table, and the counts the shard's triggers derived equal to the ones the
+ *    catalogue's triggers keep. A difference fails the job with both sides named (a write during the copy: run it
+ *    again; anything else is a fault of the triggers).
+ * Idempotent: every run starts from a cleared copy. The catalogue is not changed: until the subtitle routes read the
+ * shards, the copy is a checked shadow of the catalogue's rows.
+ * Result `{container_id, shard, rows: {table: n}, statements, d1_rows_read, d1_rows_written, ms}` (the shard's cost).
+ */
+export const subtitleFamilyCopy = defineJob({
+  type: "subtitle-family-copy",
+  params: SubtitleFamilyCopyParams,
+  payload: null,
+  async handler({ db, env, params, progress }) {
+    const started = Date.now();
+    const { containerId } = params;
+    const [container, placement] = await Promise.all([findContainer(db, containerId), findPlacement(db, containerId)]);
+    if (!container || !placement) throw new PermanentJobError(`no container ${formatId(containerId, "c")}`);
+    // A move copies the shard's rows as they are; this copy waits until the container has one home (a retry).
+    if (placement.movingTo !== null) throw new Error(`container ${formatId(containerId, "c")} is moving; retry after the move`);
+    const d1 = emptyStats();
+    const shard = createShardDb(instrument(shardBinding(env, placement.shard), d1));
+
+    for (const table of [...FAMILY_TABLES].reverse()) {
+      while ((await deleteRows(shard, table, containerId, null, COPY_CHUNK_ROWS)) === COPY_CHUNK_ROWS);
+    }
+    await clearDerived(shard, containerId);
+    const videos = await containerVideoFacts(db, containerId);
+    const facts = { containerId, state: container.state, originLanguage: container.originLanguage, changeId: 0 };
+    await runBatch(shard, [
+      containerFactsStatement(facts),
+      ...videos.map((v) =>
+        videoFactsStatement({ ...facts, videoId: v.video_id, state: v.state, originLanguage: v.origin_language, number: v.number }),
+      ),
+    ]);
+
+    const rows = Object.fromEntries(FAMILY_TABLES.map((t) => [t, 0])) as Record<FamilyTable, number>;
+    for (const [i, video] of videos.entries()) {
+      for (const table of FAMILY_TABLES) {
+        for (let after = 0; ;) {
+          const chunk = await familyRowsAfter(db, table, video.video_id, after, COPY_CHUNK_ROWS);
+          await insertRows(shard, table, chunk);
+          rows[table] += chunk.length;
+          if (chunk.length < COPY_CHUNK_ROWS) break;
+          after = chunk[chunk.length - 1]._rowid;
+        }
+      }
+      if (i % 20 === 19) await progress(Math.round((90 * (i + 1)) / videos.length));
+    }
+
+    const [catalogue, copied, derived] = await Promise.all([
+      catalogueFamilyCounts(db, containerId),
+      containerRowCounts(shard, containerId),
+      derivedCounts(shard, containerId),
+    ]);
+    const differences = [
+      ...FAMILY_TABLES.filter((t) => catalogue.rows[t] !== copied[t]).map((t) => `${t}: ${copied[t]} of ${catalogue.rows[t]}`),
+      ...(["contributions", "languages"] as const)
+        .filter((k) => catalogue.derived[k] !== derived[k])
+        .map((k) => `${k}: "${derived[k]}" on the shard, "${catalogue.derived[k]}" in the catalogue`),
+    ];
+    if (differences.length) throw new Error(`copy differs: ${differences.join("; ")}`);
+    return {
+      container_id: formatId(containerId, "c"),
+      shard: placement.shard,
+      rows,
+      statements: d1.queries,
+      d1_rows_read: d1.rowsRead,
+      d1_rows_written: d1.rowsWritten,
+      ms: Date.now() - started,
+    };
+  },
+});
