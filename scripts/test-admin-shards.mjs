@@ -48,6 +48,18 @@ export async function shardStepsOffline({ step, admin, rows, ok }) {
 }
 
 export async function shardStepsOnline({ step, admin, rows, ok, base, token, fetch }) {
+  /** A job the sweeper sends within a minute, polled over HTTP until it ends. */
+  async function finished(id) {
+    const deadline = Date.now() + 90_000;
+    let job;
+    while (Date.now() < deadline) {
+      job = (await (await fetch(`${base}/v4/jobs/${id}.json?token=${token}`)).json()).job;
+      if (job.status === "succeeded" || job.status === "failed") break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    return job;
+  }
+
   await step("shards move: the sweeper sends the job, the container's comments are then read from the other shard", async () => {
     // The demo's first episode has timed comments (scripts/demo/community.mjs).
     const [{ video, container, shard }] = rows(
@@ -61,13 +73,7 @@ export async function shardStepsOnline({ step, admin, rows, ok, base, token, fet
     ok(res);
     assert.equal(admin(["shards", "move", `${container}c`, String(to)]).status, 1, "one move of a container at a time");
     const id = res.json.job.id;
-    const deadline = Date.now() + 90_000;
-    let job;
-    while (Date.now() < deadline) {
-      job = (await (await fetch(`${base}/v4/jobs/${id}.json?token=${token}`)).json()).job;
-      if (job.status === "succeeded" || job.status === "failed") break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    const job = await finished(id);
     assert.equal(job.status, "succeeded", JSON.stringify(job));
     assert.equal(rows(`SELECT shard FROM shard_directory WHERE container_id = ${container}`)[0].shard, to);
     assert.deepEqual(await (await fetch(path)).json(), before);
@@ -82,13 +88,7 @@ export async function shardStepsOnline({ step, admin, rows, ok, base, token, fet
     assert.equal(res.json.jobs.length, 1);
     assert.deepEqual(admin(["shards", "copy-subtitles", `${container}c`]).json.jobs, [], "one copy of a container at a time");
     const id = res.json.jobs[0].id;
-    const deadline = Date.now() + 90_000;
-    let job;
-    while (Date.now() < deadline) {
-      job = (await (await fetch(`${base}/v4/jobs/${id}.json?token=${token}`)).json()).job;
-      if (job.status === "succeeded" || job.status === "failed") break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    const job = await finished(id);
     assert.equal(job.status, "succeeded", JSON.stringify(job));
     const [{ n }] = rows(`SELECT count(*) AS n FROM subtitles s JOIN videos v ON v.id = s.video_id WHERE v.container_id = ${container}`);
     assert.ok(n > 0, "the demo container has subtitles");

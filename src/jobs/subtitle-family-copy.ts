@@ -4,15 +4,9 @@ import { containerFactsStatement, videoFactsStatement } from "../db/queries/shar
 import { clearDerived, deleteRows, insertRows } from "../db/queries/shard-rows";
 import { findContainer } from "../db/queries/catalogue";
 import { findPlacement } from "../db/queries/shards";
-import {
-  catalogueFamilyCounts,
-  containerVideoFacts,
-  derivedCounts,
-  FAMILY_TABLES,
-  type FamilyTable,
-  familyRowsAfter,
-} from "../db/queries/subtitle-family-copy";
+import { catalogueFamilyCounts, containerVideoFacts, derivedCounts, familyRowsAfter } from "../db/queries/subtitle-family-copy";
 import { runBatch } from "../db/raw-batch";
+import { SUBTITLE_FAMILY_TABLES, type SubtitleFamilyTable } from "../db/shard-schema";
 import { createShardDb, shardBinding } from "../db/shards";
 import { containerRowCounts } from "../db/queries/shard-rows";
 import { formatId } from "../lib/ids";
@@ -51,7 +45,7 @@ export const subtitleFamilyCopy = defineJob({
     const d1 = emptyStats();
     const shard = createShardDb(instrument(shardBinding(env, placement.shard), d1));
 
-    for (const table of [...FAMILY_TABLES].reverse()) {
+    for (const table of [...SUBTITLE_FAMILY_TABLES].reverse()) {
       while ((await deleteRows(shard, table, containerId, null, COPY_CHUNK_ROWS)) === COPY_CHUNK_ROWS);
     }
     await clearDerived(shard, containerId);
@@ -64,9 +58,9 @@ export const subtitleFamilyCopy = defineJob({
       ),
     ]);
 
-    const rows = Object.fromEntries(FAMILY_TABLES.map((t) => [t, 0])) as Record<FamilyTable, number>;
+    const rows = Object.fromEntries(SUBTITLE_FAMILY_TABLES.map((t) => [t, 0])) as Record<SubtitleFamilyTable, number>;
     for (const [i, video] of videos.entries()) {
-      for (const table of FAMILY_TABLES) {
+      for (const table of SUBTITLE_FAMILY_TABLES) {
         for (let after = 0; ;) {
           const chunk = await familyRowsAfter(db, table, video.video_id, after, COPY_CHUNK_ROWS);
           await insertRows(shard, table, chunk);
@@ -84,7 +78,7 @@ export const subtitleFamilyCopy = defineJob({
       derivedCounts(shard, containerId),
     ]);
     const differences = [
-      ...FAMILY_TABLES.filter((t) => catalogue.rows[t] !== copied[t]).map((t) => `${t}: ${copied[t]} of ${catalogue.rows[t]}`),
+      ...SUBTITLE_FAMILY_TABLES.filter((t) => catalogue.rows[t] !== copied[t]).map((t) => `${t}: ${copied[t]} of ${catalogue.rows[t]}`),
       ...(["contributions", "languages"] as const)
         .filter((k) => catalogue.derived[k] !== derived[k])
         .map((k) => `${k}: "${derived[k]}" on the shard, "${catalogue.derived[k]}" in the catalogue`),

@@ -21,6 +21,8 @@ import type { JobDeps, JobMessageBody } from "./types";
 
 /** Jobs one sweep handles; `sendBatch` takes at most 100 messages. Later ones wait for the next minute. */
 export const SWEEP_BATCH = 100;
+/** Rounds of shard fact changes one sweep carries (FACT_CHANGES_PER_ROUND each): a bulk change made outside the API. */
+const SWEEP_FACT_ROUNDS = 20;
 
 export interface SweepResult {
   resent: number[];
@@ -70,7 +72,7 @@ export async function sweepJobs({ db, env }: JobDeps, now: Date = new Date()): P
   const shardCleanups = await drainShardCleanups({ db, env });
   if (shardCleanups.done) result.shardCleanups = shardCleanups;
   // The catalogue changes the shards keep a copy of, which their request did not carry (a crash in between).
-  const shardFacts = await syncShardFacts({ db, env });
+  const shardFacts = await syncShardFacts({ db, env }, SWEEP_FACT_ROUNDS);
   if (shardFacts) result.shardFacts = shardFacts;
   // Last: retention waits for the next minute at no cost to anyone, jobs and deliveries do not.
   const versions = await pruneVersions({ db, env }, now);

@@ -1,14 +1,10 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { findJob, insertJob } from "../../src/db/queries/jobs";
 import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { DERIVED_TABLES, SHARD_TABLES } from "../../src/db/shard-schema";
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
-import { queue } from "../../queues";
 import { MOVE_CHUNK_ROWS } from "../../src/jobs/container-move";
-import { db, signedInUser } from "../helpers";
+import { signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { putShardSubtitles, shardOf } from "../helpers/shards";
+import { moveContainer, putShardSubtitles, shardOf } from "../helpers/shards";
 
 /**
  * The cost of moving one large container between shards (docs/scaling.md, "Shards as built"): 100 videos × 200
@@ -32,13 +28,7 @@ type MoveResult = {
 };
 
 async function move(containerId: number, from: number, to: number) {
-  const job = await insertJob(db(), { type: "container-move", params: { containerId, from, to, graceMs: 0 } });
-  const batch = createMessageBatch("media-catalogue-jobs", [
-    { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { type: "container-move", jobId: job.id } },
-  ]);
-  await queue(batch, env);
-  await getQueueResult(batch, createExecutionContext());
-  const done = await findJob(db(), job.id);
+  const done = await moveContainer(containerId, from, to);
   expect(done?.status).toBe("succeeded");
   return done!.result as MoveResult;
 }

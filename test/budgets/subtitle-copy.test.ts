@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findJob, insertJob } from "../../src/db/queries/jobs";
 import { COPY_CHUNK_ROWS } from "../../src/jobs/subtitle-family-copy";
-import { FAMILY_TABLES } from "../../src/db/queries/subtitle-family-copy";
+import { SUBTITLE_FAMILY_TABLES } from "../../src/db/shard-schema";
 import { db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { deliver } from "../helpers/subtitles";
@@ -60,8 +60,8 @@ describe("copying a large container's subtitle family to its shard", () => {
     const rows = Object.values(result.rows).reduce((a, b) => a + b, 0);
     // Shard statements: per video and table a read of the catalogue (not counted here) and a write per chunk; the
     // clearing, the facts and the checks are a fixed few per table.
-    const chunks = VIDEOS * FAMILY_TABLES.length + Math.ceil(rows / COPY_CHUNK_ROWS);
-    expect(result.statements).toBeLessThanOrEqual(chunks + 4 * FAMILY_TABLES.length + 10);
+    const chunks = VIDEOS * SUBTITLE_FAMILY_TABLES.length + Math.ceil(rows / COPY_CHUNK_ROWS);
+    expect(result.statements).toBeLessThanOrEqual(chunks + 4 * SUBTITLE_FAMILY_TABLES.length + 10);
     console.log(
       `subtitle family copy: ${rows} rows, ${result.statements} shard statements, ${result.d1_rows_read} rows read and ` +
         `${result.d1_rows_written} written on the shard, ${result.ms} ms`,

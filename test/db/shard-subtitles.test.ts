@@ -1,15 +1,12 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { queue } from "../../queues";
-import { findJob, insertJob } from "../../src/db/queries/jobs";
 import { containerFactsStatement } from "../../src/db/queries/shard-facts";
 import { runBatch } from "../../src/db/raw-batch";
 import { createShardDb, shardBinding } from "../../src/db/shards";
 import { sweepJobs } from "../../src/jobs/sweeper";
 import { api, db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { putShardSubtitles, shardOf } from "../helpers/shards";
+import { moveContainer, putShardSubtitles, shardOf } from "../helpers/shards";
 
 /**
  * The subtitle family's side of a shard (docs/decisions.md, "Shards: the subtitle family"): the copy of the
@@ -200,16 +197,6 @@ describe("the shard_fact_changes outbox", () => {
 });
 
 describe("the move job and the cleanup outbox over the subtitle family", () => {
-  async function move(containerId: number, from: number, to: number) {
-    const job = await insertJob(db(), { type: "container-move", params: { containerId, from, to, graceMs: 0 } });
-    const batch = createMessageBatch("media-catalogue-jobs", [
-      { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { type: "container-move", jobId: job.id } },
-    ]);
-    await queue(batch, env);
-    await getQueueResult(batch, createExecutionContext());
-    return findJob(db(), job.id);
-  }
-
   const familyOf = async (n: number, containerId: number) => ({
     segments: await all(n, "SELECT * FROM segments WHERE container_id = ? ORDER BY id", containerId),
     subtitles: await all(n, "SELECT * FROM subtitles WHERE container_id = ? ORDER BY id", containerId),
@@ -237,7 +224,7 @@ describe("the move job and the cleanup outbox over the subtitle family", () => {
     expect(before.subtitles).toHaveLength(1200);
     const [enSource, enTarget] = [await languageCounts(shard, "en"), await languageCounts(other(shard), "en")];
 
-    const done = await move(c.id, shard, other(shard));
+    const done = await moveContainer(c.id, shard, other(shard));
     expect(done?.status).toBe("succeeded");
     expect(await familyOf(other(shard), c.id)).toEqual(before);
     expect(await familyOf(shard, c.id)).toEqual({ segments: [], subtitles: [], votes: [], facts: [], counts: [], contributions: [] });

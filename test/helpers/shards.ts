@@ -1,9 +1,11 @@
 import { env } from "cloudflare:workers";
+import { findJob, insertJob } from "../../src/db/queries/jobs";
 import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { findPlacement } from "../../src/db/queries/shards";
 import { insertTimedComment } from "../../src/db/queries/timed-comments";
 import { createShardDb, shardBinding } from "../../src/db/shards";
 import { db } from "./index";
+import { deliver } from "./subtitles";
 
 /** The shard a container's rows live on (the directory), and that shard's database. */
 export async function shardOf(containerId: number) {
@@ -66,4 +68,11 @@ export async function putShardSubtitles(video: { id: number; containerId: number
     ),
   ]);
   return { shard, binding, first };
+}
+
+/** A `container-move` job (no grace wait) run to its end by the real consumer: the job row after it. */
+export async function moveContainer(containerId: number, from: number, to: number) {
+  const job = await insertJob(db(), { type: "container-move", params: { containerId, from, to, graceMs: 0 } });
+  await deliver({ type: "container-move", jobId: job.id });
+  return findJob(db(), job.id);
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DB } from "../client";
-import type { ShardTable } from "../shard-schema";
+import { SUBTITLE_FAMILY_TABLES, type SubtitleFamilyTable } from "../shard-schema";
 import type { ShardRow } from "./shard-rows";
 
 /**
@@ -11,20 +11,8 @@ import type { ShardRow } from "./shard-rows";
  * A table is read one video at a time, in rowid order, through the video's index.
  */
 
-/** The family's tables on a shard, in the order they are copied (a row after the rows it refers to). */
-export const FAMILY_TABLES = [
-  "segments",
-  "subtitles",
-  "subtitle_histories",
-  "subtitle_versions",
-  "translation_votes",
-  "reports",
-  "caption_suggestions",
-] as const satisfies readonly ShardTable[];
-export type FamilyTable = (typeof FAMILY_TABLES)[number];
-
 /** Per table: the catalogue rows of one video (`t` is the table, `v` its video), as the shard's columns. */
-const SOURCES: Record<FamilyTable, { columns: SQL; from: (videoId: number) => SQL }> = {
+const SOURCES: Record<SubtitleFamilyTable, { columns: SQL; from: (videoId: number) => SQL }> = {
   segments: {
     columns: sql`t.id, v.container_id, t.video_id, t.start_ms, t.end_ms, t.author_id, t.created_at`,
     from: (id) => sql`segments t CROSS JOIN videos v ON v.id = t.video_id WHERE t.video_id = ${id}`,
@@ -67,7 +55,7 @@ const SOURCES: Record<FamilyTable, { columns: SQL; from: (videoId: number) => SQ
 };
 
 /** The next rows of one video's family in `table` after rowid `after`, as a shard's rows. */
-export const familyRowsAfter = (db: DB, table: FamilyTable, videoId: number, after: number, limit: number) =>
+export const familyRowsAfter = (db: DB, table: SubtitleFamilyTable, videoId: number, after: number, limit: number) =>
   db.all<ShardRow>(
     sql`SELECT t.rowid AS _rowid, ${SOURCES[table].columns} FROM ${SOURCES[table].from(videoId)} AND t.rowid > ${after}
       ORDER BY t.rowid LIMIT ${limit}`,
@@ -84,7 +72,7 @@ export async function catalogueFamilyCounts(db: DB, containerId: number) {
   const videos = sql`(SELECT id FROM videos WHERE container_id = ${containerId})`;
   const bySubtitle = (table: string, column: string) =>
     sql`SELECT count(*) AS n FROM ${sql.identifier(table)} WHERE ${sql.identifier(column)} IN (SELECT id FROM subtitles WHERE video_id IN ${videos})`;
-  const counts: Record<FamilyTable, SQL> = {
+  const counts: Record<SubtitleFamilyTable, SQL> = {
     segments: sql`SELECT count(*) AS n FROM segments WHERE video_id IN ${videos}`,
     subtitles: sql`SELECT count(*) AS n FROM subtitles WHERE video_id IN ${videos}`,
     subtitle_histories: sql`SELECT count(*) AS n FROM subtitle_histories WHERE video_id IN ${videos}`,
@@ -93,8 +81,8 @@ export async function catalogueFamilyCounts(db: DB, containerId: number) {
     reports: bySubtitle("reports", "subtitle_id"),
     caption_suggestions: bySubtitle("caption_suggestions", "origin_subtitle_id"),
   };
-  const rows = {} as Record<FamilyTable, number>;
-  for (const table of FAMILY_TABLES) rows[table] = (await db.get<{ n: number }>(counts[table]))?.n ?? 0;
+  const rows = {} as Record<SubtitleFamilyTable, number>;
+  for (const table of SUBTITLE_FAMILY_TABLES) rows[table] = (await db.get<{ n: number }>(counts[table]))?.n ?? 0;
   return {
     rows,
     derived: await derivedCounts(db, containerId),

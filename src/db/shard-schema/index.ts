@@ -40,16 +40,8 @@ export * from "./counts";
 export * from "./facts";
 export * from "./subtitles";
 
-/**
- * The tables that hold a container's rows, in the order the move job copies them (a row after the rows it refers
- * to: facts, then segments before subtitles before what hangs off a subtitle); deletes go in the reverse order. Each
- * has `container_id` at the start of an index; `video` says whether it has `video_id` (a deleted video's cleanup).
- * Paging is by rowid (the `id` where the table has one).
- */
-export const SHARD_TABLES = [
-  "container_facts",
-  "video_facts",
-  "timed_comments",
+/** The subtitle family's tables (docs/decisions.md, "Shards: the subtitle family"), a row after the rows it refers to. */
+export const SUBTITLE_FAMILY_TABLES = [
   "segments",
   "subtitles",
   "subtitle_histories",
@@ -58,6 +50,15 @@ export const SHARD_TABLES = [
   "reports",
   "caption_suggestions",
 ] as const;
+export type SubtitleFamilyTable = (typeof SUBTITLE_FAMILY_TABLES)[number];
+
+/**
+ * The tables that hold a container's rows, in the order the move job copies them (a row after the rows it refers
+ * to: facts, then segments before subtitles before what hangs off a subtitle); deletes go in the reverse order. Each
+ * has `container_id` at the start of an index; `video` says whether it has `video_id` (a deleted video's cleanup).
+ * Paging is by rowid (the `id` where the table has one).
+ */
+export const SHARD_TABLES = ["container_facts", "video_facts", "timed_comments", ...SUBTITLE_FAMILY_TABLES] as const;
 export type ShardTable = (typeof SHARD_TABLES)[number];
 
 /** Tables with no `video_id`: a video's cleanup passes them by. */
