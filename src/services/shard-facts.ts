@@ -24,7 +24,7 @@ export async function syncShardFacts(deps: Pick<Deps, "db" | "env" | "shards">, 
     const perShard = new Map<number, SQL[]>();
     for (const p of pending) {
       // A container gone from the catalogue (its cleanup removes its rows from the shards), or a video gone.
-      if (p.shard === null || p.container_state === null || p.container_origin === null) continue;
+      if (p.shards === null || p.container_state === null || p.container_origin === null) continue;
       const container = { containerId: p.container_id, state: p.container_state, originLanguage: p.container_origin };
       const statements: SQL[] = [];
       if (p.video_id === null) statements.push(containerFactsStatement({ ...container, changeId: p.change_id }));
@@ -42,7 +42,7 @@ export async function syncShardFacts(deps: Pick<Deps, "db" | "env" | "shards">, 
           }),
         );
       }
-      for (const shard of p.moving_to === null ? [p.shard] : [p.shard, p.moving_to]) {
+      for (const shard of p.shards.split(",").map(Number)) {
         perShard.set(shard, [...(perShard.get(shard) ?? []), ...statements]);
       }
     }

@@ -20,8 +20,8 @@ export interface PendingFacts {
   video_state: string | null;
   video_origin: string | null;
   number: number | null;
-  shard: number | null;
-  moving_to: number | null;
+  /** Every shard that may hold the container's rows (shard_homes), comma-separated; null when it has none. */
+  shards: string | null;
 }
 
 /** The oldest `limit` changes, one row per container or video they name, with its current facts and shards. */
@@ -30,11 +30,10 @@ export const pendingFacts = (db: DB, limit: number) =>
     SELECT p.container_id AS container_id, p.video_id AS video_id, max(p.id) AS change_id,
       c.state AS container_state, c.origin_language AS container_origin,
       v.state AS video_state, v.origin_language AS video_origin, v.number AS number,
-      d.shard AS shard, d.moving_to AS moving_to
+      (SELECT group_concat(h.shard) FROM shard_homes h WHERE h.container_id = p.container_id) AS shards
     FROM pending p
     LEFT JOIN containers c ON c.id = p.container_id
     LEFT JOIN videos v ON v.id = p.video_id AND v.container_id = p.container_id
-    LEFT JOIN shard_directory d ON d.container_id = p.container_id
     GROUP BY p.container_id, p.video_id
     ORDER BY change_id`);
 

@@ -47,11 +47,8 @@ export const pendingCleanups = (db: DB, limit: number) => db.select().from(shard
 
 export const deleteCleanup = (db: DB, id: number) => db.delete(shardCleanups).where(eq(shardCleanups.id, id));
 
-/**
- * A container's whole-container cleanup, written before its large delete starts (its videos then add none). The
- * shards it names are the containers_shard_cleanup trigger's (src/db/triggers/shards.sql): keep the two alike.
- */
+/** A container's whole-container cleanup, written before its large delete starts (its videos then add none). */
 export const recordContainerCleanup = (db: DB, containerId: number) =>
-  db.run(sql`INSERT INTO shard_cleanups (shard, container_id)
-    SELECT shard, container_id FROM shard_directory WHERE container_id = ${containerId}
-    UNION SELECT moving_to, container_id FROM shard_directory WHERE container_id = ${containerId} AND moving_to IS NOT NULL`);
+  db.run(
+    sql`INSERT INTO shard_cleanups (shard, container_id) SELECT shard, container_id FROM shard_homes WHERE container_id = ${containerId}`,
+  );

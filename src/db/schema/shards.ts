@@ -1,4 +1,5 @@
-import { index, integer, sqliteTable } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, sqliteView } from "drizzle-orm/sqlite-core";
 import { containers } from "./catalogue";
 import { createdAt } from "./columns";
 
@@ -30,6 +31,18 @@ export const shardDirectory = sqliteTable(
     moveStartedAt: integer("move_started_at"),
   },
   (t) => [index("shard_directory_shard").on(t.shard), index("shard_directory_moving_to").on(t.movingTo)],
+);
+
+/**
+ * Every shard that may hold a container's rows: the one the directory names, and the target while a move is under way.
+ * The one home of that rule for everything that must reach all of a container's rows wherever they are (the cleanup
+ * triggers, the container-delete job, the facts sync).
+ */
+export const shardHomes = sqliteView("shard_homes", {
+  containerId: integer("container_id").notNull(),
+  shard: integer("shard").notNull(),
+}).as(
+  sql`SELECT container_id, shard FROM shard_directory UNION ALL SELECT container_id, moving_to FROM shard_directory WHERE moving_to IS NOT NULL`,
 );
 
 /**

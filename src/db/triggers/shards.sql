@@ -31,12 +31,10 @@ CREATE TRIGGER shard_directory_count_update AFTER UPDATE OF shard ON shard_direc
 END;
 
 -- Why a trigger: a deleted container's shard rows must go too, and D1 has no transaction across databases; the outbox
---   row is written in the statement that deletes the container (BEFORE: the directory row is still there), on both
---   shards while a move is under way.
+--   row is written in the statement that deletes the container (BEFORE: the directory row is still there), for each
+--   shard that may hold its rows (shard_homes: both while a move is under way).
 CREATE TRIGGER containers_shard_cleanup BEFORE DELETE ON containers BEGIN
-  INSERT INTO shard_cleanups (shard, container_id)
-  SELECT shard, container_id FROM shard_directory WHERE container_id = OLD.id
-  UNION SELECT moving_to, container_id FROM shard_directory WHERE container_id = OLD.id AND moving_to IS NOT NULL;
+  INSERT INTO shard_cleanups (shard, container_id) SELECT shard, container_id FROM shard_homes WHERE container_id = OLD.id;
 END;
 
 -- Why a trigger: the same for one video deleted (a container's delete cascading to its videos finds the container's
@@ -44,8 +42,7 @@ END;
 CREATE TRIGGER videos_shard_cleanup AFTER DELETE ON videos
 WHEN NOT EXISTS (SELECT 1 FROM shard_cleanups WHERE container_id = OLD.container_id AND video_id IS NULL) BEGIN
   INSERT INTO shard_cleanups (shard, container_id, video_id)
-  SELECT shard, container_id, OLD.id FROM shard_directory WHERE container_id = OLD.container_id
-  UNION SELECT moving_to, container_id, OLD.id FROM shard_directory WHERE container_id = OLD.container_id AND moving_to IS NOT NULL;
+  SELECT shard, container_id, OLD.id FROM shard_homes WHERE container_id = OLD.container_id;
 END;
 
 -- Why a trigger: the shards keep a copy of the facts their own triggers read (a container's state and origin
