@@ -1,7 +1,7 @@
 import { log } from "../src/lib/log";
 import type { DB } from "../src/db/client";
-import { failJob, finishJob, markJobRunning, noteJobError, setJobProgress } from "../src/db/queries/jobs";
-import { PermanentJobError, type JobHandler } from "../src/jobs";
+import { continueJob, failJob, finishJob, markJobRunning, noteJobError, setJobProgress } from "../src/db/queries/jobs";
+import { ContinueJob, PermanentJobError, type JobHandler } from "../src/jobs";
 import { discardPayload } from "../src/jobs/payload";
 import { LEASE_SECONDS } from "../src/jobs/deadlines";
 import { sendDeliveries } from "../src/webhooks/pump";
@@ -37,6 +37,13 @@ export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandle
     log("succeeded");
     await announceEnd(env, job);
   } catch (err) {
+    if (err instanceof ContinueJob) {
+      await continueJob(db, jobId, err.state, LEASE_SECONDS);
+      await env.JOBS.send({ type: job.type, jobId });
+      message.ack();
+      log("continued", { state: err.state });
+      return;
+    }
     const reason = describeError(err);
     if (err instanceof PermanentJobError) {
       await failJob(db, jobId, reason);
@@ -70,7 +77,7 @@ async function announceEnd(env: Env, job: { applicationId: number | null; payloa
   if (job.applicationId !== null) await sendDeliveries(env);
 }
 
-export type JobTransition = "running" | "succeeded" | "failed" | "retry";
+export type JobTransition = "running" | "succeeded" | "failed" | "retry" | "continued";
 
 /** One JSON line per job state change (`wrangler tail`, Workers Logs); failures and retries at a level that alerts. */
 export function logJobTransition(transition: JobTransition, fields: Record<string, unknown>) {

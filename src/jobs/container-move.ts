@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { mergeJobParams } from "../db/queries/jobs";
 import { findPlacement, startMove, switchMove } from "../db/queries/shards";
 import { clearDerived, containerRowCounts, containerRowsAfter, DELETE_ORDER, deleteRows, insertRows } from "../db/queries/shard-rows";
 import { SHARD_TABLES, type ShardTable } from "../db/shard-schema";
 import { emptyStats, instrument } from "../db/client";
 import { createShardDb, shardBinding, type ShardDB } from "../db/shards";
 import { formatId } from "../lib/ids";
-import { defineJob, PermanentJobError } from "./define";
+import { ContinueJob, defineJob, PermanentJobError, STATEMENTS_PER_DELIVERY } from "./define";
 
 export const ContainerMoveParams = z.object({
   containerId: z.number().int().positive(),
@@ -14,6 +15,13 @@ export const ContainerMoveParams = z.object({
   to: z.number().int().positive(),
   /** How long writes already past the directory check get to land before the copy starts (docs/decisions.md, "Shards"). */
   graceMs: z.number().int().min(0).max(60_000).default(2000),
+  /** Shard statements one delivery makes before it checkpoints (docs/decisions.md, "Jobs that continue"). */
+  statementsPerDelivery: z.number().int().min(10).max(900).default(STATEMENTS_PER_DELIVERY),
+  /** Where the copy stands, written at each checkpoint: the table (index in SHARD_TABLES) and the last rowid copied. */
+  cursor: z.object({ table: z.number().int().min(0), after: z.number().int().min(0) }).optional(),
+  /** Rows copied per table, and the cost so far, carried across checkpoints for the result. */
+  copied: z.record(z.string(), z.number().int()).optional(),
+  cost: z.object({ statements: z.number(), rowsRead: z.number(), rowsWritten: z.number(), ms: z.number() }).optional(),
 });
 
 /** Rows one copy statement reads from the source (and one batch writes to the target). */
@@ -34,8 +42,11 @@ export const MOVE_CHUNK_ROWS = 500;
  * Result `{container_id, from, to, rows: {table: n}, statements, d1_rows_read, d1_rows_written, ms}` (the shards' cost).
  */
 /** Every row of a container on a shard, a chunk per statement, what refers to a row first; then its zeroed counts. */
-async function deleteAll(db: ShardDB, containerId: number) {
-  for (const table of DELETE_ORDER) while ((await deleteRows(db, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS);
+async function deleteAll(db: ShardDB, containerId: number, checkpoint: () => void) {
+  for (const table of DELETE_ORDER) {
+    do checkpoint();
+    while ((await deleteRows(db, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS);
+  }
   await clearDerived(db, containerId);
 }
 
@@ -43,7 +54,7 @@ export const containerMove = defineJob({
   type: "container-move",
   params: ContainerMoveParams,
   payload: null,
-  async handler({ db, env, params, progress }) {
+  async handler({ db, env, job, params, progress }) {
     const started = Date.now();
     const { containerId, from, to } = params;
     // What the move cost on the shards, as D1 counts it (the job's result).
@@ -57,7 +68,20 @@ export const containerMove = defineJob({
     };
     if (from === to) throw new PermanentJobError("from and to are the same shard");
     const [source, target] = [open(from), open(to)];
-    const rows = Object.fromEntries(SHARD_TABLES.map((t) => [t, 0])) as Record<ShardTable, number>;
+    const rows = { ...Object.fromEntries(SHARD_TABLES.map((t) => [t, 0])), ...params.copied } as Record<ShardTable, number>;
+    const before = params.cost ?? { statements: 0, rowsRead: 0, rowsWritten: 0, ms: 0 };
+    const cost = () => ({
+      statements: before.statements + d1.queries,
+      rowsRead: before.rowsRead + d1.rowsRead,
+      rowsWritten: before.rowsWritten + d1.rowsWritten,
+      ms: before.ms + Date.now() - started,
+    });
+    // A delivery that has used its statements stops here; the next one resumes from `cursor` (or, once the directory
+    // has switched, deletes what is left on the source, which needs no cursor).
+    let cursor = params.cursor;
+    const checkpoint = () => {
+      if (d1.queries >= params.statementsPerDelivery) throw new ContinueJob({ cursor: cursor ?? null, copied: rows, cost: cost() });
+    };
 
     let placement = await findPlacement(db, containerId);
     // Not yet switched (a container already on `to`, or gone, only has its leftovers deleted below).
@@ -72,11 +96,17 @@ export const containerMove = defineJob({
         if (params.graceMs) await scheduler.wait(params.graceMs);
       }
       // Rows of this container already on the target are not live (the directory names the source): a partial copy
-      // of a run that crashed, or of a move abandoned earlier. They go first, so the copy is exactly the source's.
-      await deleteAll(target, containerId);
-      for (const [stage, table] of SHARD_TABLES.entries()) {
-        let after = 0;
-        for (;;) {
+      // of a run that crashed, or of a move abandoned earlier. They go first, so the copy is exactly the source's. A
+      // continuation has cleared them already and resumes at its cursor (what a crash after it wrote is skipped).
+      if (!cursor) {
+        await deleteAll(target, containerId, checkpoint);
+        cursor = { table: 0, after: 0 };
+      }
+      for (let stage = cursor.table; stage < SHARD_TABLES.length; stage++) {
+        const table = SHARD_TABLES[stage];
+        for (let after: number = stage === cursor.table ? cursor.after : 0; ;) {
+          cursor = { table: stage, after };
+          checkpoint();
           const chunk = await containerRowsAfter(source, table, containerId, after, MOVE_CHUNK_ROWS);
           await insertRows(target, table, chunk);
           rows[table] += chunk.length;
@@ -87,25 +117,29 @@ export const containerMove = defineJob({
       }
       const [there, here] = await Promise.all([containerRowCounts(source, containerId), containerRowCounts(target, containerId)]);
       const short = SHARD_TABLES.filter((t) => there[t] !== here[t]);
-      // A difference means rows changed under the copy: the retry copies again.
-      if (short.length) throw new Error(`copy incomplete: ${short.map((t) => `${t} ${here[t]} of ${there[t]}`).join(", ")}`);
+      // A difference means rows changed under the copy: the retry copies again from the start.
+      if (short.length) {
+        await mergeJobParams(db, job.id, { cursor: null, copied: null });
+        throw new Error(`copy incomplete: ${short.map((t) => `${t} ${here[t]} of ${there[t]}`).join(", ")}`);
+      }
       await switchMove(db, containerId, to);
       await progress(80);
     }
     placement = await findPlacement(db, containerId);
     // Never from the shard the directory names. A container deleted during the move has no placement: its cleanup
     // (both shards) may have run before this copy wrote, so whatever is left of it goes from both.
-    if (!placement || placement.shard !== from) await deleteAll(source, containerId);
-    if (!placement) await deleteAll(target, containerId);
+    if (!placement || placement.shard !== from) await deleteAll(source, containerId, checkpoint);
+    if (!placement) await deleteAll(target, containerId, checkpoint);
+    const total = cost();
     return {
       container_id: formatId(containerId, "c"),
       from,
       to,
       rows,
-      statements: d1.queries,
-      d1_rows_read: d1.rowsRead,
-      d1_rows_written: d1.rowsWritten,
-      ms: Date.now() - started,
+      statements: total.statements,
+      d1_rows_read: total.rowsRead,
+      d1_rows_written: total.rowsWritten,
+      ms: total.ms,
     };
   },
 });

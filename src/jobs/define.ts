@@ -18,6 +18,20 @@ export type JobHandler = (ctx: JobContext) => Promise<JobResult>;
 /** A failure that retrying cannot fix (a broken file, a deleted video): the job fails at once. */
 export class PermanentJobError extends Error {}
 
+/**
+ * Work that does not fit one delivery: D1 allows a Worker invocation a bounded number of queries (docs/decisions.md,
+ * "Jobs that continue"). A handler throws it at a checkpoint with the state the next delivery resumes from (merged
+ * into the job's params); the runner records it and sends the job again at once, as a continuation, not a retry.
+ */
+export class ContinueJob extends Error {
+  constructor(readonly state: Record<string, unknown>) {
+    super("continues in the next delivery");
+  }
+}
+
+/** Statements a job makes in one delivery before it checkpoints (D1 allows 1,000 queries per invocation). */
+export const STATEMENTS_PER_DELIVERY = 400;
+
 /** Where a job's payload lives in R2 (env.SUBTITLES); the key carries the job id, so it is written after the row. */
 export interface PayloadSpec {
   key(jobId: number): string;

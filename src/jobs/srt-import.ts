@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { findVideoWithContainer } from "../db/queries/catalogue";
-import { listVideoSegments, mergeJobParams } from "../db/queries/subtitles";
+import { mergeJobParams } from "../db/queries/jobs";
+import { listVideoSegments } from "../db/queries/subtitles";
 import { SUBTITLE_FORMATS, SubtitleError } from "../domain/subtitles/cue";
 import { FORMATS } from "../domain/subtitles/formats";
 import { readSubtitleFile } from "../domain/subtitles/read-file";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emptyStats, instrument } from "../db/client";
-import { containerFactsStatement, videoFactsStatement } from "../db/queries/shard-facts";
+import { mergeJobParams } from "../db/queries/jobs";
+import { containerFactsStatement, videoFactsRowsStatements } from "../db/queries/shard-facts";
 import { clearDerived, deleteRows, insertRows } from "../db/queries/shard-rows";
 import { findContainer } from "../db/queries/catalogue";
 import { findPlacement } from "../db/queries/shards";
@@ -10,9 +11,18 @@ import { SUBTITLE_FAMILY_TABLES, type SubtitleFamilyTable } from "../db/shard-sc
 import { createShardDb, shardBinding } from "../db/shards";
 import { containerRowCounts } from "../db/queries/shard-rows";
 import { formatId } from "../lib/ids";
-import { defineJob, PermanentJobError } from "./define";
+import { ContinueJob, defineJob, PermanentJobError, STATEMENTS_PER_DELIVERY } from "./define";
 
-export const SubtitleFamilyCopyParams = z.object({ containerId: z.number().int().positive() });
+export const SubtitleFamilyCopyParams = z.object({
+  containerId: z.number().int().positive(),
+  /** Statements (catalogue reads and shard writes) one delivery makes before it checkpoints (docs/decisions.md, "Jobs that continue"). */
+  statementsPerDelivery: z.number().int().min(10).max(900).default(STATEMENTS_PER_DELIVERY),
+  /** Where the copy stands, written at each checkpoint: the video (its index in id order), the table, the last rowid. */
+  cursor: z.object({ video: z.number().int().min(0), table: z.number().int().min(0), after: z.number().int().min(0) }).optional(),
+  /** Rows copied per table, and the cost so far, carried across checkpoints for the result. */
+  copied: z.record(z.string(), z.number().int()).optional(),
+  cost: z.object({ statements: z.number(), rowsRead: z.number(), rowsWritten: z.number(), ms: z.number() }).optional(),
+});
 
 /** Rows one copy statement reads from the catalogue (and one statement writes to the shard). */
 export const COPY_CHUNK_ROWS = 500;
@@ -27,15 +37,16 @@ export const COPY_CHUNK_ROWS = 500;
  * 3. The copy is checked: the same rows per table, and the counts the shard's triggers derived equal to the ones the
  *    catalogue's triggers keep. A difference fails the job with both sides named (a write during the copy: run it
  *    again; anything else is a fault of the triggers).
- * Idempotent: every run starts from a cleared copy. The catalogue is not changed: until the subtitle routes read the
- * shards, the copy is a checked shadow of the catalogue's rows.
+ * Idempotent: a run starts from a cleared copy, or from its last checkpoint when the copy took more statements than
+ * one delivery may make (rows a crash wrote past the checkpoint are skipped). The catalogue is not changed: until the
+ * subtitle routes read the shards, the copy is a checked shadow of the catalogue's rows.
  * Result `{container_id, shard, rows: {table: n}, statements, d1_rows_read, d1_rows_written, ms}` (the shard's cost).
  */
 export const subtitleFamilyCopy = defineJob({
   type: "subtitle-family-copy",
   params: SubtitleFamilyCopyParams,
   payload: null,
-  async handler({ db, env, params, progress }) {
+  async handler({ db, env, job, params, progress }) {
     const started = Date.now();
     const { containerId } = params;
     const [container, placement] = await Promise.all([findContainer(db, containerId), findPlacement(db, containerId)]);
@@ -44,25 +55,46 @@ export const subtitleFamilyCopy = defineJob({
     if (placement.movingTo !== null) throw new Error(`container ${formatId(containerId, "c")} is moving; retry after the move`);
     const d1 = emptyStats();
     const shard = createShardDb(instrument(shardBinding(env, placement.shard), d1));
+    let catalogueReads = 0;
+    const rows = { ...Object.fromEntries(SUBTITLE_FAMILY_TABLES.map((t) => [t, 0])), ...params.copied } as Record<
+      SubtitleFamilyTable,
+      number
+    >;
+    const before = params.cost ?? { statements: 0, rowsRead: 0, rowsWritten: 0, ms: 0 };
+    const cost = () => ({
+      statements: before.statements + d1.queries,
+      rowsRead: before.rowsRead + d1.rowsRead,
+      rowsWritten: before.rowsWritten + d1.rowsWritten,
+      ms: before.ms + Date.now() - started,
+    });
+    let cursor = params.cursor;
+    const checkpoint = () => {
+      if (d1.queries + catalogueReads >= params.statementsPerDelivery) {
+        throw new ContinueJob({ cursor: cursor ?? null, copied: rows, cost: cost() });
+      }
+    };
 
-    for (const table of [...SUBTITLE_FAMILY_TABLES].reverse()) {
-      while ((await deleteRows(shard, table, containerId, null, COPY_CHUNK_ROWS)) === COPY_CHUNK_ROWS);
-    }
-    await clearDerived(shard, containerId);
     const videos = await containerVideoFacts(db, containerId);
-    const facts = { containerId, state: container.state, originLanguage: container.originLanguage, changeId: 0 };
-    await runBatch(shard, [
-      containerFactsStatement(facts),
-      ...videos.map((v) =>
-        videoFactsStatement({ ...facts, videoId: v.video_id, state: v.state, originLanguage: v.origin_language, number: v.number }),
-      ),
-    ]);
+    if (!cursor) {
+      for (const table of [...SUBTITLE_FAMILY_TABLES].reverse()) {
+        do checkpoint();
+        while ((await deleteRows(shard, table, containerId, null, COPY_CHUNK_ROWS)) === COPY_CHUNK_ROWS);
+      }
+      await clearDerived(shard, containerId);
+      const facts = { containerId, state: container.state, originLanguage: container.originLanguage, changeId: 0 };
+      await runBatch(shard, [containerFactsStatement(facts), ...videoFactsRowsStatements(containerId, videos)]);
+      cursor = { video: 0, table: 0, after: 0 };
+    }
 
-    const rows = Object.fromEntries(SUBTITLE_FAMILY_TABLES.map((t) => [t, 0])) as Record<SubtitleFamilyTable, number>;
-    for (const [i, video] of videos.entries()) {
-      for (const table of SUBTITLE_FAMILY_TABLES) {
-        for (let after = 0; ;) {
-          const chunk = await familyRowsAfter(db, table, video.video_id, after, COPY_CHUNK_ROWS);
+    for (let i = cursor.video; i < videos.length; i++) {
+      const first: boolean = i === cursor.video;
+      for (let t: number = first ? cursor.table : 0; t < SUBTITLE_FAMILY_TABLES.length; t++) {
+        const table = SUBTITLE_FAMILY_TABLES[t];
+        for (let after: number = first && t === cursor.table ? cursor.after : 0; ;) {
+          cursor = { video: i, table: t, after };
+          checkpoint();
+          catalogueReads++;
+          const chunk = await familyRowsAfter(db, table, videos[i].video_id, after, COPY_CHUNK_ROWS);
           await insertRows(shard, table, chunk);
           rows[table] += chunk.length;
           if (chunk.length < COPY_CHUNK_ROWS) break;
@@ -83,15 +115,20 @@ export const subtitleFamilyCopy = defineJob({
         .filter((k) => catalogue.derived[k] !== derived[k])
         .map((k) => `${k}: "${derived[k]}" on the shard, "${catalogue.derived[k]}" in the catalogue`),
     ];
-    if (differences.length) throw new Error(`copy differs: ${differences.join("; ")}`);
+    if (differences.length) {
+      // The next attempt copies again from the start.
+      await mergeJobParams(db, job.id, { cursor: null, copied: null, cost: null });
+      throw new Error(`copy differs: ${differences.join("; ")}`);
+    }
+    const total = cost();
     return {
       container_id: formatId(containerId, "c"),
       shard: placement.shard,
       rows,
-      statements: d1.queries,
-      d1_rows_read: d1.rowsRead,
-      d1_rows_written: d1.rowsWritten,
-      ms: Date.now() - started,
+      statements: total.statements,
+      d1_rows_read: total.rowsRead,
+      d1_rows_written: total.rowsWritten,
+      ms: total.ms,
     };
   },
 });

@@ -104,6 +104,26 @@ describe("container-move", () => {
     expect(Math.floor(Number(((await res.json()) as { id: string }).id.replace("tc", "")) / SHARD_ID_RANGE)).toBe(other(shard));
   });
 
+  it("continues across deliveries when the move takes more statements than one may make, and loses nothing", async () => {
+    const { container, shard } = await commentedContainer(3, 450);
+    const sourceRows = await rowsOf(shard, container.id);
+    // 12 statements a delivery: the copy (3 chunks of comments, and every other table) and the deletes take several.
+    const job = await enqueue(
+      { db: db(), env },
+      containerMove,
+      { containerId: container.id, from: shard, to: other(shard), graceMs: 0, statementsPerDelivery: 12 },
+      { createdBy: staff.user.id },
+    );
+    const done = await waitForJob(`${job.id}j`, staff.token);
+    expect(done.status, done.error ?? "").toBe("succeeded");
+    expect(done.result).toMatchObject({ rows: { timed_comments: 1350 } });
+    // The cost is the whole move's, summed over its deliveries.
+    expect((done.result as { statements: number }).statements).toBeGreaterThan(24);
+    expect(await rowsOf(other(shard), container.id)).toEqual(sourceRows);
+    expect(await rowsOf(shard, container.id)).toEqual([]);
+    expect((await shardOf(container.id)).shard).toBe(other(shard));
+  });
+
   it("refuses writes while the container moves (503, Retry-After) and keeps serving reads from the source", async () => {
     const { container, videos, shard } = await commentedContainer(1, 3);
     await db()

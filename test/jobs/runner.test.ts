@@ -5,6 +5,7 @@ import { handlers, queue } from "../../queues";
 import { backoffSeconds } from "../../queues/runner";
 import { eq } from "drizzle-orm";
 import { findJob, insertJob } from "../../src/db/queries/jobs";
+import { ContinueJob } from "../../src/jobs";
 import { jobs } from "../../src/db/schema";
 import { db } from "../helpers";
 
@@ -22,6 +23,24 @@ afterEach(() => {
 });
 
 describe("job runner", () => {
+  it("continues a job at its checkpoint: state merged into its params, acked, sent again at once, attempts not spent", async () => {
+    const seen: unknown[] = [];
+    handlers["completion"] = async ({ job }) => {
+      seen.push(job.params);
+      const step = (job.params as { step?: number } | null)?.step ?? 0;
+      if (step < 2) throw new ContinueJob({ step: step + 1 });
+      return { steps: step };
+    };
+    const job = await insertJob(db(), { type: "completion", params: { keep: "me" } });
+    const first = await deliver("media-catalogue-jobs", { type: "completion", jobId: job.id });
+    expect(first.explicitAcks).toHaveLength(1);
+    expect(first.retryMessages).toHaveLength(0);
+    // The queue delivers the continuations to the real consumer (the swapped handler above).
+    await expect.poll(async () => (await findJob(db(), job.id))?.status, { timeout: 10_000 }).toBe("succeeded");
+    expect(seen).toEqual([{ keep: "me" }, { keep: "me", step: 1 }, { keep: "me", step: 2 }]);
+    expect(await findJob(db(), job.id)).toMatchObject({ result: { steps: 2 }, attempts: 1, params: { keep: "me", step: 2 } });
+  });
+
   it("runs a handler once and acks a replay without running it again", async () => {
     let runs = 0;
     handlers["completion"] = async ({ progress }) => {

@@ -114,6 +114,22 @@ describe("subtitle-family-copy", () => {
     expect(count).toBe((first.result as { rows: { subtitles: number } }).rows.subtitles);
   });
 
+  it("continues across deliveries when the copy takes more statements than one may make, with the same result", async () => {
+    const { c } = await subtitledContainer();
+    const whole = await runJob("subtitle-family-copy", { containerId: c.id });
+    const job = await insertJob(db(), {
+      type: "subtitle-family-copy",
+      params: { containerId: c.id, statementsPerDelivery: 10 },
+      createdBy: author.user.id,
+    } as Parameters<typeof insertJob>[1]);
+    await deliver({ type: "subtitle-family-copy", jobId: job.id });
+    // The first delivery stopped at a checkpoint; the queue delivers the rest.
+    await expect.poll(async () => (await findJob(db(), job.id))?.status, { timeout: 20_000 }).toBe("succeeded");
+    const done = (await findJob(db(), job.id))!;
+    expect((done.result as { rows: unknown }).rows).toEqual((whole.result as { rows: unknown }).rows);
+    expect((done.result as { statements: number }).statements).toBeGreaterThan(20);
+  });
+
   it("fails, naming both sides, when the counts the shard derives differ from the catalogue's", async () => {
     const { c } = await subtitledContainer();
     // A catalogue count no trigger would have written: the check must see it.

@@ -52,6 +52,29 @@ export async function markJobRunning(db: DB, id: number, leaseSeconds: number) {
   return job;
 }
 
+/** Merges keys into a job's params (a decision or a cursor later deliveries must follow). */
+export const mergeJobParams = (db: DB, jobId: number, values: Record<string, unknown>) =>
+  db
+    .update(jobs)
+    .set({ params: sql`json_patch(coalesce(${jobs.params}, '{}'), ${JSON.stringify(values)})` })
+    .where(eq(jobs.id, jobId));
+
+/**
+ * A running job whose delivery stopped at a checkpoint (src/jobs/define.ts, ContinueJob): its state merged into its
+ * params, its attempts back to 0 (the next delivery is a continuation, not a retry) and its lease renewed, so the
+ * sweeper sends it again only if the continuation's message is lost.
+ */
+export const continueJob = (db: DB, jobId: number, state: Record<string, unknown>, leaseSeconds: number) =>
+  db
+    .update(jobs)
+    .set({
+      params: sql`json_patch(coalesce(${jobs.params}, '{}'), ${JSON.stringify(state)})`,
+      attempts: 0,
+      leaseUntil: sql`(unixepoch() + ${leaseSeconds})`,
+      updatedAt: sql`(unixepoch())`,
+    })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, "running")));
+
 /** Progress is the delivery's sign of life: it renews the lease. */
 export const setJobProgress = (db: DB, id: number, progress: number, leaseSeconds: number) =>
   db

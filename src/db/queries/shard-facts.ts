@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { DB } from "../client";
 
 /**
@@ -69,3 +69,25 @@ export const videoFactsStatement = (f: VideoFactsRow) =>
     ON CONFLICT (video_id) DO UPDATE SET state = excluded.state, origin_language = excluded.origin_language,
       number = excluded.number, change_id = excluded.change_id
     WHERE excluded.change_id > video_facts.change_id`;
+
+/** Rows of video facts one statement writes (they travel as one JSON parameter). */
+const FACTS_PER_STATEMENT = 500;
+
+/**
+ * A container's videos' facts where the shard has none (a writer's own, change 0: an insert only), a statement per
+ * FACTS_PER_STATEMENT videos, so a container of thousands of videos is a few statements.
+ */
+export function videoFactsRowsStatements(
+  containerId: number,
+  videos: Array<{ video_id: number; state: string; origin_language: string; number: number | null }>,
+) {
+  const statements: SQL[] = [];
+  for (let i = 0; i < videos.length; i += FACTS_PER_STATEMENT) {
+    const json = JSON.stringify(videos.slice(i, i + FACTS_PER_STATEMENT));
+    statements.push(sql`INSERT INTO video_facts (video_id, container_id, state, origin_language, number, change_id)
+      SELECT json_extract(value, '$.video_id'), ${containerId}, json_extract(value, '$.state'),
+        json_extract(value, '$.origin_language'), json_extract(value, '$.number'), 0
+      FROM json_each(${json}) WHERE true ON CONFLICT (video_id) DO NOTHING`);
+  }
+  return statements;
+}

@@ -41,8 +41,9 @@ export const containerRowsAfter = (db: ShardDB, table: ShardTable, containerId: 
 
 /**
  * Writes rows as they are, in one statement: the rows travel as one JSON parameter (D1 binds at most 100 values per
- * statement), unpacked by json_each. Shard tables hold no blobs. A plain insert: the move job clears the target
- * first, so a row already there is a fault to stop on, not to overwrite (a REPLACE would cascade to its children).
+ * statement), unpacked by json_each. Shard tables hold no blobs. A row already there (a chunk written again after a
+ * crash past a checkpoint) is left as it is: never replaced, as a REPLACE would delete it and cascade to its children,
+ * and its triggers do not run twice. The copy's final count check finds anything missing.
  */
 export async function insertRows(db: ShardDB, table: ShardTable, rows: ShardRow[]) {
   if (!rows.length) return;
@@ -55,7 +56,9 @@ export async function insertRows(db: ShardDB, table: ShardTable, rows: ShardRow[
     columns.map((c) => sql`json_extract(value, ${`$.${c}`})`),
     sql`, `,
   );
-  await db.run(sql`INSERT INTO ${quoted(table)} (${names}) SELECT ${values} FROM json_each(${JSON.stringify(rows)})`);
+  await db.run(
+    sql`INSERT INTO ${quoted(table)} (${names}) SELECT ${values} FROM json_each(${JSON.stringify(rows)}) WHERE true ON CONFLICT DO NOTHING`,
+  );
 }
 
 /**

@@ -41,13 +41,6 @@ export async function historiesWithPrefix(db: DB, prefix: string) {
   return new Map(rows.map((r) => [r.key!, r.count]));
 }
 
-/** Merges keys into a job's params (e.g. a decision later deliveries must repeat). */
-export const mergeJobParams = (db: DB, jobId: number, values: Record<string, unknown>) =>
-  db
-    .update(jobs)
-    .set({ params: sql`json_patch(coalesce(${jobs.params}, '{}'), ${JSON.stringify(values)})` })
-    .where(eq(jobs.id, jobId));
-
 export interface ImportScope {
   videoId: number;
   containerId: number;
