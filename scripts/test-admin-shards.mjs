@@ -13,6 +13,10 @@ export async function shardStepsOffline({ step, admin, rows, ok }) {
       counts.map((c) => ({ id: c.shard, accepting: true, containers: c.n })),
     );
     assert.deepEqual(res.json.moves, []);
+    const [waiting] = rows(
+      "SELECT (SELECT count(*) FROM shard_cleanups) AS cleanups, (SELECT count(*) FROM shard_fact_changes) AS fact_changes",
+    );
+    assert.deepEqual(res.json.outboxes, waiting);
   });
 
   await step("shards accept off/on, and never the last accepting shard off; shards add needs a binding", () => {

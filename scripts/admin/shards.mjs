@@ -34,14 +34,19 @@ async function requireBinding(target, shard) {
   }
 }
 
-/** `shards list`: each shard with its containers and whether new ones go there, and the moves under way. */
+/**
+ * `shards list`: each shard with its containers and whether new ones go there, the moves under way, and what the
+ * catalogue's two outboxes still hold for the shards (a count that keeps growing: a shard does not answer).
+ */
 export function shardsList(target) {
-  const [shards, moves] = execute(
+  const [shards, moves, [outboxes]] = execute(
     target,
     `SELECT id, accepting, containers FROM shards ORDER BY id;
-     SELECT container_id, shard, moving_to, move_started_at FROM shard_directory WHERE moving_to IS NOT NULL ORDER BY container_id`,
+     SELECT container_id, shard, moving_to, move_started_at FROM shard_directory WHERE moving_to IS NOT NULL ORDER BY container_id;
+     SELECT (SELECT count(*) FROM shard_cleanups) AS cleanups, (SELECT count(*) FROM shard_fact_changes) AS fact_changes`,
   );
   return {
+    outboxes: { cleanups: outboxes.cleanups, fact_changes: outboxes.fact_changes },
     shards: shards.map((s) => ({ id: s.id, accepting: Boolean(s.accepting), containers: s.containers })),
     moves: moves.map((m) => ({
       container: `${m.container_id}c`,
@@ -138,10 +143,11 @@ export function printCopies({ jobs }) {
   if (jobs.length) console.log("the sweeper sends them, 100 a minute; follow one with: npm run admin -- jobs show <id>");
 }
 
-export function printShards({ shards, moves }) {
+export function printShards({ shards, moves, outboxes }) {
   for (const s of shards) console.log(`shard ${s.id}: ${s.containers} containers, ${s.accepting ? "accepting" : "not accepting"} new ones`);
   for (const m of moves) console.log(`moving: ${m.container} from shard ${m.from} to ${m.to} since ${m.started_at ?? "?"}`);
   if (!moves.length) console.log("no move under way");
+  console.log(`waiting for the shards: ${outboxes.cleanups} cleanups, ${outboxes.fact_changes} fact changes`);
 }
 
 export function printMove({ job }) {
