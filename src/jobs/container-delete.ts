@@ -2,15 +2,22 @@ import { z } from "zod";
 import { recordContainerCleanup } from "../db/queries/shards";
 import { drainShardCleanups } from "../services/shard-cleanups";
 import { deleteContainer } from "../services/catalogue-writes";
-import { removeContainerInChunks } from "../services/container-delete";
-import { removeContainerVersions } from "../services/subtitle-retention";
+import { type ContainerRemoval, removeContainerInChunks } from "../services/container-delete";
+import { type ContainerVersionsRemoval, removeContainerVersions } from "../services/subtitle-retention";
 import type { User } from "../types";
 import { sendDeliveries } from "../webhooks/pump";
-import { defineJob } from "./define";
+import { ContinueJob, defineJob, STATEMENTS_PER_DELIVERY } from "./define";
 import { enqueue } from "./enqueue";
 import type { JobDeps } from "./types";
 
-export const ContainerDeleteParams = z.object({ containerId: z.number().int().positive() });
+export const ContainerDeleteParams = z.object({
+  containerId: z.number().int().positive(),
+  /** Statements one delivery makes before it checkpoints (docs/decisions.md, "Jobs that continue"). */
+  statementsPerDelivery: z.number().int().min(5).max(900).default(STATEMENTS_PER_DELIVERY),
+  /** The tallies so far, written at each checkpoint (absent on the first delivery). */
+  versions: z.custom<ContainerVersionsRemoval>().optional(),
+  removal: z.custom<ContainerRemoval>().optional(),
+});
 
 /**
  * `container-delete`: removes a container too large to delete in its request, a chunk per statement so that
@@ -26,10 +33,33 @@ export const containerDelete = defineJob({
   params: ContainerDeleteParams,
   payload: null,
   async handler({ db, env, params, progress }) {
-    // The whole container's shard rows, recorded first: its videos' deletes then add no row each.
-    await recordContainerCleanup(db, params.containerId);
-    const versions = await removeContainerVersions({ db, env }, params.containerId, () => progress(0));
-    const removal = await removeContainerInChunks(db, params.containerId, progress);
+    // The whole container's shard rows, recorded first: its videos' deletes then add no row each (a continuation
+    // recorded them already).
+    if (!params.versions) await recordContainerCleanup(db, params.containerId);
+    // Stops before a statement once this delivery has made its share (a statement, or a video's snapshot objects).
+    let spent = 0;
+    let state = { versions: params.versions, removal: params.removal };
+    const checkpoint = (cost: number) => {
+      spent += cost;
+      if (spent > params.statementsPerDelivery) throw new ContinueJob(state);
+    };
+    // A video's snapshot objects cost R2 requests (a listing and a delete), counted with the statements.
+    let videos = params.versions?.videos ?? 0;
+    const versions = await removeContainerVersions({ db, env }, params.containerId, () => progress(0), {
+      prior: params.versions,
+      checkpoint: (sofar) => {
+        state = { ...state, versions: { ...sofar } };
+        checkpoint(1 + 2 * (sofar.videos - videos));
+        videos = sofar.videos;
+      },
+    });
+    const removal = await removeContainerInChunks(db, params.containerId, progress, {
+      prior: params.removal,
+      checkpoint: (sofar) => {
+        state = { versions, removal: sofar };
+        checkpoint(1);
+      },
+    });
     // container.deleted was recorded with the container row's delete (a replay that finds it gone records none).
     if (removal.deleted.containers) await sendDeliveries(env);
     const shardRows = await drainShardCleanups({ db, env });

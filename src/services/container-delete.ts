@@ -38,10 +38,20 @@ export async function removeContainerInChunks(
   db: DB,
   containerId: number,
   progress: (percent: number) => Promise<void>,
+  resume: { prior?: ContainerRemoval; checkpoint?: (sofar: ContainerRemoval) => void } = {},
 ): Promise<ContainerRemoval> {
-  const deleted = Object.fromEntries([...CHUNK_TABLES, "containers"].map((t) => [t, 0])) as ContainerRemoval["deleted"];
-  let statements = 0;
-  let maxRowsRead = 0;
+  const deleted = {
+    ...Object.fromEntries([...CHUNK_TABLES, "containers"].map((t) => [t, 0])),
+    ...resume.prior?.deleted,
+  } as ContainerRemoval["deleted"];
+  let statements = resume.prior?.statements ?? 0;
+  let maxRowsRead = resume.prior?.max_rows_read ?? 0;
+  const sofar = (): ContainerRemoval => ({
+    container_id: formatId(containerId, "c"),
+    deleted: { ...deleted },
+    statements,
+    max_rows_read: maxRowsRead,
+  });
   const count = (table: ChunkTable | "containers", cost: { deleted: number; rowsRead: number }) => {
     deleted[table] += cost.deleted;
     statements += 1;
@@ -50,6 +60,9 @@ export async function removeContainerInChunks(
   for (const [stage, table] of CHUNK_TABLES.entries()) {
     const limit = table === "videos" ? DELETE_CHUNK_VIDEOS : table === "subtitles" ? DELETE_CHUNK_SUBTITLES : DELETE_CHUNK_ROWS;
     for (let chunk = 1; ; chunk++) {
+      // A job that must stop (its statements for this delivery spent) stops here and goes on from `sofar()`; each
+      // chunk deletes what is still there, so the next delivery simply starts over the stages.
+      resume.checkpoint?.(sofar());
       const cost = await deleteContainerChunk(db, containerId, table, limit);
       count(table, cost);
       // A short chunk was the last one.
@@ -60,5 +73,5 @@ export async function removeContainerInChunks(
     await progress(Math.round((100 * (stage + 1)) / (CHUNK_TABLES.length + 1)));
   }
   count("containers", await deleteEmptiedContainer(db, containerId));
-  return { container_id: formatId(containerId, "c"), deleted, statements, max_rows_read: maxRowsRead };
+  return sofar();
 }

@@ -106,15 +106,19 @@ export interface ContainerVersionsRemoval {
  * The versions of a container's videos, before the container goes: a statement deletes the version rows of up to
  * CLEANUP_VIDEOS videos, then their objects go (by prefix), until no video of the container has versions. Rows go
  * before objects, and a replay finds the videos whose rows are left, so it finishes the work; a crash between a
- * statement and its R2 deletes leaves those objects behind. `alive` is called every 20 statements (a job's progress).
+ * statement and its R2 deletes leaves those objects behind. `alive` is called every 20 statements (a job's progress);
+ * `resume` lets a job stop between statements and go on from its tally (docs/decisions.md, "Jobs that continue").
  */
 export async function removeContainerVersions(
   { db, env }: Pick<Deps, "db" | "env">,
   containerId: number,
   alive: () => Promise<void> = async () => {},
+  resume: { prior?: ContainerVersionsRemoval; checkpoint?: (sofar: ContainerVersionsRemoval) => void } = {},
 ): Promise<ContainerVersionsRemoval> {
-  const done: ContainerVersionsRemoval = { rows: 0, videos: 0, objects: 0, statements: 0, maxRowsRead: 0 };
+  const done: ContainerVersionsRemoval = resume.prior ?? { rows: 0, videos: 0, objects: 0, statements: 0, maxRowsRead: 0 };
   for (;;) {
+    // A job that must stop (its statements for this delivery spent) stops before a statement, with the tally so far.
+    resume.checkpoint?.(done);
     const chunk = await deleteContainerVideoVersions(db, containerId, CLEANUP_VIDEOS);
     done.statements += 1;
     done.maxRowsRead = Math.max(done.maxRowsRead, chunk.rowsRead);

@@ -326,4 +326,26 @@ describe("snapshots go with their video", () => {
     await deliver({ type: "container-delete", jobId: job.id });
     expect((await findJob(db(), job.id))!.result).toMatchObject({ deleted: { subtitle_versions: 0, containers: 0 }, snapshots: 0 });
   });
+
+  it("the container-delete job continues across deliveries when it needs more statements than one may make", async () => {
+    const c = await createContainer({ title: "Going slowly" });
+    const videos = await Promise.all(range(1, CLEANUP_VIDEOS + 2).map(() => createVideo(c.id)));
+    for (const v of videos) await addVersions({ videoId: v.id, language: "en" }, [`${v.id}-a`, `${v.id}-b`]);
+    await importTrack(videos[0].id, "fr", 5);
+    // Five statements a delivery: the versions (two chunks and their objects) and the rows take several deliveries.
+    const job = await insertJob(db(), { type: "container-delete", params: { containerId: c.id, statementsPerDelivery: 5 } });
+    await deliver({ type: "container-delete", jobId: job.id });
+    await expect.poll(async () => (await findJob(db(), job.id))?.status, { timeout: 20_000 }).toBe("succeeded");
+    const done = (await findJob(db(), job.id))!;
+    const versions = 2 * videos.length + 1;
+    // The tallies are the whole job's, summed over its deliveries.
+    expect(done.result).toMatchObject({
+      deleted: { subtitle_versions: versions, videos: videos.length, containers: 1 },
+      snapshots: versions,
+    });
+    expect((done.result as { statements: number }).statements).toBeGreaterThan(5);
+    for (const v of videos) expect(await listed(v.id), `video ${v.id}`).toEqual([]);
+    expect(await one<{ n: number }>("SELECT count(*) AS n FROM containers WHERE id = ?1", c.id)).toEqual({ n: 0 });
+    expect(await one<{ n: number }>("SELECT count(*) AS n FROM shard_cleanups WHERE container_id = ?1", c.id)).toEqual({ n: 0 });
+  });
 });

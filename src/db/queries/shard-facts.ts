@@ -24,16 +24,22 @@ export interface PendingFacts {
   shards: string | null;
 }
 
-/** The oldest `limit` changes, one row per container or video they name, with its current facts and shards. */
+/**
+ * The oldest `limit` changes, one row per container or video they name, with its current facts and shards. The shards
+ * are gathered for the pending containers first (homes): a subquery correlated with each change would keep SQLite
+ * from pushing the container into shard_homes' two branches, and it would scan the whole directory.
+ */
 export const pendingFacts = (db: DB, limit: number) =>
-  db.all<PendingFacts>(sql`WITH pending AS (SELECT id, container_id, video_id FROM shard_fact_changes ORDER BY id LIMIT ${limit})
+  db.all<PendingFacts>(sql`WITH pending AS (SELECT id, container_id, video_id FROM shard_fact_changes ORDER BY id LIMIT ${limit}),
+    homes AS (SELECT container_id, group_concat(shard) AS shards FROM shard_homes
+      WHERE container_id IN (SELECT container_id FROM pending) GROUP BY container_id)
     SELECT p.container_id AS container_id, p.video_id AS video_id, max(p.id) AS change_id,
       c.state AS container_state, c.origin_language AS container_origin,
-      v.state AS video_state, v.origin_language AS video_origin, v.number AS number,
-      (SELECT group_concat(h.shard) FROM shard_homes h WHERE h.container_id = p.container_id) AS shards
+      v.state AS video_state, v.origin_language AS video_origin, v.number AS number, h.shards AS shards
     FROM pending p
     LEFT JOIN containers c ON c.id = p.container_id
     LEFT JOIN videos v ON v.id = p.video_id AND v.container_id = p.container_id
+    LEFT JOIN homes h ON h.container_id = p.container_id
     GROUP BY p.container_id, p.video_id
     ORDER BY change_id`);
 
