@@ -6,7 +6,8 @@ import { SHARD_TABLES, type ShardTable } from "../db/shard-schema";
 import { emptyStats, instrument } from "../db/client";
 import { createShardDb, shardBinding, type ShardDB } from "../db/shards";
 import { formatId } from "../lib/ids";
-import { ContinueJob, defineJob, PermanentJobError, STATEMENTS_PER_DELIVERY } from "./define";
+import { ContinuationParams, costSoFar } from "./continuation";
+import { ContinueJob, defineJob, PermanentJobError } from "./define";
 
 export const ContainerMoveParams = z.object({
   containerId: z.number().int().positive(),
@@ -15,13 +16,9 @@ export const ContainerMoveParams = z.object({
   to: z.number().int().positive(),
   /** How long writes already past the directory check get to land before the copy starts (docs/decisions.md, "Shards"). */
   graceMs: z.number().int().min(0).max(60_000).default(2000),
-  /** Shard statements one delivery makes before it checkpoints (docs/decisions.md, "Jobs that continue"). */
-  statementsPerDelivery: z.number().int().min(10).max(900).default(STATEMENTS_PER_DELIVERY),
   /** Where the copy stands, written at each checkpoint: the table (index in SHARD_TABLES) and the last rowid copied. */
   cursor: z.object({ table: z.number().int().min(0), after: z.number().int().min(0) }).optional(),
-  /** Rows copied per table, and the cost so far, carried across checkpoints for the result. */
-  copied: z.record(z.string(), z.number().int()).optional(),
-  cost: z.object({ statements: z.number(), rowsRead: z.number(), rowsWritten: z.number(), ms: z.number() }).optional(),
+  ...ContinuationParams,
 });
 
 /** Rows one copy statement reads from the source (and one batch writes to the target). */
@@ -69,13 +66,7 @@ export const containerMove = defineJob({
     if (from === to) throw new PermanentJobError("from and to are the same shard");
     const [source, target] = [open(from), open(to)];
     const rows = { ...Object.fromEntries(SHARD_TABLES.map((t) => [t, 0])), ...params.copied } as Record<ShardTable, number>;
-    const before = params.cost ?? { statements: 0, rowsRead: 0, rowsWritten: 0, ms: 0 };
-    const cost = () => ({
-      statements: before.statements + d1.queries,
-      rowsRead: before.rowsRead + d1.rowsRead,
-      rowsWritten: before.rowsWritten + d1.rowsWritten,
-      ms: before.ms + Date.now() - started,
-    });
+    const cost = costSoFar(params.cost, d1, started);
     // A delivery that has used its statements stops here; the next one resumes from `cursor` (or, once the directory
     // has switched, deletes what is left on the source, which needs no cursor).
     let cursor = params.cursor;

@@ -11,17 +11,14 @@ import { SUBTITLE_FAMILY_TABLES, type SubtitleFamilyTable } from "../db/shard-sc
 import { createShardDb, shardBinding } from "../db/shards";
 import { containerRowCounts } from "../db/queries/shard-rows";
 import { formatId } from "../lib/ids";
-import { ContinueJob, defineJob, PermanentJobError, STATEMENTS_PER_DELIVERY } from "./define";
+import { ContinuationParams, costSoFar } from "./continuation";
+import { ContinueJob, defineJob, PermanentJobError } from "./define";
 
 export const SubtitleFamilyCopyParams = z.object({
   containerId: z.number().int().positive(),
-  /** Statements (catalogue reads and shard writes) one delivery makes before it checkpoints (docs/decisions.md, "Jobs that continue"). */
-  statementsPerDelivery: z.number().int().min(10).max(900).default(STATEMENTS_PER_DELIVERY),
   /** Where the copy stands, written at each checkpoint: the video (its index in id order), the table, the last rowid. */
   cursor: z.object({ video: z.number().int().min(0), table: z.number().int().min(0), after: z.number().int().min(0) }).optional(),
-  /** Rows copied per table, and the cost so far, carried across checkpoints for the result. */
-  copied: z.record(z.string(), z.number().int()).optional(),
-  cost: z.object({ statements: z.number(), rowsRead: z.number(), rowsWritten: z.number(), ms: z.number() }).optional(),
+  ...ContinuationParams,
 });
 
 /** Rows one copy statement reads from the catalogue (and one statement writes to the shard). */
@@ -60,13 +57,7 @@ export const subtitleFamilyCopy = defineJob({
       SubtitleFamilyTable,
       number
     >;
-    const before = params.cost ?? { statements: 0, rowsRead: 0, rowsWritten: 0, ms: 0 };
-    const cost = () => ({
-      statements: before.statements + d1.queries,
-      rowsRead: before.rowsRead + d1.rowsRead,
-      rowsWritten: before.rowsWritten + d1.rowsWritten,
-      ms: before.ms + Date.now() - started,
-    });
+    const cost = costSoFar(params.cost, d1, started);
     let cursor = params.cursor;
     const checkpoint = () => {
       if (d1.queries + catalogueReads >= params.statementsPerDelivery) {
