@@ -1,8 +1,8 @@
 import { log } from "../lib/log";
 import { sweepDueJobs } from "../db/queries/jobs";
 import { sweepUsedSignatures } from "../db/queries/signatures";
-import { type CleanupDrain, drainShardCleanups } from "../services/shard-cleanups";
-import { syncShardFacts } from "../services/shard-facts";
+import type { CleanupDrain } from "../services/shard-cleanups";
+import { carryToShards } from "../services/shard-outboxes";
 import { pruneVersions, type VersionPruneResult } from "../services/subtitle-retention";
 import { sweepWebhooks, type WebhookSweepResult } from "../webhooks/sweep";
 import { MAX_ATTEMPTS, QUEUED_TIMEOUT_SECONDS } from "./deadlines";
@@ -68,12 +68,12 @@ export async function sweepJobs({ db, env }: JobDeps, now: Date = new Date()): P
   // before the table is read, so they can never match again.
   const usedSignatures = await sweepUsedSignatures(db, Math.floor(now.getTime() / 1000));
   if (usedSignatures) result.usedSignatures = usedSignatures;
-  // The shard rows of deleted videos and containers their request did not get to (docs/decisions.md, "Shards").
-  const shardCleanups = await drainShardCleanups({ db, env });
-  if (shardCleanups.done) result.shardCleanups = shardCleanups;
-  // The catalogue changes the shards keep a copy of, which their request did not carry (a crash in between).
-  const shardFacts = await syncShardFacts({ db, env }, SWEEP_FACT_ROUNDS);
-  if (shardFacts) result.shardFacts = shardFacts;
+  // The shard rows of deleted videos and containers, and the catalogue changes the shards keep a copy of, that their
+  // request did not carry (a crash in between; docs/decisions.md, "Shards"). A shard that does not answer leaves them
+  // for the next sweep and stops nothing after this.
+  const carried = await carryToShards({ db, env }, { cleanups: true, factRounds: SWEEP_FACT_ROUNDS });
+  if (carried.cleanups?.done) result.shardCleanups = carried.cleanups;
+  if (carried.facts) result.shardFacts = carried.facts;
   // Last: retention waits for the next minute at no cost to anyone, jobs and deliveries do not.
   const versions = await pruneVersions({ db, env }, now);
   if (versions.pruned) result.versions = versions;

@@ -46,8 +46,8 @@ import { sendDeliveries } from "../webhooks/pump";
 import { STAFF_ONLY_FIELDS, containerColumns, type ContainerRow, type VideoRow } from "../db/schema";
 import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
 import type { Deps } from "./deps";
-import { drainShardCleanups } from "./shard-cleanups";
-import { syncShardFacts } from "./shard-facts";
+import { REQUEST_FACT_ROUNDS } from "./shard-facts";
+import { carryToShards } from "./shard-outboxes";
 import { bumpGenerations } from "./edge-cache";
 import { invalidateCatalogueListings } from "./kv-cache";
 import { deleteVideoSnapshots, removeContainerVersions } from "./subtitle-retention";
@@ -205,7 +205,7 @@ export async function updateContainer(deps: Deps, user: User, container: Contain
     await bumpGenerations(env, "catalogue");
     await sendDeliveries(env);
     // A change of state or origin language left a shard_fact_changes row in the update's statement.
-    await syncShardFacts(deps);
+    await carryToShards(deps, { factRounds: REQUEST_FACT_ROUNDS });
   }
   return updated;
 }
@@ -225,11 +225,11 @@ export async function deleteContainer(deps: Deps, containerId: number): Promise<
   if (small) await removeContainerVersions({ db, env }, containerId);
   if (small) await db.batch([containerDeletedEvent(db, containerId), deleteContainerRow(db, containerId)]);
   else await updateContainerRow(db, containerId, { state: "blocked" }).run();
-  if (!small) await syncShardFacts(deps);
+  if (!small) await carryToShards(deps, { factRounds: REQUEST_FACT_ROUNDS });
   await invalidateCatalogueListings(env.CACHE);
   await bumpGenerations(env, "catalogue");
   if (small) await sendDeliveries(env);
-  if (small) await drainShardCleanups(deps);
+  if (small) await carryToShards(deps, { cleanups: true });
   return small ? "deleted" : "hidden";
 }
 
@@ -282,7 +282,7 @@ export async function updateVideo(deps: Deps, user: User, video: VideoRow, body:
   const rows = await runBatch<VideoRow[]>(db, [updateVideoRow(db, video.id, set), selectVideo(db, video.id)]);
   await bumpGenerations(env, "catalogue");
   // A change of state, origin language or number left a shard_fact_changes row in the update's statement.
-  await syncShardFacts(deps);
+  await carryToShards(deps, { factRounds: REQUEST_FACT_ROUNDS });
   return rows[0];
 }
 
@@ -301,7 +301,7 @@ export async function deleteVideo(deps: Deps, user: User, video: Pick<VideoRow, 
   if (events.meta.changes) await sendDeliveries(env);
   await deleteVideoSnapshots(env, videoId);
   // The video's shard rows (its delete left a shard_cleanups row in the same statement).
-  await drainShardCleanups(deps);
+  await carryToShards(deps, { cleanups: true });
 }
 
 // ---- titles and descriptions ----

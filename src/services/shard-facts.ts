@@ -15,8 +15,10 @@ import { type Deps, shardDb } from "./deps";
 
 /** Changes one sync takes; a sync runs until the outbox is empty or `rounds` batches are done. */
 export const FACT_CHANGES_PER_ROUND = 50;
+/** Rounds a changing request carries (a change leaves one row; leftovers of others ride along). */
+export const REQUEST_FACT_ROUNDS = 4;
 
-export async function syncShardFacts(deps: Pick<Deps, "db" | "env" | "shards">, rounds = 4) {
+export async function syncShardFacts(deps: Pick<Deps, "db" | "env" | "shards">, rounds = REQUEST_FACT_ROUNDS) {
   let synced = 0;
   for (let round = 0; round < rounds; round++) {
     const pending = await pendingFacts(deps.db, FACT_CHANGES_PER_ROUND);

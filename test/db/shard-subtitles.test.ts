@@ -1,9 +1,12 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { containerFactsStatement } from "../../src/db/queries/shard-facts";
 import { runBatch } from "../../src/db/raw-batch";
 import { createShardDb, shardBinding } from "../../src/db/shards";
+import { videos } from "../../src/db/schema";
 import { sweepJobs } from "../../src/jobs/sweeper";
+import { updateVideo } from "../../src/services/catalogue-writes";
 import { api, db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { moveContainer, putShardSubtitles, shardOf } from "../helpers/shards";
@@ -175,6 +178,34 @@ describe("the shard_fact_changes outbox", () => {
     expect(result.shardFacts).toBeGreaterThanOrEqual(1);
     expect(await one(shard, "SELECT state FROM video_facts WHERE video_id = ?", v.id)).toEqual({ state: "blocked" });
     expect(await env.DB.prepare("SELECT count(*) AS n FROM shard_fact_changes").first("n")).toBe(0);
+  });
+
+  it("never fails the write that committed when a shard does not answer: the change waits for the sweeper", async () => {
+    const { v, shard } = await subtitledVideo(1);
+    const row = (await db().select().from(videos).where(eq(videos.id, v.id)).get())!;
+    // The shard this request opens refuses every statement, as a shard in an outage would.
+    const down = {
+      db: () =>
+        createShardDb({
+          prepare: () => {
+            throw new Error("shard unavailable");
+          },
+        } as unknown as D1Database),
+      bookmarks: () => [],
+    };
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const updated = await updateVideo({ db: db(), env, shards: down }, manager.user, row, { number: 7 });
+      expect(updated.number).toBe(7);
+      expect(warn.mock.calls.map((c) => JSON.parse(String(c[0])))).toContainEqual(
+        expect.objectContaining({ event: "shard-outbox", outbox: "shard_fact_changes" }),
+      );
+    } finally {
+      warn.mockRestore();
+    }
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM shard_fact_changes WHERE video_id = ?").bind(v.id).first("n")).toBe(1);
+    await sweepJobs({ db: db(), env });
+    expect(await one(shard, "SELECT number FROM video_facts WHERE video_id = ?", v.id)).toEqual({ number: 7 });
   });
 
   it("goes to both shards while the container moves, and writes nothing for a container that is gone", async () => {
