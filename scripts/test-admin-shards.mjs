@@ -48,6 +48,15 @@ export async function shardStepsOffline({ step, admin, rows, ok }) {
     assert.equal(admin(["shards", "copy-subtitles", "999999999c"]).status, 1);
     assert.equal(admin(["shards", "copy-subtitles", "1v"]).status, 2);
     assert.equal(rows("SELECT count(*) AS c FROM jobs WHERE type = 'subtitle-family-copy'")[0].c, 0);
+    // `all`: one job per container with subtitles, none again while they wait.
+    const all = admin(["shards", "copy-subtitles", "all"]);
+    ok(all);
+    const subtitled = rows("SELECT DISTINCT v.container_id AS id FROM subtitles s JOIN videos v ON v.id = s.video_id ORDER BY id");
+    assert.ok(subtitled.length > 0, "the demo has subtitles");
+    assert.deepEqual(all.json.jobs.map((j) => j.container).sort(), subtitled.map((c) => `${c.id}c`).sort());
+    assert.deepEqual(admin(["shards", "copy-subtitles", "all"]).json.jobs, []);
+    // Left queued, they would run when the server starts: the online steps copy one container themselves.
+    rows("DELETE FROM jobs WHERE type = 'subtitle-family-copy'");
   });
 }
 

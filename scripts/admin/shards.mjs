@@ -123,8 +123,10 @@ export async function shardsCopySubtitles(target, [raw]) {
     const [[placed]] = execute(target, `SELECT count(*) AS n FROM shard_directory WHERE container_id = ${sqlInt(containerId)}`);
     if (!placed.n) throw new NotFound(`no container ${containerId}c`);
   }
+  // Every container with a subtitle on any of its videos: one probe of subtitles_video_language per video, never a
+  // scan of the subtitles.
   const scope = all
-    ? `SELECT DISTINCT v.container_id AS id FROM subtitles s CROSS JOIN videos v ON v.id = s.video_id`
+    ? `SELECT DISTINCT v.container_id AS id FROM videos v WHERE EXISTS (SELECT 1 FROM subtitles s WHERE s.video_id = v.id)`
     : `SELECT ${sqlInt(containerId)} AS id`;
   const [queued] = execute(
     target,
