@@ -4,7 +4,7 @@ import { mergeJobParams } from "../db/queries/jobs";
 import { containerFactsStatement, videoFactsRowsStatements } from "../db/queries/shard-facts";
 import { clearDerived, deleteRows, insertRows } from "../db/queries/shard-rows";
 import { findContainer } from "../db/queries/catalogue";
-import { findPlacement } from "../db/queries/shards";
+import { findPlacement, markSubtitlesCopied } from "../db/queries/shards";
 import { catalogueFamilyCounts, containerVideoFacts, derivedCounts, familyRowsAfter } from "../db/queries/subtitle-family-copy";
 import { runBatch } from "../db/raw-batch";
 import { SUBTITLE_FAMILY_TABLES, type SubtitleFamilyTable } from "../db/shard-schema";
@@ -34,9 +34,11 @@ export const COPY_CHUNK_ROWS = 500;
  * 3. The copy is checked: the same rows per table, and the counts the shard's triggers derived equal to the ones the
  *    catalogue's triggers keep. A difference fails the job with both sides named (a write during the copy: run it
  *    again; anything else is a fault of the triggers).
+ * 4. The directory marks the container's subtitles as on the shard: its routes, which answered 503 until then, use the
+ *    shard. The catalogue's rows stay (untouched, read by nothing) until the migration that drops those tables.
  * Idempotent: a run starts from a cleared copy, or from its last checkpoint when the copy took more statements than
- * one delivery may make (rows a crash wrote past the checkpoint are skipped). The catalogue is not changed: until the
- * subtitle routes read the shards, the copy is a checked shadow of the catalogue's rows.
+ * one delivery may make (rows a crash wrote past the checkpoint are skipped). A container already marked is left as
+ * it is: its shard holds the rows written since, which a copy would clear.
  * Result `{container_id, shard, rows: {table: n}, statements, d1_rows_read, d1_rows_written, ms}` (the shard's cost).
  */
 export const subtitleFamilyCopy = defineJob({
@@ -50,6 +52,8 @@ export const subtitleFamilyCopy = defineJob({
     if (!container || !placement) throw new PermanentJobError(`no container ${formatId(containerId, "c")}`);
     // A move copies the shard's rows as they are; this copy waits until the container has one home (a retry).
     if (placement.movingTo !== null) throw new Error(`container ${formatId(containerId, "c")} is moving; retry after the move`);
+    // Its shard is where its subtitles are written now: clearing the shard's rows for a copy would lose them.
+    if (placement.subtitlesCopied) return { container_id: formatId(containerId, "c"), shard: placement.shard, already_copied: true };
     const d1 = emptyStats();
     const shard = createShardDb(instrument(shardBinding(env, placement.shard), d1));
     let catalogueReads = 0;
@@ -111,6 +115,8 @@ export const subtitleFamilyCopy = defineJob({
       await mergeJobParams(db, job.id, { cursor: null, copied: null, cost: null });
       throw new Error(`copy differs: ${differences.join("; ")}`);
     }
+    // From here the container's subtitle routes use its shard (docs/decisions.md, "Subtitles on the shards").
+    await markSubtitlesCopied(db, containerId);
     const total = cost();
     return {
       container_id: formatId(containerId, "c"),

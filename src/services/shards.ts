@@ -1,5 +1,6 @@
 import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
-import { type Placement, videoPlacementQuery } from "../db/queries/shards";
+import { type Placement, type ShardMapRow, shardMapQuery, videoPlacementQuery } from "../db/queries/shards";
+import type { ShardDB } from "../db/shards";
 import { batchWith } from "../db/rider";
 import { ApiError, VCODE } from "../lib/errors";
 import { log } from "../lib/log";
@@ -47,4 +48,73 @@ export function writeShard(deps: Pick<Deps, "env" | "shards">, placement: Placem
     });
   }
   return { db: shardDb(deps, placement.shard), shard: placement.shard };
+}
+
+/**
+ * A container's subtitle family must be on its shard (docs/decisions.md, "Subtitles on the shards"): a container from
+ * before the shards held subtitles answers 503 until `subtitle-family-copy` has copied and checked its rows.
+ */
+function requireSubtitlesOnShard(placement: Placement) {
+  if (!placement.subtitlesCopied) {
+    throw new ApiError(VCODE.unavailable, "this container's subtitles are being copied to their database; retry shortly", {
+      headers: { "retry-after": String(MOVE_RETRY_AFTER_SECONDS) },
+    });
+  }
+}
+
+/** The database a read of this container's subtitle family goes to (503 until its copy is done). */
+export function subtitleReadShard(deps: Pick<Deps, "env" | "shards">, placement: Placement) {
+  requireSubtitlesOnShard(placement);
+  return readShard(deps, placement);
+}
+
+/** The database and shard a write of this container's subtitle family goes to (503 until its copy is done, or while it moves). */
+export function subtitleWriteShard(deps: Pick<Deps, "env" | "shards">, placement: Placement) {
+  requireSubtitlesOnShard(placement);
+  return writeShard(deps, placement);
+}
+
+/** One shard as a read across shards sees it: its database and the containers it must leave out (arriving by a move). */
+export interface ShardPart {
+  shard: number;
+  db: ShardDB;
+  /** Containers moving to this shard: their rows are complete on the shard they leave, and read there. */
+  arriving: number[];
+}
+
+/** The shards to ask, from the catalogue's `shardMapQuery` (which a read batches with its other catalogue reads). */
+export const shardParts = (deps: Pick<Deps, "env" | "shards">, map: ShardMapRow[]): ShardPart[] =>
+  map.map((row) => ({ shard: row.shard, db: shardDb(deps, row.shard), arriving: JSON.parse(row.arriving) as number[] }));
+
+/** Every shard's part of a read across shards, asked in parallel: one round trip of wall time, whatever N. */
+export async function shardMap(deps: Deps) {
+  return shardParts(deps, await shardMapQuery(deps.db).all());
+}
+
+/**
+ * A page of a list spread over the shards: each shard's first `offset + limit` rows in the list's order, merged by
+ * `compare` (the same order), then the page cut. OFFSET paging over N shards reads N·(offset + limit) rows, which the
+ * paging ceiling bounds (docs/decisions.md, "Paging ceiling and repeated parameters").
+ */
+export async function pageAcrossShards<T>(
+  parts: ShardPart[],
+  read: (part: ShardPart, limit: number) => Promise<T[]>,
+  compare: (a: T, b: T) => number,
+  offset: number,
+  limit: number,
+): Promise<T[]> {
+  const pages = await Promise.all(parts.map((part) => read(part, offset + limit)));
+  return pages
+    .flat()
+    .sort(compare)
+    .slice(offset, offset + limit);
+}
+
+/**
+ * The row with this id on whichever shard holds it (ids are unique across shards), asked of every shard in parallel.
+ * During a move both shards hold it; the caller then uses its container's placement from the catalogue.
+ */
+export async function findOnShards<T>(parts: ShardPart[], find: (db: ShardDB) => Promise<T | undefined>): Promise<T | undefined> {
+  const found = await Promise.all(parts.map((part) => find(part.db)));
+  return found.find((row) => row !== undefined);
 }

@@ -3,8 +3,10 @@ import { env } from "cloudflare:workers";
 import { eq, sql } from "drizzle-orm";
 import { queue } from "../../queues";
 import { insertJob, setJobPayloadKey } from "../../src/db/queries/jobs";
-import { segments, subtitleHistories, subtitles } from "../../src/db/schema";
+import { segments, subtitleHistories, subtitles } from "../../src/db/shard-schema";
+import { videoShard } from "./localisation";
 import { importUploadKey } from "../../src/jobs/srt-import";
+import { allocateShardIdsStatement, firstAllocatedId } from "../../src/db/queries/shard-rows";
 import { db } from ".";
 
 export const QUEUE = "media-catalogue-jobs";
@@ -46,17 +48,33 @@ export async function importJob(userId: number, videoId: number, language: strin
   return { ...job, payloadKey: key };
 }
 
+/** Segments of a video on its shard, ids from the shard's range (a timing the community made before an import). */
 export async function insertSegments(videoId: number, spans: Array<[number, number]>) {
-  return db()
-    .insert(segments)
-    .values(spans.map(([startMs, endMs]) => ({ videoId, startMs, endMs })))
-    .returning();
+  const placed = await videoShard(videoId);
+  const first = firstAllocatedId(placed.shard, spans.length);
+  const [, rows] = await placed.db.batch([
+    allocateShardIdsStatement(placed.db, placed.shard, spans.length),
+    placed.db
+      .insert(segments)
+      .values(
+        spans.map(([startMs, endMs], k) => ({
+          id: sql`${first} + ${k}`,
+          containerId: placed.video.containerId,
+          videoId,
+          startMs,
+          endMs,
+        })) as never,
+      )
+      .returning(),
+  ]);
+  return rows as (typeof segments.$inferSelect)[];
 }
 
-/** Row counts that an import writes, for before/after comparisons. */
+/** Row counts that an import writes (on the video's shard), for before/after comparisons. */
 export async function localisationCounts(videoId: number) {
+  const { db: shard } = await videoShard(videoId);
   const one = async (table: typeof segments | typeof subtitles | typeof subtitleHistories) =>
-    (await db()
+    (await shard
       .select({ n: sql<number>`count(*)` })
       .from(table)
       .where(eq(table.videoId, videoId))

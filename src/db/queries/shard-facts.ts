@@ -97,3 +97,22 @@ export function videoFactsRowsStatements(
   }
   return statements;
 }
+
+/**
+ * The facts of the video a subtitle writer is about to write, inserted where the shard has none yet (`changeId` 0 never
+ * overwrites a sync's), so the shard's triggers find its origin and states. The writer read them in its catalogue batch.
+ */
+export const ensureFactsStatements = (
+  video: { id: number; containerId: number; state: string; originLanguage: string | null; number: number | null },
+  container: { id: number; state: string; originLanguage: string },
+) => [
+  containerFactsStatement({ containerId: container.id, state: container.state, originLanguage: container.originLanguage, changeId: 0 }),
+  videoFactsStatement({
+    videoId: video.id,
+    containerId: video.containerId,
+    state: video.state,
+    originLanguage: video.originLanguage ?? "",
+    number: video.number,
+    changeId: 0,
+  }),
+];

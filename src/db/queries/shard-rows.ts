@@ -25,6 +25,17 @@ export const nextShardIdStatement = (db: ShardDB, shard: number) =>
 /** The id just allocated, for the insert that follows `nextShardIdStatement` in the same batch. */
 export const nextShardId = (shard: number) => sql<number>`(SELECT next_id FROM shard_ids WHERE shard = ${shard})`;
 
+/** Advances `shard`'s counter by `n` ids at once, for an insert of `n` rows; goes first in the inserting batch. */
+export const allocateShardIdsStatement = (db: ShardDB, shard: number, n: number) =>
+  db
+    .insert(shardIds)
+    .values({ shard, nextId: shard * SHARD_ID_RANGE + n })
+    .onConflictDoUpdate({ target: shardIds.shard, set: { nextId: sql`${shardIds.nextId} + ${n}` } });
+
+/** The first of the `n` ids `allocateShardIdsStatement` just allocated (row i of the insert takes this + i). */
+export const firstAllocatedId = (shard: number, n: number) =>
+  sql<number>`((SELECT next_id FROM shard_ids WHERE shard = ${shard}) - ${n - 1})`;
+
 const quoted = (table: ShardTable) => {
   if (!SHARD_TABLES.includes(table)) throw new Error(`not a shard table: ${table}`);
   return sql.identifier(table);

@@ -2,22 +2,41 @@ import { eq, sql } from "drizzle-orm";
 import type { DB } from "../client";
 import { shardCleanups, shardDirectory, shards, videos } from "../schema";
 
+const PLACEMENT = {
+  containerId: shardDirectory.containerId,
+  shard: shardDirectory.shard,
+  movingTo: shardDirectory.movingTo,
+  subtitlesCopied: shardDirectory.subtitlesCopied,
+};
+
 /** Where a container's shard rows live, and where they are moving to (null: not moving). Batchable. */
 export const containerPlacementQuery = (db: DB, containerId: number) =>
-  db
-    .select({ containerId: shardDirectory.containerId, shard: shardDirectory.shard, movingTo: shardDirectory.movingTo })
-    .from(shardDirectory)
-    .where(eq(shardDirectory.containerId, containerId));
+  db.select(PLACEMENT).from(shardDirectory).where(eq(shardDirectory.containerId, containerId));
 
 /** The same, found from one of the container's videos (videos' primary key, then the directory's). Batchable. */
 export const videoPlacementQuery = (db: DB, videoId: number) =>
   db
-    .select({ containerId: shardDirectory.containerId, shard: shardDirectory.shard, movingTo: shardDirectory.movingTo })
+    .select(PLACEMENT)
     .from(videos)
     .innerJoin(shardDirectory, eq(shardDirectory.containerId, videos.containerId))
     .where(eq(videos.id, videoId));
 
-export type Placement = { containerId: number; shard: number; movingTo: number | null };
+export type Placement = { containerId: number; shard: number; movingTo: number | null; subtitlesCopied: boolean };
+
+/**
+ * Every shard, with the containers moving to it (a JSON array, usually empty: shard_directory_moving_to). A read across
+ * shards asks each one and leaves out, on each, the containers arriving there: their rows are complete on the shard
+ * they are leaving, and counted once there. Batchable.
+ */
+export const shardMapQuery = (db: DB) =>
+  db
+    .select({
+      shard: shards.id,
+      arriving: sql<string>`(SELECT json_group_array(d.container_id) FROM shard_directory d WHERE d.moving_to = ${shards.id})`,
+    })
+    .from(shards)
+    .orderBy(shards.id);
+export type ShardMapRow = { shard: number; arriving: string };
 
 export const listShards = (db: DB) => db.select().from(shards).orderBy(shards.id).all();
 
@@ -39,6 +58,10 @@ export const switchMove = (db: DB, containerId: number, target: number) =>
     .where(sql`${shardDirectory.containerId} = ${containerId} AND ${shardDirectory.movingTo} = ${target}`)
     .returning()
     .get();
+
+/** The container's subtitles are on its shard from now on (the copy job's last step). */
+export const markSubtitlesCopied = (db: DB, containerId: number) =>
+  db.update(shardDirectory).set({ subtitlesCopied: true }).where(eq(shardDirectory.containerId, containerId)).run();
 
 export const findPlacement = (db: DB, containerId: number) => containerPlacementQuery(db, containerId).get();
 
