@@ -26,7 +26,9 @@ await migrateLocal(persistTo);
 await seedLocal(persistTo);
 
 // Fixtures: an empty video for the import, and a container of 100 videos with 20 segments each and texts in
-// en (all), fr (half) and ko (a quarter); its completions are computed by the queue later.
+// en (all), fr (half) and ko (a quarter); its completions are computed by the queue later. The containers and videos
+// go to the catalogue; the segments and subtitles to the shard its directory names (docs/decisions.md, "Subtitles on
+// the shards"), with the facts the shard's triggers read and ids from the shard's range, past its counter.
 const fixtures = `
 INSERT INTO containers (id, type, origin_country, origin_language) VALUES (${IMPORT_CONTAINER}, 'film', 'kr', 'ko'), (${HUNDRED_CONTAINER}, 'series', 'kr', 'ko');
 INSERT INTO titles (resource_kind, resource_id, language, text) VALUES ('c', ${IMPORT_CONTAINER}, 'en', 'Bench import'), ('c', ${HUNDRED_CONTAINER}, 'en', 'Bench hundred');
@@ -34,20 +36,52 @@ INSERT INTO videos (id, container_id, type, number) VALUES (${IMPORT_VIDEO}, ${I
 INSERT INTO videos (id, container_id, type, number)
   WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99)
   SELECT ${HUNDRED_FIRST_VIDEO} + i, ${HUNDRED_CONTAINER}, 'episode', i + 1 FROM n;
-INSERT INTO segments (video_id, start_ms, end_ms)
-  WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 19)
-  SELECT v.id, n.i * 3000 + 1000, n.i * 3000 + 2500 FROM videos v, n WHERE v.container_id = ${HUNDRED_CONTAINER};
-INSERT INTO subtitles (segment_id, video_id, language, text)
-  SELECT s.id, s.video_id, l.value, 'text ' || s.start_ms FROM segments s JOIN json_each('["en","fr","ko"]') l
-  JOIN videos v ON v.id = s.video_id
-  WHERE v.container_id = ${HUNDRED_CONTAINER} AND s.video_id <> ${HUNDRED_FIRST_VIDEO}
-    AND (l.value = 'en' OR (l.value = 'fr' AND s.start_ms < 30000) OR (l.value = 'ko' AND s.start_ms < 15000));
 `;
-const fixtureFile = join(ROOT, ".bench", "import-fixtures.sql");
+/** The hundred's family on its shard `shard`: each video's 20 segments, then the texts, then the counter past them. */
+const shardFixtures = (shard) => `
+INSERT INTO shard_ids (shard, next_id) VALUES (${shard}, ${shard} * 4294967296) ON CONFLICT (shard) DO NOTHING;
+INSERT INTO container_facts (container_id, state, origin_language) VALUES (${HUNDRED_CONTAINER}, 'normal', 'ko');
+INSERT INTO video_facts (video_id, container_id, state, origin_language, number)
+  WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99)
+  SELECT ${HUNDRED_FIRST_VIDEO} + i, ${HUNDRED_CONTAINER}, 'normal', '', i + 1 FROM n;
+INSERT INTO segments (id, container_id, video_id, start_ms, end_ms)
+  WITH RECURSIVE v(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM v WHERE j < 99),
+    n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 19)
+  SELECT (SELECT next_id FROM shard_ids WHERE shard = ${shard}) + 1 + j * 20 + i, ${HUNDRED_CONTAINER}, ${HUNDRED_FIRST_VIDEO} + j,
+    n.i * 3000 + 1000, n.i * 3000 + 2500 FROM v, n;
+UPDATE shard_ids SET next_id = (SELECT max(id) FROM segments) WHERE shard = ${shard};
+INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text)
+  SELECT (SELECT next_id FROM shard_ids WHERE shard = ${shard}) + row_number() OVER (ORDER BY s.id, l.key),
+    ${HUNDRED_CONTAINER}, s.id, s.video_id, l.value, 'text ' || s.start_ms FROM segments s JOIN json_each('["en","fr","ko"]') l
+  WHERE s.container_id = ${HUNDRED_CONTAINER} AND s.video_id <> ${HUNDRED_FIRST_VIDEO}
+    AND (l.value = 'en' OR (l.value = 'fr' AND s.start_ms < 30000) OR (l.value = 'ko' AND s.start_ms < 15000));
+UPDATE shard_ids SET next_id = (SELECT max(id) FROM subtitles) WHERE shard = ${shard};
+`;
 mkdirSync(join(ROOT, ".bench"), { recursive: true });
-writeFileSync(fixtureFile, fixtures);
-wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--file", fixtureFile], { quiet: true });
-console.log("fixtures written");
+const execute = (binding, name, sql) => {
+  const file = join(ROOT, ".bench", name);
+  writeFileSync(file, sql);
+  return wrangler(["d1", "execute", binding, "--local", "--persist-to", persistTo, "--file", file], { quiet: true });
+};
+execute("DB", "import-fixtures.sql", fixtures);
+const [{ results: placed }] = JSON.parse(
+  wrangler(
+    [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      persistTo,
+      "--json",
+      "--command",
+      `SELECT shard FROM shard_directory WHERE container_id = ${HUNDRED_CONTAINER}`,
+    ],
+    { quiet: true },
+  ),
+);
+execute(`SHARD_${placed[0].shard}`, "import-fixtures-shard.sql", shardFixtures(placed[0].shard));
+console.log(`fixtures written (the hundred's subtitles on shard ${placed[0].shard})`);
 
 const server = await startDev({ port: PORT, persistTo, stdio: "ignore" });
 try {

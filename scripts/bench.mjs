@@ -143,12 +143,16 @@ async function pickIds(persistTo) {
           `SELECT video_id AS video, language, count(*) AS n FROM ${table} GROUP BY video_id, language ORDER BY n DESC, video_id LIMIT 1`,
         )
         .first();
-    // Timed comments are on the shards (docs/decisions.md, "Shards"): the most commented video of any of them.
+    // Timed comments and subtitles are on the shards (docs/decisions.md, "Shards"): the video with most of any of them.
     const shards = Object.keys(env).filter((name) => /^SHARD_\d+$/.test(name));
-    const commented = (await Promise.all(shards.map((name) => most(env[name], "timed_comments"))))
-      .filter(Boolean)
-      .sort((a, b) => b.n - a.n || a.video - b.video)[0];
-    return { oneContainer: ids[0], bulkIds: ids.slice(1), commented, subtitled: await most(db, "subtitles") };
+    const mostOnShards = async (table) =>
+      (await Promise.all(shards.map((name) => most(env[name], table)))).filter(Boolean).sort((a, b) => b.n - a.n || a.video - b.video)[0];
+    return {
+      oneContainer: ids[0],
+      bulkIds: ids.slice(1),
+      commented: await mostOnShards("timed_comments"),
+      subtitled: await mostOnShards("subtitles"),
+    };
   });
 }
 

@@ -3,22 +3,25 @@
 // completions), playback streams, the featured list 1l (the on-air 2l and upcoming 6l follow the containers' flags)
 // and a little community activity. The parts live in scripts/demo/; this file puts them together in order.
 //
-// demoSeed() resolves to plain SQL for `wrangler d1 execute --file`, which is:
-// - deterministic: a seeded PRNG and a fixed clock, so every call returns the same string (the one value
-//   that follows the real clock is subtitle_completions.updated_at, which the app's own SQL stamps);
-// - idempotent: every row has an explicit key and is written with INSERT OR IGNORE, and completions are
-//   recomputed by the app's upsert that only writes changed percentages, so a second run changes nothing
-//   (and fires none of the derived-document triggers of migration 0003).
+// demoSeed() resolves to plain SQL for `wrangler d1 execute --file` on the catalogue, and the rows that live on the
+// shards (the subtitle family and the timed comments: scripts/demo/shards.mjs writes them once the catalogue's
+// directory has placed their containers). Both are:
+// - deterministic: a seeded PRNG and a fixed clock, so every call returns the same (the one value that follows the
+//   real clock is subtitle_completions.updated_at, stamped as the app's upsert stamps it);
+// - idempotent: every row has an explicit key and is written with INSERT OR IGNORE, and completions are upserted
+//   only where a percentage changed, so a second run changes nothing (and fires none of the derived-document
+//   triggers of migration 0003).
 // It also gives the playback manifests the stream rows point at (scripts/demo/streams.mjs), which seedLocal puts in
 // the local R2 under content-addressed keys: the same bytes, so the same keys, every run.
-// Password hashes and completions come from the app's own code (scripts/demo/load-app-code.mjs), never copies.
+// Password hashes come from the app's own code (scripts/demo/load-app-code.mjs), never copies.
 
 import { MANAGED } from "./demo/catalogue-data.mjs";
 import { followRows, listItemRows, messagingRows, notificationRows, timedCommentRows } from "./demo/community.mjs";
 import { containerDescriptionRows, containerGenreRows, containerTitleRows, defineContainers, licenseRows } from "./demo/containers.mjs";
 import { SEED, insertRows, randomTools } from "./demo/core.mjs";
 import { loadAppCode } from "./demo/load-app-code.mjs";
-import { completionStatements, defineLocalisation } from "./demo/subtitles.mjs";
+import { demoShardRows } from "./demo/shards.mjs";
+import { completionRows, defineLocalisation } from "./demo/subtitles.mjs";
 import { STREAM_COLUMNS, defineStreams } from "./demo/streams.mjs";
 import { MANAGER, applicationRows, userRows } from "./demo/users.mjs";
 import { defineVideos, strip, videoDescriptionRows, videoTitleRows } from "./demo/videos.mjs";
@@ -64,9 +67,10 @@ const VIDEO_COLUMNS = [
 const TEXT_COLUMNS = ["resource_kind", "resource_id", "language", "text", "updated_at"];
 
 /**
- * `{ sql, manifests, timedComments }`: SQL that fills a freshly migrated catalogue database with the demo data
+ * `{ sql, manifests, shardRows }`: SQL that fills a freshly migrated catalogue database with the demo data
  * (identical on every call, safe to re-run), the playback manifests (`{ key, text, contentType }`) its stream rows
- * point at, and the timed comments, which go to their containers' shards (`shardSeedSql`, once the directory placed them).
+ * point at, and the rows that go to their containers' shards (`shardSeedSql` of scripts/demo/shards.mjs, once the
+ * directory placed them).
  */
 export async function demoSeed() {
   const app = await loadAppCode();
@@ -80,8 +84,6 @@ export async function demoSeed() {
   const messaging = messagingRows();
   const streams = defineStreams(containers, videos);
 
-  const usernames = new Map(users.map((u) => [u.id, u.username]));
-  const containerOf = new Map(videos.map((v) => [v.id, v.container_id]));
   let comments = [];
   const keepApart = (rows) => {
     comments = rows;
@@ -108,31 +110,16 @@ export async function demoSeed() {
     ...insertRows("videos", VIDEO_COLUMNS, strip(videos)),
     ...insertRows("titles", TEXT_COLUMNS, videoTitleRows(videos)),
     ...insertRows("descriptions", TEXT_COLUMNS, videoDescriptionRows(r, containers, videos)),
-    ...insertRows("segments", ["id", "video_id", "start_ms", "end_ms", "author_id", "created_at"], segments),
+    // The subtitle family is on the shards (docs/decisions.md, "Subtitles on the shards"); its completions stay here.
     ...insertRows(
-      "subtitles",
-      ["id", "segment_id", "video_id", "language", "text", "author_id", "version", "created_at", "updated_at"],
-      subtitles,
+      "subtitle_completions",
+      ["resource_kind", "resource_id", "language", "percent"],
+      completionRows(containers, videos, segments, subtitles),
+      {
+        onConflict:
+          "ON CONFLICT (resource_kind, resource_id, language) DO UPDATE SET percent = excluded.percent, updated_at = unixepoch() WHERE subtitle_completions.percent <> excluded.percent",
+      },
     ),
-    ...insertRows(
-      "subtitle_histories",
-      [
-        "id",
-        "kind",
-        "user_id",
-        "video_id",
-        "container_id",
-        "segment_id",
-        "subtitle_id",
-        "language",
-        "text",
-        "version",
-        "source_key",
-        "created_at",
-      ],
-      histories,
-    ),
-    ...completionStatements(app, containers, videos),
     ...insertRows("playback_streams", STREAM_COLUMNS, streams.rows),
     ...insertRows("list_items", ["list_id", "position", "resource_kind", "resource_id"], listItemRows(videos)),
     // Timed comments live on the shards (docs/decisions.md, "Shards"): drawn here, in their turn of `r`, kept apart.
@@ -151,35 +138,12 @@ export async function demoSeed() {
       ["id", "user_id", "container_id", "sender_id", "job_id", "content", "unread", "created_at"],
       notificationRows(containers),
     ),
+    // The demo's subtitles are on their shards (seedLocal writes them there next). A local database from before the
+    // subtitles moved has its demo containers marked not copied by migration 0032: the seed's rows are theirs, so they
+    // are marked here, and only containers made by hand are left for `npm run admin -- shards copy-subtitles all`.
+    `UPDATE shard_directory SET subtitles_copied = 1 WHERE NOT subtitles_copied
+      AND container_id IN (SELECT value FROM json_each('${JSON.stringify(containers.map((c) => c.id))}'))`,
   ];
-  const timedComments = comments.map((c) => ({ ...c, container_id: containerOf.get(c.video_id), username: usernames.get(c.user_id) }));
-  return { sql: `${statements.join(";\n")};\n`, manifests: streams.manifests, timedComments };
-}
-
-/** Ids of shard n start at n·2^32 (src/db/queries/shard-rows.ts, SHARD_ID_RANGE). */
-const SHARD_ID_RANGE = 2 ** 32;
-
-/**
- * SQL per shard for the demo timed comments, given where the directory put each container (`Map<container, shard>`):
- * ids from each shard's range in demo order, and the shard's id counter moved past them. Safe to re-run.
- */
-export function shardSeedSql(timedComments, placement) {
-  const byShard = new Map();
-  for (const c of timedComments) {
-    const shard = placement.get(c.container_id);
-    if (!shard) throw new Error(`demo seed: container ${c.container_id} has no shard in the directory`);
-    if (!byShard.has(shard)) byShard.set(shard, []);
-    byShard.get(shard).push({ ...c, id: shard * SHARD_ID_RANGE + c.id });
-  }
-  const columns = ["id", "container_id", "video_id", "language", "user_id", "username", "time_ms", "comment", "created_at"];
-  return new Map(
-    [...byShard].map(([shard, rows]) => {
-      const last = Math.max(...rows.map((row) => row.id));
-      const statements = [
-        ...insertRows("timed_comments", columns, rows),
-        `INSERT INTO shard_ids (shard, next_id) VALUES (${shard}, ${last}) ON CONFLICT (shard) DO UPDATE SET next_id = max(next_id, excluded.next_id)`,
-      ];
-      return [shard, `${statements.join(";\n")};\n`];
-    }),
-  );
+  const shardRows = demoShardRows({ containers, videos, users, segments, subtitles, histories, timedComments: comments });
+  return { sql: `${statements.join(";\n")};\n`, manifests: streams.manifests, shardRows };
 }

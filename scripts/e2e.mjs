@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { checklist, ensureDevVars, migrateLocal, ROOT, seedLocal, startDev } from "./lib.mjs";
+import { checklist, DEMO_OFFICIAL_APP, ensureDevVars, migrateLocal, ROOT, seedLocal, signedHeaders, startDev } from "./lib.mjs";
 
 const persistTo = join(ROOT, ".e2e", "state");
 rmSync(persistTo, { recursive: true, force: true });
@@ -39,6 +39,24 @@ try {
     const after = await fetch(`${base}/v5/sessions/${token}.json`);
     assert.equal(after.status, 404);
     assert.equal((await after.json()).vcode, 11);
+  });
+  await step("the demo's subtitles are read from their container's shard (scripts/demo/shards.mjs)", async () => {
+    // The official application's signed reads of the demo's first episode (docs/decisions.md, "Subtitles on the shards").
+    const signedGet = (path) => {
+      const url = `${base}${path}?app=${DEMO_OFFICIAL_APP.id}`;
+      return fetch(url, { headers: signedHeaders(url) });
+    };
+    const list = await signedGet("/v4/videos/1v/subtitle_tracks.json");
+    assert.equal(list.status, 200, await list.clone().text());
+    const tracks = (await list.json()).tracks;
+    assert.ok(
+      tracks.some((t) => t.language === "en"),
+      JSON.stringify(tracks),
+    );
+    const en = await signedGet("/v4/videos/1v/subtitle_tracks/en.json");
+    assert.equal(en.status, 200, await en.clone().text());
+    const { cues } = await en.json();
+    assert.ok(cues.length > 0 && cues.every((c) => c.text.length > 0));
   });
   await step("the OpenAPI document is served", async () => {
     const res = await fetch(`${base}/openapi.json`);

@@ -71,8 +71,9 @@ export async function migrateLocal(persistTo) {
 
 export async function seedLocal(persistTo) {
   const started = performance.now();
-  const { demoSeed, shardSeedSql } = await import("./demo-data.mjs");
-  const { sql, manifests, timedComments } = await demoSeed();
+  const { demoSeed } = await import("./demo-data.mjs");
+  const { shardContainers, shardSeedSql } = await import("./demo/shards.mjs");
+  const { sql, manifests, shardRows } = await demoSeed();
   const file = join(ROOT, ".wrangler", "seed", "demo.sql");
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, sql);
@@ -87,9 +88,10 @@ export async function seedLocal(persistTo) {
     manifestsThere ? "0" : spawnQuiet(process.execPath, putArgs, JSON.stringify(manifests)),
   ]);
   writeFileSync(stamp, keys);
-  // Then the shards: the catalogue's directory says where each demo container went (docs/decisions.md, "Shards").
-  const containerIds = [...new Set(timedComments.map((c) => c.container_id))];
-  const placed = JSON.parse(
+  // Then the shards: the catalogue's directory says where each demo container went (docs/decisions.md, "Shards"); the
+  // same read counts the containers whose subtitles are still in the catalogue (a local database from before they
+  // moved to the shards, with containers made by hand).
+  const [{ results: placed }, { results: toCopy }] = JSON.parse(
     wrangler(
       [
         "d1",
@@ -99,12 +101,13 @@ export async function seedLocal(persistTo) {
         ...persistArgs(persistTo),
         "--json",
         "--command",
-        `SELECT container_id, shard FROM shard_directory WHERE container_id IN (${containerIds.join(", ")})`,
+        `SELECT container_id, shard FROM shard_directory WHERE container_id IN (${shardContainers(shardRows).join(", ")});
+         SELECT count(*) AS n FROM shard_directory WHERE NOT subtitles_copied`,
       ],
       { quiet: true },
     ),
-  )[0].results;
-  const perShard = shardSeedSql(timedComments, new Map(placed.map((p) => [p.container_id, p.shard])));
+  );
+  const perShard = shardSeedSql(shardRows, new Map(placed.map((p) => [p.container_id, p.shard])));
   await Promise.all(
     [...perShard].map(([shard, shardSql]) => {
       const shardFile = join(ROOT, ".wrangler", "seed", `demo-shard-${shard}.sql`);
@@ -116,6 +119,13 @@ export async function seedLocal(persistTo) {
     `demo data seeded in ${((performance.now() - started) / 1000).toFixed(1)} s (idempotent; ` +
       `${manifests.length} playback manifests in the local R2, ${written.trim().split("\n").at(-1)} new)`,
   );
+  if (toCopy[0].n) {
+    console.log(
+      `containers of this local database whose subtitles are still in the catalogue: ${toCopy[0].n} (they answer 503 ` +
+        `until copied): npm run admin -- shards copy-subtitles all${persistTo ? ` --persist-to ${persistTo}` : ""}, ` +
+        `with the server running`,
+    );
+  }
   return { manifestKeys: manifests.map((m) => m.key) };
 }
 

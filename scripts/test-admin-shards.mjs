@@ -1,16 +1,40 @@
 // The shards commands of the admin CLI (scripts/admin/shards.mjs), for scripts/test-admin.mjs: offline, what each
 // command writes to the catalogue and what it refuses; online (wrangler dev running), a container moved with
-// `shards move` by the sweeper and the queue consumer, its timed comments then read from the other shard over HTTP.
+// `shards move` by the sweeper and the queue consumer, its timed comments and subtitles then read from the other shard
+// over HTTP, and the subtitles' cut-over (docs/operations.md, "Shards"): containers from before it answer 503 until
+// `shards copy-subtitles all` has copied them, then read their subtitles from their shard.
 import assert from "node:assert/strict";
+import { DEMO_OFFICIAL_APP, signedHeaders } from "./lib.mjs";
+
+/**
+ * Two containers as a release before the switch left them (docs/decisions.md, "Subtitles on the shards"): marked not
+ * copied, one with an English track of three cues in the catalogue's tables, one without subtitles. Their ids are far
+ * above the demo's.
+ */
+const BEFORE = { subtitled: 9_000_001, empty: 9_000_002, video: 9_000_001, cues: 3 };
+const BEFORE_SQL = `
+INSERT INTO containers (id, type, origin_country, origin_language) VALUES (${BEFORE.subtitled}, 'film', 'kr', 'ko'), (${BEFORE.empty}, 'film', 'kr', 'ko');
+INSERT INTO videos (id, container_id, type, number) VALUES (${BEFORE.video}, ${BEFORE.subtitled}, 'movie', 1);
+INSERT INTO segments (video_id, start_ms, end_ms)
+  WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${BEFORE.cues - 1}) SELECT ${BEFORE.video}, i * 2000 + 1000, i * 2000 + 2500 FROM n;
+INSERT INTO subtitles (segment_id, video_id, language, text) SELECT id, video_id, 'en', 'line ' || start_ms FROM segments WHERE video_id = ${BEFORE.video};
+UPDATE shard_directory SET subtitles_copied = 0 WHERE container_id IN (${BEFORE.subtitled}, ${BEFORE.empty})`;
+
+/** A video's track in a language as the demo official application reads it (a signed GET). */
+function track(base, fetch, videoId, language) {
+  const url = `${base}/v4/videos/${videoId}v/subtitle_tracks/${language}.json?app=${DEMO_OFFICIAL_APP.id}`;
+  return fetch(url, { headers: signedHeaders(url) });
+}
 
 export async function shardStepsOffline({ step, admin, rows, ok }) {
   await step("shards list: both shards, their containers, accepting, no move under way", () => {
     const res = admin(["shards", "list"]);
     ok(res);
     const counts = rows("SELECT shard, count(*) AS n FROM shard_directory GROUP BY shard ORDER BY shard");
+    // The demo's containers were created after migration 0032: their subtitles are on their shards, none to copy.
     assert.deepEqual(
       res.json.shards,
-      counts.map((c) => ({ id: c.shard, accepting: true, containers: c.n })),
+      counts.map((c) => ({ id: c.shard, accepting: true, containers: c.n, to_copy: 0 })),
     );
     assert.deepEqual(res.json.moves, []);
     const [waiting] = rows(
@@ -44,18 +68,31 @@ export async function shardStepsOffline({ step, admin, rows, ok }) {
     assert.equal(rows("SELECT count(*) AS c FROM jobs WHERE type = 'container-move'")[0].c, 0);
   });
 
-  await step("shards copy-subtitles: refused for an unknown or malformed container; queued once per container", () => {
+  await step("shards copy-subtitles: refused for an unknown, malformed or copied container; all: nothing to copy", () => {
     assert.equal(admin(["shards", "copy-subtitles", "999999999c"]).status, 1);
     assert.equal(admin(["shards", "copy-subtitles", "1v"]).status, 2);
-    assert.equal(rows("SELECT count(*) AS c FROM jobs WHERE type = 'subtitle-family-copy'")[0].c, 0);
-    // `all`: one job per container with subtitles, none again while they wait.
+    assert.equal(admin(["shards", "copy-subtitles", "1c"]).status, 1, "the demo's containers are on their shards");
     const all = admin(["shards", "copy-subtitles", "all"]);
     ok(all);
-    const subtitled = rows("SELECT DISTINCT v.container_id AS id FROM subtitles s JOIN videos v ON v.id = s.video_id ORDER BY id");
-    assert.ok(subtitled.length > 0, "the demo has subtitles");
-    assert.deepEqual(all.json.jobs.map((j) => j.container).sort(), subtitled.map((c) => `${c.id}c`).sort());
+    assert.deepEqual(all.json.jobs, []);
+    assert.equal(rows("SELECT count(*) AS c FROM jobs WHERE type = 'subtitle-family-copy'")[0].c, 0);
+  });
+
+  await step("containers from before the cut-over: shards list counts them, copy-subtitles all queues each once", () => {
+    rows(BEFORE_SQL);
+    const placed = rows(
+      `SELECT shard, count(*) AS n FROM shard_directory WHERE container_id IN (${BEFORE.subtitled}, ${BEFORE.empty}) GROUP BY shard`,
+    );
+    const list = admin(["shards", "list"]);
+    ok(list);
+    for (const s of list.json.shards) assert.equal(s.to_copy, placed.find((p) => p.shard === s.id)?.n ?? 0, `shard ${s.id}`);
+    // Whether or not they have subtitles (the empty one is copied and marked at once), none again while they wait.
+    const all = admin(["shards", "copy-subtitles", "all"]);
+    ok(all);
+    assert.deepEqual(all.json.jobs.map((j) => j.container).sort(), [`${BEFORE.subtitled}c`, `${BEFORE.empty}c`]);
     assert.deepEqual(admin(["shards", "copy-subtitles", "all"]).json.jobs, []);
-    // Left queued, they would run when the server starts: the online steps copy one container themselves.
+    assert.equal(admin(["shards", "copy-subtitles", `${BEFORE.empty}c`]).json.jobs.length, 0, "its copy is queued already");
+    // Left queued, they would run when the server starts: the online steps queue them again once the 503 is seen.
     rows("DELETE FROM jobs WHERE type = 'subtitle-family-copy'");
   });
 }
@@ -73,39 +110,63 @@ export async function shardStepsOnline({ step, admin, rows, ok, base, token, fet
     return job;
   }
 
-  await step("shards move: the sweeper sends the job, the container's comments are then read from the other shard", async () => {
-    // The demo's first episode has timed comments (scripts/demo/community.mjs).
-    const [{ video, container, shard }] = rows(
-      "SELECT v.id AS video, v.container_id AS container, d.shard FROM videos v JOIN shard_directory d ON d.container_id = v.container_id WHERE v.id = 1",
-    );
-    const path = `${base}/v4/videos/${video}v/timed_comments/en.json?token=${token}`;
-    const before = await (await fetch(path)).json();
-    assert.ok(before.length > 0);
-    const to = shard === 1 ? 2 : 1;
-    const res = admin(["shards", "move", `${container}c`, String(to)]);
-    ok(res);
-    assert.equal(admin(["shards", "move", `${container}c`, String(to)]).status, 1, "one move of a container at a time");
-    const id = res.json.job.id;
-    const job = await finished(id);
-    assert.equal(job.status, "succeeded", JSON.stringify(job));
-    assert.equal(rows(`SELECT shard FROM shard_directory WHERE container_id = ${container}`)[0].shard, to);
-    assert.deepEqual(await (await fetch(path)).json(), before);
-    assert.deepEqual(admin(["shards", "list"]).json.moves, []);
-    return `${before.length} comments moved to shard ${to} by job ${id}`;
-  });
+  await step(
+    "shards move: the sweeper sends the job, the container's comments and subtitles are then read from the other shard",
+    async () => {
+      // The demo's first episode has timed comments (scripts/demo/community.mjs) and subtitles (scripts/demo/subtitles.mjs).
+      const [{ video, container, shard }] = rows(
+        "SELECT v.id AS video, v.container_id AS container, d.shard FROM videos v JOIN shard_directory d ON d.container_id = v.container_id WHERE v.id = 1",
+      );
+      const path = `${base}/v4/videos/${video}v/timed_comments/en.json?token=${token}`;
+      const before = await (await fetch(path)).json();
+      assert.ok(before.length > 0);
+      const subtitles = await track(base, fetch, video, "en");
+      assert.equal(subtitles.status, 200, "the demo's subtitles are readable");
+      const cues = (await subtitles.json()).cues;
+      assert.ok(cues.length > 0);
+      const to = shard === 1 ? 2 : 1;
+      const res = admin(["shards", "move", `${container}c`, String(to)]);
+      ok(res);
+      assert.equal(admin(["shards", "move", `${container}c`, String(to)]).status, 1, "one move of a container at a time");
+      const id = res.json.job.id;
+      const job = await finished(id);
+      assert.equal(job.status, "succeeded", JSON.stringify(job));
+      assert.equal(rows(`SELECT shard FROM shard_directory WHERE container_id = ${container}`)[0].shard, to);
+      assert.deepEqual(await (await fetch(path)).json(), before);
+      assert.deepEqual((await (await track(base, fetch, video, "en")).json()).cues, cues);
+      assert.deepEqual(admin(["shards", "list"]).json.moves, []);
+      return `${before.length} comments and ${cues.length} English cues moved to shard ${to} by job ${id}`;
+    },
+  );
 
-  await step("shards copy-subtitles: the demo's first container's subtitles are copied to its shard and checked", async () => {
-    const [{ container }] = rows("SELECT container_id AS container FROM videos WHERE id = 1");
-    const res = admin(["shards", "copy-subtitles", `${container}c`]);
+  await step("the cut-over: 503 until shards copy-subtitles all has copied a container, then its subtitles from its shard", async () => {
+    const waiting = await track(base, fetch, BEFORE.video, "en");
+    assert.equal(waiting.status, 503, await waiting.clone().text());
+    assert.ok(Number(waiting.headers.get("retry-after")) > 0, "Retry-After");
+    const res = admin(["shards", "copy-subtitles", "all"]);
     ok(res);
-    assert.equal(res.json.jobs.length, 1);
-    assert.deepEqual(admin(["shards", "copy-subtitles", `${container}c`]).json.jobs, [], "one copy of a container at a time");
-    const id = res.json.jobs[0].id;
-    const job = await finished(id);
-    assert.equal(job.status, "succeeded", JSON.stringify(job));
-    const [{ n }] = rows(`SELECT count(*) AS n FROM subtitles s JOIN videos v ON v.id = s.video_id WHERE v.container_id = ${container}`);
-    assert.ok(n > 0, "the demo container has subtitles");
-    assert.equal(job.result.rows.subtitles, n);
-    return `${n} subtitles copied to shard ${job.result.shard} by job ${id}`;
+    assert.equal(res.json.jobs.length, 2);
+    const jobs = await Promise.all(res.json.jobs.map((j) => finished(j.id)));
+    for (const job of jobs) assert.equal(job.status, "succeeded", JSON.stringify(job));
+    const copied = Object.fromEntries(jobs.map((j) => [j.result.container_id, j.result.rows]));
+    assert.equal(copied[`${BEFORE.subtitled}c`].subtitles, BEFORE.cues);
+    assert.ok(
+      Object.values(copied[`${BEFORE.empty}c`]).every((n) => n === 0),
+      JSON.stringify(copied),
+    );
+    assert.deepEqual(
+      rows(`SELECT subtitles_copied AS c FROM shard_directory WHERE container_id IN (${BEFORE.subtitled}, ${BEFORE.empty})`),
+      [{ c: 1 }, { c: 1 }],
+    );
+    assert.ok(admin(["shards", "list"]).json.shards.every((s) => s.to_copy === 0));
+    const read = await track(base, fetch, BEFORE.video, "en");
+    assert.equal(read.status, 200, await read.clone().text());
+    assert.deepEqual(
+      (await read.json()).cues.map((c) => c.text),
+      ["line 1000", "line 3000", "line 5000"],
+    );
+    assert.equal(admin(["shards", "copy-subtitles", `${BEFORE.subtitled}c`]).status, 1, "copied already");
+    assert.deepEqual(admin(["shards", "copy-subtitles", "all"]).json.jobs, []);
+    return `${BEFORE.cues} subtitles copied to shard ${jobs[0].result.shard}, an empty container marked`;
   });
 }

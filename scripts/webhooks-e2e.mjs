@@ -30,6 +30,7 @@ import {
   startDev,
   wrangler,
 } from "./lib.mjs";
+import { shardBindings } from "./d1-bindings.mjs";
 
 const IMPORTS = numberArg("--imports", 5);
 const PORT = numberArg("--port", 8796);
@@ -91,24 +92,17 @@ ensureDevVars();
 await migrateLocal(persistTo);
 await seedLocal(persistTo);
 
-// A video without segments: the first import creates them, the next ones match them and change their text.
-const [{ results }] = JSON.parse(
-  wrangler(
-    [
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      persistTo,
-      "--json",
-      "--command",
-      "SELECT id FROM videos WHERE state = 'normal' AND id NOT IN (SELECT video_id FROM segments) ORDER BY id LIMIT 1",
-    ],
-    { quiet: true },
-  ),
+// A video without segments: the first import creates them, the next ones match them and change their text. Segments
+// are on the shards (docs/decisions.md, "Subtitles on the shards"): the timed videos are asked of each.
+const local = (binding, command) =>
+  JSON.parse(wrangler(["d1", "execute", binding, "--local", "--persist-to", persistTo, "--json", "--command", command], { quiet: true }))[0]
+    .results;
+const timed = (await shardBindings()).flatMap((binding) => local(binding, "SELECT DISTINCT video_id FROM segments").map((r) => r.video_id));
+const [{ id: untimed }] = local(
+  "DB",
+  `SELECT id FROM videos WHERE state = 'normal' AND id NOT IN (SELECT value FROM json_each('${JSON.stringify(timed)}')) ORDER BY id LIMIT 1`,
 );
-const video = `${results[0].id}v`;
+const video = `${untimed}v`;
 
 const receiver = await startReceiver();
 const server = await startDev({ port: PORT, persistTo, stdio: "ignore" });

@@ -47,8 +47,11 @@ function sqlLiteral(value) {
   return `'${String(value).replaceAll("'", "''")}'`;
 }
 
-/** Multi-row INSERT OR IGNORE statements for `rows` (objects keyed by column name), CHUNK rows each. */
-export function insertRows(table, columns, rows) {
+/**
+ * Multi-row INSERT OR IGNORE statements for `rows` (objects keyed by column name), CHUNK rows each; with `onConflict`
+ * (an `ON CONFLICT ...` clause), plain INSERTs ending with it instead.
+ */
+export function insertRows(table, columns, rows, { onConflict } = {}) {
   const statements = [];
   for (let i = 0; i < rows.length; i += CHUNK) {
     const values = rows
@@ -56,7 +59,11 @@ export function insertRows(table, columns, rows) {
       .map((row) => `(${columns.map((col) => sqlLiteral(row[col])).join(", ")})`)
       .join(",\n  ");
     const cols = columns.map((c) => `"${c}"`).join(", ");
-    statements.push(`INSERT OR IGNORE INTO ${table} (${cols}) VALUES\n  ${values}`);
+    statements.push(
+      onConflict
+        ? `INSERT INTO ${table} (${cols}) VALUES\n  ${values}\n${onConflict}`
+        : `INSERT OR IGNORE INTO ${table} (${cols}) VALUES\n  ${values}`,
+    );
   }
   return statements;
 }

@@ -11,7 +11,7 @@ const ROOT = join(HERE, "..", "..");
 
 let loaded;
 
-/** `{ hashPasswordWithSalt, completionSql }` from the app's own modules (see app-code.mjs). */
+/** `{ hashPasswordWithSalt }` from the app's own modules (see app-code.mjs). */
 export function loadAppCode() {
   loaded ??= build();
   return loaded;

@@ -4,8 +4,9 @@ import { sendDeliveries } from "../webhooks/pump";
 import { defineJob } from "./define";
 
 /**
- * `completion`: recomputes subtitle_completions for `{videoIds, containerIds}` (the jobs row's params) with
- * one aggregate statement per scope. Idempotent: unchanged percentages are not written. Result:
+ * `completion`: recomputes subtitle_completions for `{videoIds, containerIds}` (the jobs row's params): one aggregate
+ * statement per scope on each shard that holds their subtitles, then one catalogue batch that writes the percentages
+ * (docs/decisions.md, "Subtitles on the shards"). Idempotent: unchanged percentages are not written. Result:
  * `{videos, containers, rows_written, completion_events, duration_ms}` (completion_events: the completion.updated
  * events recorded, one per video or container whose percentages changed).
  */
@@ -16,7 +17,7 @@ export const completion = defineJob({
   async handler({ db, env, params, progress }) {
     await progress(10);
     const started = Date.now();
-    const { events, ...result } = await recomputeCompletions(db, params);
+    const { events, ...result } = await recomputeCompletions({ db, env }, params);
     // Container and video documents carry the completions, and listings filter on them.
     await bumpGenerations(env, "catalogue");
     if (events) await sendDeliveries(env);

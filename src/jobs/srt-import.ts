@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { findVideoWithContainer } from "../db/queries/catalogue";
 import { mergeJobParams } from "../db/queries/jobs";
 import { listVideoSegments } from "../db/queries/subtitles";
 import { SUBTITLE_FORMATS, SubtitleError } from "../domain/subtitles/cue";
@@ -9,7 +8,7 @@ import { formatId } from "../lib/ids";
 import { bumpGenerations } from "../services/edge-cache";
 import { invalidateSubtitleTrack } from "../services/subtitle-tracks";
 import { ensureBaseline, latestVersion, recordVersion } from "../services/subtitle-versions";
-import { refuseWhileTrackBusy } from "../services/subtitle-edits";
+import { announceOnce, refuseWhileTrackBusy, trackJobStart } from "../services/subtitle-edits";
 import { SUBTITLE_LANGUAGE_RE, importStarted, planImport, writeImport, type ImportMode } from "../services/subtitles";
 import { sendDeliveries } from "../webhooks/pump";
 import type { User } from "../types";
@@ -45,8 +44,9 @@ export const importUploadKey = (jobId: number) => `imports/${jobId}/upload`;
 /**
  * `srt-import`: reads the upload from R2 (`imports/<jobId>/upload`), decodes and reads it in whatever format it is (a file
  * no player can read fails the job at once, the error naming cue and line), matches cues to the video's segments (or
- * creates them when it has none), upserts subtitles and histories in chunks, drops the cached track, then queues a
- * completion job for the video and its container. The result adds what was read and how (`format`, `encoding`, the
+ * creates them when it has none), upserts subtitles and histories in chunks on the container's shard, announces
+ * `subtitles.updated` once (a catalogue write after the shard's: docs/decisions.md, "Subtitles on the shards"), drops
+ * the cached track, then queues a completion job for the video and its container. The result adds what was read and how (`format`, `encoding`, the
  * quality report) to the write counts (docs/api.md, "Subtitle files"); rows_written and duration_ms describe this delivery.
  */
 export const srtImport = defineJob({
@@ -77,12 +77,14 @@ export const srtImport = defineJob({
     const { cues, report } = file;
     await progress(10);
 
-    const found = await findVideoWithContainer(db, videoId);
+    // The video, its placement and the importing user's name (copied into the rows): one catalogue batch.
+    const { found, username, store } = await trackJobStart({ db, env }, videoId, job.createdBy);
     if (!found) throw new PermanentJobError(`video ${formatId(videoId, "v")} no longer exists`);
+    if (!username || !store) throw new PermanentJobError("the importing user no longer exists");
     const containerId = found.container.id;
 
     let mode: ImportMode | undefined = params.mode;
-    const segments = mode === "create" ? [] : await listVideoSegments(db, videoId);
+    const segments = mode === "create" ? [] : await listVideoSegments(store.db, videoId);
     if (!mode) {
       mode = segments.length ? "match" : "create";
       await mergeJobParams(db, job.id, { mode });
@@ -96,14 +98,20 @@ export const srtImport = defineJob({
     );
     await progress(20);
 
-    const scope = { videoId, containerId, userId: job.createdBy, language };
+    const scope = { videoId, containerId, userId: job.createdBy, username, language };
     // The text before the first import of a track kept from before versions existed becomes its version 1: before any
     // chunk is written, never on a replay that finds this import's own chunks (the text is then partly the import's).
-    if (!(await importStarted(db, job.id))) await ensureBaseline({ db, env }, { videoId, language });
-    const counts = await writeImport(db, job.id, scope, mode, plan, cues.length, progress);
-    // From what D1 now holds, so a replay after a crash records it once (same content, no new version).
+    if (!(await importStarted(store.db, job.id))) await ensureBaseline(store, { videoId, language });
+    const counts = await writeImport(store, job.id, scope, mode, plan, cues.length, progress);
+    // One subtitles.updated per import that changed a text, after its last chunk. A replay counts the chunks an earlier
+    // delivery wrote as that delivery did, so one that finds every chunk written still records the event if the
+    // delivery that wrote them died first; the job row keeps it from being recorded twice. Imports only create and
+    // replace texts (never delete them), so the cause is always `import`.
+    const changed = counts.created + counts.updated > 0;
+    if (changed) await announceOnce(db, job.id, scope, "import");
+    // From what the shard now holds, so a replay after a crash records it once (same content, no new version).
     const version = await recordVersion(
-      { db, env },
+      store,
       { videoId, language },
       {
         cause: "import",
@@ -115,8 +123,7 @@ export const srtImport = defineJob({
     await invalidateSubtitleTrack(env.CACHE, videoId, language);
     // Contributions (public reads) count the new history rows at once; completions follow with their job.
     await bumpGenerations(env, "catalogue");
-    // subtitles.updated was recorded with the import's last chunk.
-    if (counts.created + counts.updated > 0) await sendDeliveries(env);
+    if (changed) await sendDeliveries(env);
     // The completion job is the import's own step, not one the application asked for: it gets no applicationId, so
     // the application hears one job.succeeded (this job's) and learns of new percentages from completion.updated.
     const next = await enqueue(
@@ -135,7 +142,7 @@ export const srtImport = defineJob({
       quality: { cues_stored: counts.created + counts.updated + counts.unchanged, ...quality },
       notes,
       completion_job: formatId(next.id, "j"),
-      version: version?.number ?? (await latestVersion(db, { videoId, language }))?.number ?? null,
+      version: version?.number ?? (await latestVersion(store.db, { videoId, language }))?.number ?? null,
       duration_ms: Date.now() - started,
     };
   },

@@ -1,11 +1,14 @@
 import { z } from "zod";
-import { findVideoWithContainer } from "../db/queries/catalogue";
+import { mergeJobParams } from "../db/queries/jobs";
 import type { Deps } from "../services/deps";
 import {
   RESTORE_INLINE_CUES,
+  announceOnce,
   finishRestore,
   manageableTrack,
   refuseWhileTrackBusy,
+  restoreInline,
+  trackJobStart,
   writeRestore,
   type TrackChange,
 } from "../services/subtitle-edits";
@@ -21,12 +24,16 @@ const RestoreParams = z.object({
   videoId: z.number().int().positive(),
   language: z.string().regex(SUBTITLE_LANGUAGE_RE),
   number: z.number().int().positive(),
+  /** Set before the first write when the restore changes the track, so a replay that finds it done still announces it. */
+  changes: z.boolean().optional(),
 });
 
 /**
  * `subtitle-restore`: makes a large track's texts those of one of its versions (docs/api.md, "Subtitle versions and reports"), in
- * chunks keyed by the job so a replay writes nothing twice, then records the version the restore made and queues the
- * completion recompute. The result names the version restored and the one made (null when the track already held it).
+ * chunks on the container's shard keyed by the job so a replay writes nothing twice, then announces the change once
+ * (a catalogue write after the shard's: docs/decisions.md, "Subtitles on the shards"), records the version the
+ * restore made and queues the completion recompute. The result names the version restored and the one made (null
+ * when the track already held it).
  */
 export const subtitleRestore = defineJob({
   type: "subtitle-restore",
@@ -35,17 +42,22 @@ export const subtitleRestore = defineJob({
   async handler({ db, env, job, params, progress }) {
     const { videoId, language, number } = params;
     if (!job.createdBy) throw new PermanentJobError("the restoring user no longer exists");
-    const found = await findVideoWithContainer(db, videoId);
+    const { found, username, store } = await trackJobStart({ db, env }, videoId, job.createdBy);
     if (!found) throw new PermanentJobError(`video ${formatId(videoId, "v")} no longer exists`);
+    if (!username || !store) throw new PermanentJobError("the restoring user no longer exists");
     const t = { videoId, language };
-    const version = await versionRow(db, t, number).catch(() => {
+    const version = await versionRow(store.db, t, number).catch(() => {
       throw new PermanentJobError(`version ${number} of the ${language} subtitles is no longer kept`);
     });
     const cues = await versionCues({ env }, version);
     await progress(10);
-    const scope = { ...t, containerId: found.container.id, userId: job.createdBy };
-    const written = await writeRestore(db, `restore:${job.id}`, scope, cues, progress);
-    const made = await finishRestore({ db, env }, t, { userId: job.createdBy, applicationId: job.applicationId, number });
+    const scope = { ...t, containerId: found.container.id, userId: job.createdBy, username };
+    const written = await writeRestore(store, `restore:${job.id}`, scope, cues, progress, async () => {
+      // A restore that only removes cues leaves no history to find on a replay: what it will change is noted first.
+      if (!params.changes) await mergeJobParams(db, job.id, { changes: true });
+    });
+    if (written.changed || params.changes) await announceOnce(db, job.id, scope, "restore");
+    const made = await finishRestore({ env }, store, t, { userId: job.createdBy, applicationId: job.applicationId, number });
     const next = await enqueue(
       { db, env, requestId: job.requestId ?? undefined },
       completion,
@@ -54,7 +66,7 @@ export const subtitleRestore = defineJob({
     );
     return {
       restored_from: number,
-      version: made?.number ?? (await latestVersion(db, t))?.number ?? null,
+      version: made?.number ?? (await latestVersion(store.db, t))?.number ?? null,
       cues: cues.length,
       removed: written.removed,
       rows_written: written.rows_written,
@@ -71,8 +83,8 @@ export const subtitleRestore = defineJob({
  */
 export async function startRestore(deps: Deps, change: TrackChange, t: Track, number: number) {
   const { db, env } = deps;
-  const { container } = await manageableTrack(deps, change.user, t);
-  const version = await versionRow(db, t, number);
+  const { container, store } = await manageableTrack(deps, change.user, t.videoId);
+  const version = await versionRow(store.db, t, number);
   await refuseWhileTrackBusy(db, t);
   if (version.cues > RESTORE_INLINE_CUES) {
     const job = await enqueue(
@@ -84,9 +96,9 @@ export async function startRestore(deps: Deps, change: TrackChange, t: Track, nu
     return { job } as const;
   }
   const cues = await versionCues(deps, version);
-  const scope = { ...t, containerId: container.id, userId: change.user.id };
-  await writeRestore(db, `restore:${crypto.randomUUID()}`, scope, cues);
-  const made = await finishRestore(deps, t, { userId: change.user.id, applicationId: change.applicationId, number });
+  const scope = { ...t, containerId: container.id, userId: change.user.id, username: change.user.username };
+  await restoreInline(deps, store, scope, cues);
+  const made = await finishRestore(deps, store, t, { userId: change.user.id, applicationId: change.applicationId, number });
   await enqueue(deps, completion, { videoIds: [t.videoId], containerIds: [container.id] }, { createdBy: change.user.id });
-  return { version: made ?? (await latestVersion(db, t))!, created: made !== null } as const;
+  return { version: made ?? (await latestVersion(store.db, t))!, created: made !== null } as const;
 }

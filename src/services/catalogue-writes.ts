@@ -1,5 +1,5 @@
 import type { DB } from "../db/client";
-import { findContainer } from "../db/queries/catalogue";
+import { containerQuery } from "../db/queries/catalogue";
 import {
   containerVideoTypes,
   deleteContainerRow,
@@ -34,8 +34,10 @@ import {
   containerTextRemovedEvent,
   containerUpdatedEvent,
   videoSubtitlesDeletedEvents,
+  videoTextLanguages,
 } from "../db/queries/catalogue-events";
-import { containerDeleteWeight } from "../db/queries/container-delete";
+import { containerDeleteWeight, shardDeleteWeight } from "../db/queries/container-delete";
+import { containerPlacementQuery, videoPlacementQuery } from "../db/queries/shards";
 import { recordEvent } from "../db/queries/webhook-events";
 import type { CONTAINER_TYPES, VIDEO_TYPES, containers, videos } from "../db/schema";
 import { ApiError } from "../lib/errors";
@@ -48,6 +50,7 @@ import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
 import type { Deps } from "./deps";
 import { REQUEST_FACT_ROUNDS } from "./shard-facts";
 import { carryToShards } from "./shard-outboxes";
+import { readShard, subtitleReadShard } from "./shards";
 import { bumpGenerations } from "./edge-cache";
 import { invalidateCatalogueListings } from "./kv-cache";
 import { deleteVideoSnapshots, removeContainerVersions } from "./subtitle-retention";
@@ -218,8 +221,17 @@ export async function updateContainer(deps: Deps, user: User, container: Contain
  */
 export async function deleteContainer(deps: Deps, containerId: number): Promise<"deleted" | "hidden"> {
   const { db, env } = deps;
-  if (!(await findContainer(db, containerId))) throw ApiError.notFound();
-  const small = (await containerDeleteWeight(db, containerId, CONTAINER_DELETE_SYNC_ROWS + 1)) <= CONTAINER_DELETE_SYNC_ROWS;
+  const [found, placed] = await db.batch([containerQuery(db, containerId), containerPlacementQuery(db, containerId)]);
+  if (!found[0]) throw ApiError.notFound();
+  // What the delete takes with it: its catalogue rows and, through the cleanup this request drains, its shard rows
+  // (on both shards while it moves), each weighed up to the threshold, in parallel.
+  const cap = CONTAINER_DELETE_SYNC_ROWS + 1;
+  const placement = placed[0];
+  const [catalogueRows, shardRows] = await Promise.all([
+    containerDeleteWeight(db, containerId, cap),
+    placement ? shardDeleteWeight(readShard(deps, placement), containerId, cap) : 0,
+  ]);
+  const small = catalogueRows + shardRows * (placement?.movingTo ? 2 : 1) <= CONTAINER_DELETE_SYNC_ROWS;
   // Hidden is not deleted: container.deleted waits for the job's last step (src/services/container-delete.ts).
   // Version snapshots live in R2, which no foreign key reaches: they go first, with their rows.
   if (small) await removeContainerVersions({ db, env }, containerId);
@@ -287,16 +299,21 @@ export async function updateVideo(deps: Deps, user: User, video: VideoRow, body:
 }
 
 /**
- * The video's subtitles go with it: subtitles.updated (`deletion`) for each language it had text in, same batch. Its
- * subtitle versions cascade with the row; their snapshot objects in R2 go after it (src/services/subtitle-retention.ts),
- * last, so that a failing R2 call costs only objects left behind.
+ * The video's subtitles go with it: subtitles.updated (`deletion`) for each language it had text in. Those languages
+ * are read on its container's shard first (its placement: one catalogue read), then the catalogue batch records the
+ * events and deletes the row (docs/decisions.md, "Subtitles on the shards"); its shard rows follow through the
+ * shard_cleanups outbox the delete fills, drained here. A container whose subtitles are still being copied answers 503
+ * (a copy must not write rows for a video deleted under it). Its subtitle versions' snapshot objects in R2 go after it
+ * (src/services/subtitle-retention.ts), last, so that a failing R2 call costs only objects left behind.
  */
 export async function deleteVideo(deps: Deps, user: User, video: Pick<VideoRow, "id" | "state">) {
   const { db, env } = deps;
   // Deleting a video staff blocked would undo the block and its record: staff's, like the block itself.
   if (!user.staff && video.state === "blocked") throw ApiError.forbidden("only staff may delete a video staff blocked");
   const videoId = video.id;
-  const [events] = await db.batch([videoSubtitlesDeletedEvents(db, videoId), deleteVideoRow(db, videoId)]);
+  const [placement] = await videoPlacementQuery(db, videoId).all();
+  const languages = placement ? await videoTextLanguages(subtitleReadShard(deps, placement), videoId) : [];
+  const [events] = await db.batch([videoSubtitlesDeletedEvents(db, videoId, languages), deleteVideoRow(db, videoId)]);
   await bumpGenerations(env, "catalogue");
   if (events.meta.changes) await sendDeliveries(env);
   await deleteVideoSnapshots(env, videoId);

@@ -2,18 +2,26 @@ import { z } from "zod";
 import type { DB } from "../db/client";
 import { findContainer } from "../db/queries/catalogue";
 import {
-  completionDocVersions,
-  containerCompletionStatements,
+  completionWriteStatements,
+  containerPercents,
+  containerScopeQuery,
+  docVersionsQuery,
   normalVideoIds,
   readCompletions,
-  videoCompletionStatements,
+  videoPercents,
+  videoPlacementsQuery,
   videoVisibility,
+  type Percent,
 } from "../db/queries/completions";
 import { completionEventStatements } from "../db/queries/catalogue-events";
+import type { Placement } from "../db/queries/shards";
 import { runBatchResults } from "../db/raw-batch";
 import { formatId } from "../lib/ids";
+import { log } from "../lib/log";
 import type { User } from "../types";
 import { caller, canSeeVideo, requireVisibleContainer } from "./access";
+import type { Deps } from "./deps";
+import { subtitleReadShard } from "./shards";
 
 /** `POST /v4/subtitle_completions.json` takes at most this many video ids. */
 export const MAX_COMPLETION_VIDEO_IDS = 100;
@@ -25,20 +33,88 @@ export const CompletionParams = z.object({
 });
 export type CompletionParams = z.infer<typeof CompletionParams>;
 
+/** What one shard is asked: its videos' percentages, and its containers' over their normal videos. */
+interface ShardWork {
+  placement: Placement;
+  videoIds: number[];
+  containerVideos: Array<[number, number]>;
+}
+
 /**
- * Recomputes the materialised completions of some videos and containers: one aggregate upsert and one
- * delete per scope, all in one transaction. The subtitle_completions triggers then rebuild the video and
- * container documents and the `sub:<lang>` facets, only for the rows whose percent changed. The same
- * transaction records completion.updated for each video and container whose percentages changed (docs/decisions.md, "Signed webhooks");
- * `events` says how many, so the caller knows whether to wake the webhook consumer.
+ * What a recompute covers, from one catalogue batch: the doc versions (for the events), each video's placement, each
+ * container's placement and normal videos; grouped by shard. A resource that is gone is left out (its completions went
+ * with it), and so is one of a container whose subtitles are not on its shard yet (docs/decisions.md, "Subtitles on
+ * the shards"): its percentages stay as the catalogue computed them until its copy is done.
  */
-export async function recomputeCompletions(db: DB, params: CompletionParams) {
+async function recomputeScope(db: DB, videoIds: number[], containerIds: number[]) {
+  const [videoVersions, containerVersions, placedVideos, placedContainers] = await db.batch([
+    docVersionsQuery(db, "v", videoIds),
+    docVersionsQuery(db, "c", containerIds),
+    videoPlacementsQuery(db, videoIds),
+    containerScopeQuery(db, containerIds),
+  ]);
+  const pairs = (rows: { id: number; version: number }[]) => rows.map((r) => [r.id, r.version] as [number, number]);
+  const work = new Map<number, ShardWork>();
+  const at = (p: Placement) => {
+    let w = work.get(p.shard);
+    if (!w) work.set(p.shard, (w = { placement: p, videoIds: [], containerVideos: [] }));
+    return w;
+  };
+  const waiting = new Set<number>();
+  const done = { videos: [] as number[], containers: [] as number[] };
+  for (const v of placedVideos) {
+    if (!v.subtitlesCopied) waiting.add(v.containerId);
+    else {
+      at(v).videoIds.push(v.videoId);
+      done.videos.push(v.videoId);
+    }
+  }
+  for (const c of placedContainers) {
+    if (!c.subtitlesCopied) waiting.add(c.containerId);
+    else {
+      at(c).containerVideos.push(...(JSON.parse(c.videos) as number[]).map((v) => [c.containerId, v] as [number, number]));
+      done.containers.push(c.containerId);
+    }
+  }
+  if (waiting.size) log("info", { event: "completion-skipped", reason: "subtitles not copied", containers: [...waiting] });
+  return { before: { videos: pairs(videoVersions), containers: pairs(containerVersions) }, work: [...work.values()], done };
+}
+
+/**
+ * Recomputes the materialised completions of some videos and containers. The catalogue says where each one's
+ * subtitles are (one batch), each shard computes its percentages with one aggregate statement per scope (in parallel),
+ * then one catalogue batch (one transaction) writes them: an upsert that writes only changed percentages and a delete
+ * of languages left without text, so a replay writes nothing. The subtitle_completions triggers then rebuild the video
+ * and container documents and the `sub:<lang>` facets, only for the rows whose percent changed. The same transaction
+ * records completion.updated for each video and container whose percentages changed (docs/decisions.md, "Signed
+ * webhooks"); `events` says how many, so the caller knows whether to wake the webhook consumer.
+ */
+export async function recomputeCompletions(deps: Pick<Deps, "db" | "env" | "shards">, params: CompletionParams) {
+  const { db } = deps;
   const videoIds = [...new Set(params.videoIds)];
   const containerIds = [...new Set(params.containerIds)];
-  const before = await completionDocVersions(db, videoIds, containerIds);
+  const { before, work, done } = await recomputeScope(db, videoIds, containerIds);
+  const computed = await Promise.all(
+    work.map(async (w) => {
+      const shard = subtitleReadShard(deps, w.placement);
+      const [v, c] = await Promise.all([
+        w.videoIds.length ? videoPercents(shard, w.videoIds) : ([] as Percent[]),
+        w.containerVideos.length ? containerPercents(shard, w.containerVideos) : ([] as Percent[]),
+      ]);
+      return { v, c };
+    }),
+  );
   const statements = [
-    ...(videoIds.length ? videoCompletionStatements(videoIds) : []),
-    ...(containerIds.length ? containerCompletionStatements(containerIds) : []),
+    ...completionWriteStatements(
+      "v",
+      done.videos,
+      computed.flatMap((r) => r.v),
+    ),
+    ...completionWriteStatements(
+      "c",
+      done.containers,
+      computed.flatMap((r) => r.c),
+    ),
   ];
   const events = completionEventStatements(db, before);
   const results = await runBatchResults(db, [...statements, ...events]);

@@ -1,8 +1,11 @@
-import { countUserHistories, listUserHistories, type HistoryFilter } from "../db/queries/histories";
+import { countUserHistories, listUserHistories, type HistoryFilter, type HistoryRow } from "../db/queries/histories";
+import { videoPlacementQuery } from "../db/queries/shards";
 import { findUserById } from "../db/queries/users";
 import { ApiError } from "../lib/errors";
+import { COUNT_LIMIT } from "../lib/paging";
 import type { User } from "../types";
 import type { Deps } from "./deps";
+import { pageAcrossShards, shardMap, subtitleReadShard } from "./shards";
 
 export type { HistoryFilter };
 
@@ -13,8 +16,36 @@ export async function requireHistoryReader(deps: Deps, reader: User, userId: num
   if (!(await findUserById(deps.db, userId))) throw ApiError.notFound();
 }
 
-/** Up to `limit` history rows, newest first, and the filter's count for `with_paging`. */
+/** Newest first is by creation time, then id: ids come in ranges per shard (docs/decisions.md, "Subtitles on the shards"). */
+const newestFirst = (a: HistoryRow, b: HistoryRow) => Number(b.createdAt) - Number(a.createdAt) || b.id - a.id;
+
+/**
+ * Up to `limit` history rows, newest (highest id) first, and the filter's count for `with_paging`. The rows live on
+ * the shards of the containers the user worked on (docs/decisions.md, "Subtitles on the shards"): with a video, its
+ * placement names the one shard to ask (a video that does not exist has no history); otherwise every shard is asked
+ * in parallel and the pages merged, and the count is the sum of each shard's (capped like any count).
+ */
 export async function userHistoryPage(deps: Deps, filter: HistoryFilter, offset: number, limit: number) {
-  const rows = await listUserHistories(deps.db, filter, offset, limit);
-  return { rows, count: () => countUserHistories(deps.db, filter) };
+  if (filter.videoId !== undefined) {
+    const [placement] = await videoPlacementQuery(deps.db, filter.videoId).all();
+    if (!placement) return { rows: [] as HistoryRow[], count: async () => 0 };
+    const db = subtitleReadShard(deps, placement);
+    return { rows: await listUserHistories(db, filter, offset, limit), count: () => countUserHistories(db, filter) };
+  }
+  const parts = await shardMap(deps);
+  const rows = await pageAcrossShards(
+    parts,
+    (part, n) => listUserHistories(part.db, filter, 0, n, part.arriving),
+    newestFirst,
+    offset,
+    limit,
+  );
+  const count = async () => {
+    const counts = await Promise.all(parts.map((part) => countUserHistories(part.db, filter, part.arriving)));
+    return Math.min(
+      COUNT_LIMIT,
+      counts.reduce((sum, n) => sum + n, 0),
+    );
+  };
+  return { rows, count };
 }

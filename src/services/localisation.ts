@@ -1,59 +1,78 @@
-import type { DB } from "../db/client";
 import {
   captionInWindow,
   insertCaptionSuggestion,
-  subtitleIdRange,
-  videoAtSubtitle,
+  subtitleIdSpans,
+  suggestionTargetQuery,
   type CaptionCandidate,
+  type IdSpan,
   type TargetDraw,
 } from "../db/queries/captions";
-import {
-  allTranslations,
-  containerTranslations,
-  findSubtitleContext,
-  languageTotals,
-  languageTranslations,
-  videoTranslations,
-  type LanguageTotals,
-  type TranslationWalk,
-} from "../db/queries/translations";
+import { containerQuery, videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
+import { containerPlacementQuery, videoPlacementQuery } from "../db/queries/shards";
+import { findSubtitleContext, languageTotals, type LanguageTotals } from "../db/queries/translations";
+import { batchWith } from "../db/rider";
 import { ApiError } from "../lib/errors";
-import { formatId, tryParseId } from "../lib/ids";
+import { formatId } from "../lib/ids";
 import type { User } from "../types";
-import { isVisible } from "./access";
-import { visibleContainer, visibleVideo as visibleVideoAndContainer } from "./catalogue";
-import type { Deps } from "./deps";
+import { caller, isVisible, requireVisibleContainer } from "./access";
+import { type Deps, viewer } from "./deps";
+import { findOnShards, shardMap, type ShardPart, subtitleWriteShard } from "./shards";
+
+/**
+ * Translations and captions over the shards (docs/decisions.md, "Translations and captions" and "Subtitles on the
+ * shards"): the catalogue says what is visible and where a container's subtitles live; the shards hold them.
+ */
 
 /** A video's origin language: its own, else its container's. Translations are subtitles in any other. */
 export const originLanguage = (video: { originLanguage: string }, container: { originLanguage: string }) =>
   video.originLanguage || container.originLanguage;
 
-/**
- * A video the caller may see, as on the catalogue reads: pending or blocked videos (and videos of
- * containers not in the normal state) are 404 except to the container's managers and staff.
- */
-export async function visibleVideo(deps: Deps, user: User | undefined, videoId: number) {
-  const { video, container } = await visibleVideoAndContainer(deps, user, videoId);
-  return { video, container, origin: originLanguage(video, container) };
-}
-
-/** A subtitle of a visible video (3 primary-key reads); anything else is 404. */
-export async function visibleSubtitle({ db }: Deps, id: number) {
-  const s = await findSubtitleContext(db, id);
-  if (!s || !isVisible({ state: s.container_state }, { state: s.video_state })) throw ApiError.notFound();
-  return s;
+/** A container the caller may see and its placement: one catalogue batch (the session check included). */
+export async function visibleContainerPlacement(deps: Deps, user: User | undefined, containerId: number) {
+  const { db } = deps;
+  const [rows, placed] = await batchWith(db, deps.session, [containerQuery(db, containerId), containerPlacementQuery(db, containerId)]);
+  const container = await requireVisibleContainer(caller(db, await viewer(deps, user)), rows[0]);
+  if (!placed[0]) throw ApiError.notFound();
+  return { container, placement: placed[0] };
 }
 
 /**
- * Originals and translations per language, shared by the translation and caption language lists: the rows of
- * the trigger-kept counts (one per language), so a read costs the number of languages and is always current.
+ * A subtitle named by its id alone, of a video everyone may see (hidden is 404 to all, managers included): asked of
+ * every shard in parallel (`findOnShards`), then its video, container and placement from the catalogue in one batch
+ * (the catalogue is the authority on origins and states). The shard it was found on is not where a write goes: that
+ * is the placement's (docs/decisions.md, "Subtitles on the shards", "A row named by its id alone").
  */
-export async function currentLanguageTotals({ db }: Deps): Promise<LanguageTotals[]> {
-  return (await languageTotals(db)).map((r) => ({
-    language: r.language,
-    originals: Number(r.originals),
-    translations: Number(r.translations),
-  }));
+export async function visibleSubtitle(deps: Deps, id: number) {
+  const { db } = deps;
+  const subtitle = await findOnShards(await shardMap(deps), (shard) => findSubtitleContext(shard, id));
+  if (!subtitle) throw ApiError.notFound();
+  const [found, placed] = await batchWith(db, deps.session, [
+    videoWithContainerQuery(db, subtitle.video_id),
+    videoPlacementQuery(db, subtitle.video_id),
+  ]);
+  const vc = videoWithContainer(found);
+  if (!vc || !placed[0] || !isVisible(vc.container, vc.video)) throw ApiError.notFound();
+  return { ...subtitle, origin: originLanguage(vc.video, vc.container), ...vc, placement: placed[0] };
+}
+
+/**
+ * Originals and translations per language, shared by the translation and caption language lists: the sum of each
+ * shard's trigger-kept counts (one row per language per shard, read in parallel), so a read costs the number of
+ * languages times the shards and is always current.
+ */
+export async function currentLanguageTotals(deps: Deps): Promise<LanguageTotals[]> {
+  return sumTotals(await Promise.all((await shardMap(deps)).map((part) => languageTotals(part.db, part.arriving))));
+}
+
+function sumTotals(perShard: LanguageTotals[][]): LanguageTotals[] {
+  const sums = new Map<string, LanguageTotals>();
+  for (const row of perShard.flat()) {
+    const sum = sums.get(row.language) ?? { language: row.language, originals: 0, translations: 0 };
+    sum.originals += Number(row.originals);
+    sum.translations += Number(row.translations);
+    sums.set(row.language, sum);
+  }
+  return [...sums.values()].filter((t) => t.originals > 0 || t.translations > 0);
 }
 
 /** `[{language, count}]`, most first, languages with a zero count left out. */
@@ -64,80 +83,76 @@ export function languageCounts(totals: LanguageTotals[], which: "originals" | "t
     .sort((a, b) => b.count - a.count || a.language.localeCompare(b.language));
 }
 
-/** The translation list's filters, validated by the contract (ids well-formed, `from` differs from `to`). */
-export interface TranslationFilters {
-  from?: string;
-  to?: string;
-  video_id?: string;
-  container_id?: string;
-}
-
-/**
- * The walk a filter set lists, or undefined when it cannot hold anything (a video whose origin is `to`, or
- * not `from`). An unknown or hidden video or container is 404. No filter: every translation, newest first.
- */
-export async function translationWalk(deps: Deps, f: TranslationFilters): Promise<TranslationWalk | undefined> {
-  if (f.video_id !== undefined) {
-    const { video, origin } = await visibleVideo(deps, undefined, tryParseId(f.video_id, "v")!);
-    return (!f.from || f.from === origin) && f.to !== origin ? videoTranslations({ id: video.id, origin }, f.to) : undefined;
-  }
-  if (f.container_id !== undefined) {
-    const container = await visibleContainer(deps, undefined, tryParseId(f.container_id, "c")!);
-    return containerTranslations({ id: container.id, origin: container.originLanguage }, f.to!, f.from);
-  }
-  return f.to ? languageTranslations(f.to, f.from) : allTranslations();
-}
-
 export { CAPTION_WINDOW } from "../db/queries/captions";
 
-/** Windows tried before answering 404: two random starts, then the start of the index. */
+/** Windows tried before answering 404: two random starts, then the start of the index (of every shard). */
 export const CAPTION_ATTEMPTS = 3;
 
 /** Without `to` this is the other target a draw can fall back on when the catalogue has one language. */
 const FALLBACK_TARGET = "en";
 
-/**
- * The languages a caption without `to` may lack: those with subtitles on visible videos (the language counts,
- * one row per language), plus English so there are always two.
- */
-async function targetLanguages(db: DB): Promise<string[]> {
-  const languages = (await languageTotals(db)).map((t) => t.language);
-  return [...new Set([...languages, FALLBACK_TARGET])].sort();
+/** A shard's blocks of subtitle ids, for a random start weighted by how many ids each block spans. */
+interface ShardSpans {
+  part: ShardPart;
+  spans: IdSpan[];
 }
 
-/**
- * A random caption to work on: an original subtitle (in `from` when given) whose segment has no subtitle
- * in `to`; without `to`, each candidate is judged against a target drawn from the catalogue's languages
- * (never its own), and the answer names it. Each attempt examines one window of CAPTION_WINDOW subtitles
- * from a random subtitle id (for `from`, from that subtitle's video in the language's index), so a request
- * reads at most CAPTION_ATTEMPTS windows whatever the table size. When every window comes up empty the
- * answer is 404, even if a rare candidate exists elsewhere; asking again draws new windows.
- */
-export async function randomCaption(
-  { db }: Deps,
-  from: string | undefined,
-  to: string | undefined,
-  random: () => number = Math.random,
-): Promise<CaptionCandidate | undefined> {
-  const range = await subtitleIdRange(db);
-  if (!range?.lo || !range.hi) return undefined;
-  const { lo, hi } = range;
-  const languages = to ? [] : await targetLanguages(db);
-  for (let attempt = 0; attempt < CAPTION_ATTEMPTS; attempt++) {
-    // The last window starts at the very beginning of the walk, so the first candidates are always reachable.
-    const id = attempt === CAPTION_ATTEMPTS - 1 ? 0 : lo + Math.floor(random() * (hi - lo + 1));
-    const videoId = from && id ? await videoAtSubtitle(db, id) : 0;
-    if (videoId === undefined) continue;
-    const target: string | TargetDraw = to ?? { languages, salt: Math.floor(random() * languages.length) };
-    const found = await captionInWindow(db, { videoId, id }, from, target);
-    if (found) return found;
+/** A random subtitle id on a random shard, each id of every block equally likely: ids are dense within a block. */
+function randomStart(shards: ShardSpans[], random: () => number) {
+  const width = (s: IdSpan) => Number(s.hi) - Number(s.lo) + 1;
+  const total = shards.reduce((sum, s) => sum + s.spans.reduce((w, span) => w + width(span), 0), 0);
+  let at = Math.floor(random() * total);
+  for (const { part, spans } of shards) {
+    for (const span of spans) {
+      if (at < width(span)) return { part, id: Number(span.lo) + at };
+      at -= width(span);
+    }
   }
   return undefined;
 }
 
 /**
+ * A random caption to work on: an original subtitle (in `from` when given) whose segment has no subtitle
+ * in `to`; without `to`, each candidate is judged against a target drawn from the catalogue's languages
+ * (never its own), and the answer names it. Each shard reports its blocks of subtitle ids (and, without `to`, its
+ * language counts) in parallel; an attempt examines one window of CAPTION_WINDOW subtitles from a random subtitle
+ * id of a shard chosen by its share of the ids (for `from`, from that subtitle's video in the language's index), and
+ * the last one the start of every shard's walk at once. A request reads at most CAPTION_ATTEMPTS + shards - 1
+ * windows whatever the table sizes. When every window comes up empty the answer is 404, even if a rare candidate
+ * exists elsewhere; asking again draws new windows.
+ */
+export async function randomCaption(
+  deps: Deps,
+  from: string | undefined,
+  to: string | undefined,
+  random: () => number = Math.random,
+): Promise<CaptionCandidate | undefined> {
+  const parts = await shardMap(deps);
+  const [shards, totals] = await Promise.all([
+    Promise.all(parts.map(async (part) => ({ part, spans: await subtitleIdSpans(part.db) }))),
+    to ? [] : Promise.all(parts.map((part) => languageTotals(part.db, part.arriving))),
+  ]);
+  const held = shards.filter((s) => s.spans.length > 0);
+  if (!held.length) return undefined;
+  const languages = [...new Set([...sumTotals(totals).map((t) => t.language), FALLBACK_TARGET])].sort();
+  const target = (): string | TargetDraw => to ?? { languages, salt: Math.floor(random() * languages.length) };
+  for (let attempt = 0; attempt < CAPTION_ATTEMPTS - 1; attempt++) {
+    const start = randomStart(held, random);
+    if (!start) continue;
+    const found = await captionInWindow(start.part.db, start.id, from, target(), start.part.arriving);
+    if (found) return found;
+  }
+  // The last window starts at the very beginning of each shard's walk, so the first candidates are always reachable.
+  const draw = target();
+  const found = await Promise.all(held.map(({ part }) => captionInWindow(part.db, 0, from, draw, part.arriving)));
+  const hits = found.filter((c): c is CaptionCandidate => c !== undefined);
+  return hits.length ? hits[Math.floor(random() * hits.length)] : undefined;
+}
+
+/**
  * A user's suggested translation of an original subtitle of a visible video (unknown or hidden: 404). A
- * translation as the origin, or a suggestion in the original's own language, is a 400.
+ * translation as the origin, or a suggestion in the original's own language, is a 400. Stored on the container's
+ * shard, with an id from its range.
  */
 export async function suggestCaption(deps: Deps, userId: number, input: { originSubtitleId: number; language: string; content: string }) {
   const origin = await visibleSubtitle(deps, input.originSubtitleId);
@@ -147,5 +162,22 @@ export async function suggestCaption(deps: Deps, userId: number, input: { origin
   if (input.language === origin.language) {
     throw ApiError.field("language", `the suggestion must be in another language than the original's (${origin.language})`);
   }
-  return insertCaptionSuggestion(deps.db, { originSubtitleId: origin.id, language: input.language, userId, content: input.content });
+  const { db, shard } = subtitleWriteShard(deps, origin.placement);
+  return insertCaptionSuggestion(db, shard, {
+    originSubtitleId: origin.id,
+    containerId: origin.container.id,
+    videoId: origin.video.id,
+    language: input.language,
+    userId,
+    content: input.content,
+  });
+}
+
+/**
+ * A caption suggestion named by its id alone, with where it would go (the origin subtitle's video, container and
+ * segment start), asked of every shard in parallel; undefined when no shard holds it. The writer that applies it
+ * reads the video's catalogue rows and placement itself.
+ */
+export async function findSuggestionTarget(deps: Deps, suggestionId: number) {
+  return findOnShards(await shardMap(deps), (db) => suggestionTargetQuery(db, suggestionId).get());
 }

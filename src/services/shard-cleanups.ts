@@ -14,7 +14,7 @@ import { type Deps, shardDb } from "./deps";
 export const CLEANUPS_PER_DRAIN = 20;
 /** Rows one delete statement removes from a shard table; a drain stops after DRAIN_STATEMENTS statements. */
 export const CLEANUP_CHUNK_ROWS = 500;
-const DRAIN_STATEMENTS = 40;
+export const DRAIN_STATEMENTS = 40;
 
 export interface CleanupDrain {
   /** Outbox rows finished. */

@@ -1,41 +1,51 @@
 import type { SQL } from "drizzle-orm";
 import type { DB } from "../db/client";
+import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
 import { subtitlesUpdatedEvent, type SubtitlesCause } from "../db/queries/catalogue-events";
+import { videoPlacementQuery } from "../db/queries/shards";
 import {
   activeTrackJobsQuery,
+  announceOnceStatements,
   cueAtStartQuery,
   deleteSubtitlesExceptStatement,
   editCueStatements,
   importChunkStatements,
   listSubtitlesByStart,
   listVideoSegments,
+  usernameQuery,
   type ImportChunk,
   type ImportScope,
 } from "../db/queries/subtitles";
-import { suggestionTargetQuery } from "../db/queries/captions";
-import { recordEventStatement } from "../db/queries/webhook-events";
+import { recordEvent } from "../db/queries/webhook-events";
 import { runBatch } from "../db/raw-batch";
+import { batchWith } from "../db/rider";
 import type { SnapshotCue } from "../domain/subtitles/snapshot";
 import { ApiError } from "../lib/errors";
+import { log } from "../lib/log";
 import type { User } from "../types";
-import { manageableVideo } from "./catalogue";
+import { caller, requireManager } from "./access";
+import { findSuggestionTarget } from "./localisation";
 import type { Deps } from "./deps";
 import { bumpGenerations } from "./edge-cache";
 import { invalidateSubtitleTrack } from "./subtitle-tracks";
 import { IMPORT_CHUNK_ROWS } from "./subtitles";
-import { ensureBaseline, recordVersion, type Track } from "./subtitle-versions";
+import { ensureBaseline, recordVersion, trackShard, type Track, type TrackShard } from "./subtitle-versions";
 import { sendDeliveries } from "../webhooks/pump";
 
 /**
  * The writers of a track other than the import (docs/decisions.md, "Subtitle versions"): one cue's text, the whole
  * language deleted, an earlier version restored. Each keeps the track's first version before its change, records the
- * change's version after it, and announces `subtitles.updated` in the transaction of the change.
+ * change's version after it, and announces `subtitles.updated`. The track is on its container's shard and the event
+ * in the catalogue, so the event follows the change's commit as a catalogue write (docs/decisions.md, "Subtitles on
+ * the shards"); a job's is recorded once whatever its deliveries (`announceOnceStatements`).
  */
 
 /** A restore of at most this many cues is one transaction, answered at once; a larger one runs as a job. */
 export const RESTORE_INLINE_CUES = IMPORT_CHUNK_ROWS;
 /** Job types that rewrite a whole track: a restore waits for none of them to be queued or running. */
 export const TRACK_JOB_TYPES = ["srt-import", "subtitle-restore"] as const;
+
+const NOT_MANAGER = "only staff and the container's managers may change subtitles";
 
 export interface TrackChange {
   /** The user making the change (history rows, the version's author). */
@@ -52,9 +62,38 @@ export async function refuseWhileTrackBusy(db: DB, t: Track, types: readonly str
   }
 }
 
-/** The video and its container when the user may change its subtitles (staff and the container's managers). */
-export async function manageableTrack(deps: Deps, user: User | undefined, t: Track) {
-  return manageableVideo(deps, user, t.videoId, "only staff and the container's managers may change subtitles");
+/**
+ * The video, its container and the shard their subtitles are written to, when the user may change its subtitles
+ * (staff and the container's managers): one catalogue batch, then 404 (hidden from them) or 403, and 503 while the
+ * container moves or its subtitles are not yet copied.
+ */
+export async function manageableTrack(deps: Deps, user: User | undefined, videoId: number, message = NOT_MANAGER) {
+  const { db } = deps;
+  const [found, placed] = await batchWith(db, deps.session, [videoWithContainerQuery(db, videoId), videoPlacementQuery(db, videoId)]);
+  const { video, container } = await requireManager(caller(db, user), videoWithContainer(found), message);
+  if (!placed[0]) {
+    log("error", { event: "shard-placement-missing", container_id: container.id });
+    throw ApiError.notFound();
+  }
+  return { video, container, store: trackShard(deps, { video, container }, placed[0]) };
+}
+
+/**
+ * What a job that writes a track reads first, in one catalogue batch: the video and its container, their placement
+ * and the name of the user it writes as (copied into the rows). Undefined fields: gone (the job fails for good).
+ */
+export async function trackJobStart({ db, env }: Pick<Deps, "db" | "env">, videoId: number, userId: number) {
+  const [found, placed, author] = await db.batch([
+    videoWithContainerQuery(db, videoId),
+    videoPlacementQuery(db, videoId),
+    usernameQuery(db, userId),
+  ]);
+  const vc = videoWithContainer(found);
+  const username = author[0]?.username;
+  if (!vc || !username) return { found: vc, username };
+  // Every container has a directory row (a trigger writes it): a missing one is a fault, retried as any other.
+  if (!placed[0]) throw new Error(`container ${vc.container.id} has no shard placement`);
+  return { found: vc, username, store: trackShard({ env }, vc, placed[0]) };
 }
 
 /** After a change commits: the cached track, the public reads that count histories, and the event's deliveries. */
@@ -64,8 +103,13 @@ async function afterChange({ env }: Pick<Deps, "env">, t: Track) {
   await sendDeliveries(env);
 }
 
-const eventStatement = (db: DB, scope: ImportScope, cause: SubtitlesCause) =>
-  recordEventStatement(db.$client, subtitlesUpdatedEvent(scope, cause));
+/** `subtitles.updated` for a change a request made, once its shard write has committed. */
+const announce = (db: DB, scope: ImportScope, cause: SubtitlesCause) => recordEvent(db, subtitlesUpdatedEvent(scope, cause)).run();
+
+/** The same for a job's change: recorded once per job, however many deliveries reach this point. */
+export async function announceOnce(db: DB, jobId: number, scope: ImportScope, cause: SubtitlesCause) {
+  await runBatch(db, announceOnceStatements(jobId, subtitlesUpdatedEvent(scope, cause)));
+}
 
 /**
  * One cue's text in the track, at a segment the video has (a manager's edit, an applied suggestion). The same text is
@@ -73,15 +117,19 @@ const eventStatement = (db: DB, scope: ImportScope, cause: SubtitlesCause) =>
  */
 export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs: number, text: string) {
   const { db } = deps;
-  const { container } = await manageableTrack(deps, change.user, t);
+  const { container, store } = await manageableTrack(deps, change.user, t.videoId);
   await refuseWhileTrackBusy(db, t, ["subtitle-restore"]);
-  const [current] = await cueAtStartQuery(db, t.videoId, t.language, startMs);
+  const [current] = await cueAtStartQuery(store.db, t.videoId, t.language, startMs);
   if (!current) throw ApiError.notFound(`no segment of the video starts at ${startMs} ms`);
   if (current.text === text) return { changed: false, version: null };
-  await ensureBaseline(deps, t);
-  const scope = { ...t, containerId: container.id, userId: change.user.id };
-  await runBatch(db, [...editCueStatements(scope, startMs, text, `edit:${crypto.randomUUID()}`), eventStatement(db, scope, "edit")]);
-  const version = await recordVersion(deps, t, { cause: "edit", authorId: change.user.id, applicationId: change.applicationId });
+  await ensureBaseline(store, t);
+  const scope = { ...t, containerId: container.id, userId: change.user.id, username: change.user.username };
+  await runBatch(store.db, [
+    ...store.facts,
+    ...editCueStatements(store.db, store.shard, scope, startMs, text, `edit:${crypto.randomUUID()}`),
+  ]);
+  await announce(db, scope, "edit");
+  const version = await recordVersion(store, t, { cause: "edit", authorId: change.user.id, applicationId: change.applicationId });
   await afterChange(deps, t);
   return { changed: true, version, containerId: container.id };
 }
@@ -91,7 +139,8 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
  * an edit like any other (the applier is its author). An unknown suggestion is a 404.
  */
 export async function applySuggestion(deps: Deps, change: TrackChange, suggestionId: number) {
-  const [target] = await suggestionTargetQuery(deps.db, suggestionId);
+  // Named by its id alone: asked of every shard (docs/decisions.md, "Subtitles on the shards").
+  const target = await findSuggestionTarget(deps, suggestionId);
   if (!target) throw ApiError.notFound(`no caption suggestion ${suggestionId}`);
   const t = { videoId: target.videoId, language: target.language };
   return { track: t, ...(await editCue(deps, change, t, target.startMs, target.content)) };
@@ -100,32 +149,36 @@ export async function applySuggestion(deps: Deps, change: TrackChange, suggestio
 /** Deletes every subtitle of the language: one transaction, then its version (no cues). A language with none is a 404. */
 export async function deleteTrack(deps: Deps, change: TrackChange, t: Track) {
   const { db } = deps;
-  const { container } = await manageableTrack(deps, change.user, t);
+  const { container, store } = await manageableTrack(deps, change.user, t.videoId);
   await refuseWhileTrackBusy(db, t);
-  const stored = await listSubtitlesByStart(db, t.videoId, t.language);
+  const stored = await listSubtitlesByStart(store.db, t.videoId, t.language);
   if (!stored.length) throw ApiError.notFound(`no subtitles in ${t.language}`);
-  await ensureBaseline(deps, t);
-  const scope = { ...t, containerId: container.id, userId: change.user.id };
-  await runBatch(db, [deleteSubtitlesExceptStatement(t.videoId, t.language, []), eventStatement(db, scope, "deletion")]);
-  const version = await recordVersion(deps, t, { cause: "deletion", authorId: change.user.id, applicationId: change.applicationId });
+  await ensureBaseline(store, t);
+  const scope = { ...t, containerId: container.id, userId: change.user.id, username: change.user.username };
+  await runBatch(store.db, [...store.facts, deleteSubtitlesExceptStatement(t.videoId, t.language, [])]);
+  await announce(db, scope, "deletion");
+  const version = await recordVersion(store, t, { cause: "deletion", authorId: change.user.id, applicationId: change.applicationId });
   await afterChange(deps, t);
   return { version, containerId: container.id };
 }
 
 /**
- * Makes the track's texts those of `cues` (a version's snapshot): texts not in it are removed, the others created or
- * replaced at their segment (a segment missing since is created with the snapshot's times; existing segments keep their
- * times, which every language shares). Written in chunks of IMPORT_CHUNK_ROWS cues, the removal with the first and the
- * event with the last, each chunk's history keyed under `key`, so a replay writes nothing twice; a snapshot of at most
- * RESTORE_INLINE_CUES cues is one transaction. Returns rows written.
+ * Makes the track's texts those of `cues` (a version's snapshot) on its shard: texts not in it are removed, the others
+ * created or replaced at their segment (a segment missing since is created with the snapshot's times; existing
+ * segments keep their times, which every language shares). Written in chunks of IMPORT_CHUNK_ROWS cues, the removal
+ * with the first, each chunk's history keyed under `key`, so a replay writes nothing twice; a snapshot of at most
+ * RESTORE_INLINE_CUES cues is one transaction. The event is the caller's, after the last chunk; `beforeWrite` runs
+ * once before the first chunk of a restore that changes the track. Returns rows written.
  */
 export async function writeRestore(
-  db: DB,
+  store: Pick<TrackShard, "db" | "shard" | "facts">,
   key: string,
   scope: ImportScope,
   cues: readonly SnapshotCue[],
   progress?: (p: number) => Promise<void>,
+  beforeWrite?: () => Promise<void>,
 ) {
+  const { db, shard, facts } = store;
   const [stored, segments] = await Promise.all([
     listSubtitlesByStart(db, scope.videoId, scope.language),
     listVideoSegments(db, scope.videoId),
@@ -150,25 +203,37 @@ export async function writeRestore(
     chunks.push(chunk);
   }
   const changed = removed > 0 || chunks.some((c) => c.texts.length > 0);
+  if (changed) await beforeWrite?.();
   let written = 0;
   for (let i = 0; i < chunks.length; i++) {
-    const statements: Array<SQL | D1PreparedStatement> = [];
+    const statements: SQL[] = [];
     if (i === 0 && removed > 0) statements.push(deleteSubtitlesExceptStatement(scope.videoId, scope.language, keep));
-    statements.push(...importChunkStatements(scope, chunks[i]));
-    if (changed && i === chunks.length - 1) statements.push(eventStatement(db, scope, "restore"));
-    written += await runBatch(db, statements);
+    statements.push(...importChunkStatements(db, shard, scope, chunks[i]));
+    // A chunk a replay finds written has nothing left to do: no round trip.
+    if (statements.length) written += await runBatch(db, [...facts, ...statements]);
     await progress?.(20 + (70 * (i + 1)) / chunks.length);
   }
   return { changed, removed, rows_written: written };
 }
 
+/**
+ * A restore a request makes at once (at most RESTORE_INLINE_CUES cues): its writes, then its event if it changed
+ * anything (no replay: the request is the only writer of this key).
+ */
+export async function restoreInline(deps: Deps, store: TrackShard, scope: ImportScope, cues: readonly SnapshotCue[]) {
+  const written = await writeRestore(store, `restore:${crypto.randomUUID()}`, scope, cues);
+  if (written.changed) await announce(deps.db, scope, "restore");
+  return written;
+}
+
 /** After a restore's writes: its version (equal in content to the one restored) and what a change sets off. */
 export async function finishRestore(
-  deps: Pick<Deps, "db" | "env">,
+  deps: Pick<Deps, "env">,
+  store: Omit<TrackShard, "facts">,
   t: Track,
   by: { userId: number; applicationId: number | null; number: number },
 ) {
-  const version = await recordVersion(deps, t, {
+  const version = await recordVersion(store, t, {
     cause: "restore",
     authorId: by.userId,
     applicationId: by.applicationId,

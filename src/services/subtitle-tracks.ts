@@ -1,5 +1,6 @@
 import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
 import { videoCompletionsQuery } from "../db/queries/completions";
+import { type Placement, videoPlacementQuery } from "../db/queries/shards";
 import { countSubtitlesByLanguage, subtitleCuesQuery } from "../db/queries/subtitles";
 import { batchWith } from "../db/rider";
 import type { CueInput } from "../domain/subtitles/cue";
@@ -9,11 +10,14 @@ import { mediaTypeOf, writeTrack, type TrackExtension } from "../domain/subtitle
 import type { User } from "../types";
 import { caller, requireVisibleVideo } from "./access";
 import { viewer, type Deps } from "./deps";
+import { subtitleReadShard } from "./shards";
 
 /**
- * A video's subtitles in one language (a track) are read from D1 once and kept in KV as their cues with a content hash,
- * until a writer of that track drops them (invalidateSubtitleTrack); every format is written from them on request, and
- * the ETag is the hash with the format and timing change, so a 304 is answered without writing the file.
+ * A video's subtitles in one language (a track) are read from its container's shard once and kept in KV as their cues
+ * with a content hash, until a writer of that track drops them (invalidateSubtitleTrack); every format is written from
+ * them on request, and the ETag is the hash with the format and timing change, so a 304 is answered without writing
+ * the file. A read is one catalogue batch (the video, its visibility, its placement) then the shard
+ * (docs/decisions.md, "Subtitles on the shards"); a track KV holds reads no shard.
  */
 export const trackCacheKey = (videoId: number, language: string) => `subtitles:track:${videoId}:${language}:v2`;
 /** Kept at most this long, so a missed invalidation heals. */
@@ -40,7 +44,8 @@ export interface TrackFile {
 
 /**
  * A track as a file in one format with the timing change applied, for a caller who may see the video (else 404); null
- * when the track has no text. One D1 round trip: the video's visibility, with the cues when KV does not hold them.
+ * when the track has no text. When KV holds the cues, one catalogue read (the video's visibility); else the video and
+ * its placement in one catalogue batch, then the cues from its shard.
  */
 export async function trackFile(
   deps: Deps,
@@ -53,15 +58,20 @@ export async function trackFile(
   const { db, env, session } = deps;
   const key = trackCacheKey(videoId, language);
   const hit = await env.CACHE.get<CachedTrack>(key, "json");
-  const [video, rows] = hit
-    ? [(await batchWith(db, session, [videoWithContainerQuery(db, videoId)]))[0], null]
-    : await batchWith(db, session, [videoWithContainerQuery(db, videoId), subtitleCuesQuery(db, videoId, language)]);
+  const [video, placed] = hit
+    ? [(await batchWith(db, session, [videoWithContainerQuery(db, videoId)]))[0], []]
+    : await batchWith(db, session, [videoWithContainerQuery(db, videoId), videoPlacementQuery(db, videoId)]);
   await requireVisibleVideo(caller(db, await viewer(deps, user)), videoWithContainer(video));
-  const track = hit ?? (await cacheTrack(env, key, rows!));
+  const track = hit ?? (await cacheTrack(env, key, await cuesOf(deps, placed[0], videoId, language)));
   return track && fileOf(track, language, ext, timing, !!hit);
 }
 
-/** The cues read from D1 as the cached track (kept in KV), or null when there are none. */
+/** A track's cues from its container's shard (none when the video has no placement: a fault the 404 covers). */
+async function cuesOf(deps: Deps, placement: Placement | undefined, videoId: number, language: string) {
+  return placement ? subtitleCuesQuery(subtitleReadShard(deps, placement), videoId, language).all() : [];
+}
+
+/** The cues read from the shard as the cached track (kept in KV), or null when there are none. */
 async function cacheTrack(env: Env, key: string, rows: Array<{ startMs: number; endMs: number; text: string }>) {
   if (!rows.length) return null;
   const cues = rows.map((r) => [r.startMs, r.endMs, r.text] as [number, number, string]);
@@ -83,28 +93,34 @@ function fileOf(track: CachedTrack, language: string, ext: TrackExtension, timin
 
 /**
  * A track as a file for a caller a playback grant authorises (the viewer subtitles of docs/api.md, "Playback
- * streams"): the grant was issued for a visible, licensed video, so nothing of the video is read. The same KV track
- * cache and writers as `trackFile`: a hit reads no D1, a miss one statement (the cues).
+ * streams"): the grant was issued for a visible, licensed video, so nothing of the video is read but where its
+ * subtitles are. The same KV track cache and writers as `trackFile`: a hit reads no D1, a miss the video's placement
+ * (one catalogue statement), then the cues from its shard.
  */
-export async function grantedTrackFile({ db, env }: Deps, videoId: number, language: string, ext: TrackExtension) {
+export async function grantedTrackFile(deps: Deps, videoId: number, language: string, ext: TrackExtension) {
+  const { db, env } = deps;
   const key = trackCacheKey(videoId, language);
   const hit = await env.CACHE.get<CachedTrack>(key, "json");
-  const track = hit ?? (await cacheTrack(env, key, await subtitleCuesQuery(db, videoId, language).all()));
-  return track && fileOf(track, language, ext, {}, !!hit);
+  if (hit) return fileOf(hit, language, ext, {}, true);
+  const [placement] = await videoPlacementQuery(db, videoId).all();
+  const track = await cacheTrack(env, key, await cuesOf(deps, placement, videoId, language));
+  return track && fileOf(track, language, ext, {}, false);
 }
 
 /**
  * The languages of a video's subtitles, for a caller who may see it: cues with text and completion percent per language,
- * by language. One D1 round trip; it reads one index entry per subtitle of the video.
+ * by language. One catalogue batch (the video, its placement, its completions), then one index range of the shard's
+ * subtitles_video_language (an entry per subtitle of the video).
  */
 export async function trackList(deps: Deps, user: User | undefined, videoId: number) {
   const { db } = deps;
-  const [video, counts, percents] = await batchWith(db, deps.session, [
+  const [video, placed, percents] = await batchWith(db, deps.session, [
     videoWithContainerQuery(db, videoId),
-    countSubtitlesByLanguage(db, videoId),
+    videoPlacementQuery(db, videoId),
     videoCompletionsQuery(db, videoId),
   ]);
   await requireVisibleVideo(caller(db, await viewer(deps, user)), videoWithContainer(video));
+  const counts = placed[0] ? await countSubtitlesByLanguage(subtitleReadShard(deps, placed[0]), videoId).all() : [];
   const completion = new Map(percents.map((p) => [p.language, p.percent]));
   return counts.map((c) => ({ language: c.language, cues: Number(c.cues), completion: completion.get(c.language) ?? 0 }));
 }

@@ -1,6 +1,4 @@
 import type { SQL } from "drizzle-orm";
-import type { DB } from "../db/client";
-import { subtitlesUpdatedEvent } from "../db/queries/catalogue-events";
 import {
   historiesWithPrefix,
   importChunkStatements,
@@ -10,9 +8,10 @@ import {
   type ImportRow,
   type ImportScope,
 } from "../db/queries/subtitles";
-import { recordEventStatement } from "../db/queries/webhook-events";
 import { runBatch } from "../db/raw-batch";
+import type { ShardDB } from "../db/shards";
 import type { Cue } from "../domain/subtitles/cue";
+import type { TrackShard } from "./subtitle-versions";
 
 /** Subtitle languages: `en`, `pt-br`. */
 export const SUBTITLE_LANGUAGE_RE = /^[a-z]{2}(-[a-z]{2})?$/;
@@ -75,8 +74,8 @@ export function planImport(cues: Cue[], mode: ImportMode, segments: Array<{ star
 
 const historyPrefix = (jobId: number) => `import:${jobId}:`;
 
-/** Whether an earlier delivery of import `jobId` already wrote a chunk (its history rows exist). */
-export async function importStarted(db: DB, jobId: number) {
+/** Whether an earlier delivery of import `jobId` already wrote a chunk (its history rows exist on the track's shard). */
+export async function importStarted(db: ShardDB, jobId: number) {
   return (await historiesWithPrefix(db, historyPrefix(jobId))).size > 0;
 }
 
@@ -121,13 +120,14 @@ function doneChunks(histories: Map<string, number>, prefix: string): DoneChunk[]
 }
 
 /**
- * Writes planned rows in chunks of consecutive cues, each one transaction with its history rows. Each
- * subtitle is classified against what is stored (new, changed text, same text); the cues of a chunk an
- * earlier delivery already wrote (its history rows exist) keep the counts recorded then, so a replay after a
- * crash reports the same counts and writes only the rest.
+ * Writes planned rows in chunks of consecutive cues on the track's shard, each one transaction with its history rows
+ * (the video's facts first). Each subtitle is classified against what is stored (new, changed text, same text); the
+ * cues of a chunk an earlier delivery already wrote (its history rows exist) keep the counts recorded then, so a
+ * replay after a crash reports the same counts and writes only the rest. The import's `subtitles.updated` is the
+ * caller's, after the last chunk: these counts say whether there is one, on a replay as on a clean run.
  */
 export async function writeImport(
-  db: DB,
+  store: Pick<TrackShard, "db" | "shard" | "facts">,
   jobId: number,
   scope: ImportScope,
   mode: ImportMode,
@@ -135,6 +135,7 @@ export async function writeImport(
   cueCount: number,
   progress: (p: number) => Promise<void>,
 ): Promise<ImportCounts> {
+  const { db, shard, facts } = store;
   const prefix = historyPrefix(jobId);
   const [stored, segments, histories] = await Promise.all([
     listSubtitlesByStart(db, scope.videoId, scope.language),
@@ -201,14 +202,8 @@ export async function writeImport(
     counts.unchanged += d.rows - d.created - d.updated;
   }
 
-  // One subtitles.updated per import, in the transaction of its last chunk, with the running tally (chunks an earlier
-  // delivery wrote included): the event commits with the import's last text. A delivery that finds every chunk
-  // written (a replay after that commit) has no chunk left and records nothing again. Imports only create and
-  // replace texts (never delete them), so the cause is always `import`.
-  const changed = counts.created + counts.updated > 0;
   for (let i = 0; i < chunks.length; i++) {
-    const statements: Array<SQL | D1PreparedStatement> = importChunkStatements(scope, chunks[i]);
-    if (changed && i === chunks.length - 1) statements.push(recordEventStatement(db.$client, subtitlesUpdatedEvent(scope, "import")));
+    const statements: SQL[] = [...facts, ...importChunkStatements(db, shard, scope, chunks[i])];
     counts.rows_written += await runBatch(db, statements);
     await progress(20 + (70 * (i + 1)) / chunks.length);
   }

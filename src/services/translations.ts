@@ -1,48 +1,151 @@
 import { insertReport } from "../db/queries/subtitle-reports";
-import { castVote, hydrateTranslations, voteCounts, walkCount, walkPage } from "../db/queries/translations";
+import {
+  allTranslations,
+  castVote,
+  containerTranslations,
+  hydrateTranslations,
+  languageTranslations,
+  videoTranslations,
+  walkCount,
+  walkPage,
+  type PageEntry,
+  type TranslationRow,
+  type TranslationWalk,
+  type VoteCounts,
+} from "../db/queries/translations";
+import type { ShardDB } from "../db/shards";
 import { ApiError } from "../lib/errors";
-import { formatId } from "../lib/ids";
+import { formatId, tryParseId } from "../lib/ids";
 import type { Paging } from "../lib/paging";
+import type { User } from "../types";
 import type { Deps } from "./deps";
-import { translationWalk, visibleSubtitle, type TranslationFilters } from "./localisation";
+import { originLanguage, visibleContainerPlacement, visibleSubtitle } from "./localisation";
+import { pageAcrossShards, shardMap, type ShardPart, subtitleReadShard, subtitleWriteShard, visibleVideoPlacement } from "./shards";
+
+/** The translation list's filters, validated by the contract (ids well-formed, `from` differs from `to`). */
+export interface TranslationFilters {
+  from?: string;
+  to?: string;
+  video_id?: string;
+  container_id?: string;
+}
+
+/** One shard's walk of a list. */
+interface ShardWalk {
+  db: ShardDB;
+  walk: TranslationWalk;
+}
+
+/**
+ * What a filter set lists: one walk on the shard of the video or container it names, or a walk on every shard (a
+ * language's translations, every translation) merged in the list's order (docs/decisions.md, "Subtitles on the
+ * shards").
+ */
+interface Listing {
+  walks: ShardWalk[];
+  /** The shards asked, for a list across shards. */
+  parts: ShardPart[];
+  /** The order across shards: for a language, video id then subtitle id; for every translation, newest (highest id) first. */
+  compare?: (a: PageEntry, b: PageEntry) => number;
+}
+
+const byVideoThenId = (a: PageEntry, b: PageEntry) => a.video_id - b.video_id || a.id - b.id;
+/** Newest first is by creation time, then id: ids come in ranges per shard (docs/decisions.md, "Subtitles on the shards"). */
+const newestFirst = (a: PageEntry, b: PageEntry) => b.created_at - a.created_at || b.id - a.id;
+
+/**
+ * The walks a filter set lists, or undefined when it cannot hold anything (a video whose origin is `to`, or
+ * not `from`). An unknown or hidden video or container is 404: its catalogue rows and placement are one batch, then
+ * its shard. No filter: every translation, newest first.
+ */
+async function translationListing(deps: Deps, f: TranslationFilters): Promise<Listing | undefined> {
+  if (f.video_id !== undefined) {
+    const { video, container, placement } = await visibleVideoPlacement(deps, undefined, tryParseId(f.video_id, "v")!);
+    const origin = originLanguage(video, container);
+    if ((f.from && f.from !== origin) || f.to === origin) return undefined;
+    return { walks: [{ db: subtitleReadShard(deps, placement), walk: videoTranslations({ id: video.id, origin }, f.to) }], parts: [] };
+  }
+  if (f.container_id !== undefined) {
+    const { container, placement } = await visibleContainerPlacement(deps, undefined, tryParseId(f.container_id, "c")!);
+    const walk = containerTranslations({ id: container.id, origin: container.originLanguage }, f.to!, f.from);
+    return { walks: [{ db: subtitleReadShard(deps, placement), walk }], parts: [] };
+  }
+  const parts = await shardMap(deps);
+  const to = f.to;
+  return to
+    ? { walks: parts.map((p) => ({ db: p.db, walk: languageTranslations(to, f.from, p.arriving) })), parts, compare: byVideoThenId }
+    : { walks: parts.map((p) => ({ db: p.db, walk: allTranslations(p.arriving) })), parts, compare: newestFirst };
+}
+
+/** The page's entries, each with the database that holds it. */
+async function pageEntries(listing: Listing, p: Paging): Promise<Array<PageEntry & { db: ShardDB }>> {
+  const [only] = listing.walks;
+  if (listing.walks.length === 1 && only) {
+    return (await walkPage(only.db, only.walk, p.offset, p.limit)).map((e) => ({ ...e, db: only.db }));
+  }
+  const walks = new Map(listing.walks.map((w) => [w.db, w.walk]));
+  return pageAcrossShards(
+    listing.parts,
+    async (part, limit) => (await walkPage(part.db, walks.get(part.db)!, 0, limit)).map((e) => ({ ...e, db: part.db })),
+    listing.compare ?? newestFirst,
+    p.offset,
+    p.limit,
+  );
+}
 
 /**
  * One page of the translation list (`p.limit` rows, the extra one only telling `more`) with each row's vote
- * counts, and the list's count for `with_paging`. Filters that cannot hold anything give an empty page.
+ * counts, and the list's count for `with_paging` (the sum of each shard's, each capped). Filters that cannot hold
+ * anything give an empty page. The page is hydrated on the shards that hold its rows, in parallel.
  */
 export async function translationPage(deps: Deps, filters: TranslationFilters, p: Paging) {
-  const { db } = deps;
-  const walk = await translationWalk(deps, filters);
-  const page = walk ? await walkPage(db, walk, p.offset, p.limit) : [];
+  const listing = await translationListing(deps, filters);
+  const entries = listing ? await pageEntries(listing, p) : [];
   // The walk's extra row (it only tells `more`) is hydrated too: one row more, and no gaps if a row vanished.
-  const ids = page.map((e) => e.id);
-  const [rows, votes] = await Promise.all([hydrateTranslations(db, page), voteCounts(db, ids)]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const byDb = new Map<ShardDB, PageEntry[]>();
+  for (const e of entries) byDb.set(e.db, [...(byDb.get(e.db) ?? []), e]);
+  const hydrated = (await Promise.all([...byDb].map(([db, page]) => hydrateTranslations(db, page)))).flat();
+  const byId = new Map(hydrated.map((r) => [r.id, r]));
+  const rows: TranslationRow[] = entries.flatMap((e) => byId.get(e.id) ?? []);
+  const votes = new Map<number, VoteCounts>(rows.map((r) => [r.id, { likes: Number(r.likes), dislikes: Number(r.dislikes) }]));
   return {
-    rows: ids.flatMap((id) => byId.get(id) ?? []),
+    rows,
     votes,
-    count: async () => (walk ? walkCount(db, walk) : 0),
+    count: async () =>
+      listing ? (await Promise.all(listing.walks.map((w) => walkCount(w.db, w.walk)))).reduce((sum, n) => sum + n, 0) : 0,
   };
 }
 
-/** A user's like (1) or dislike (-1) of a translation of a visible video; an original is a 400. */
+/**
+ * A user's like (1) or dislike (-1) of a translation of a visible video; an original is a 400. The vote and the
+ * counts are one batch on the container's shard, beside the subtitle.
+ */
 export async function voteOnTranslation(deps: Deps, userId: number, subtitleId: number, value: 1 | -1) {
   const subtitle = await visibleSubtitle(deps, subtitleId);
   if (subtitle.language === subtitle.origin) {
     throw ApiError.field("subtitle_id", `${formatId(subtitle.id, "s")} is an original subtitle, not a translation`);
   }
-  return { subtitleId: subtitle.id, counts: await castVote(deps.db, userId, subtitle.id, value) };
+  const { db } = subtitleWriteShard(deps, subtitle.placement);
+  const counts = await castVote(db, {
+    userId,
+    subtitleId: subtitle.id,
+    containerId: subtitle.container.id,
+    videoId: subtitle.video.id,
+    value,
+  });
+  return { subtitleId: subtitle.id, counts };
 }
 
 /**
  * A user's report of an original subtitle of a visible video (a translation is a 400). True when it was
- * stored, false when this user had already reported it. The report keeps where the subtitle sits, its text now and
- * its track's last version, for the moderators of its container (src/services/subtitle-reports.ts).
+ * stored, false when this user had already reported it. The report keeps where the subtitle sits, its text now, its
+ * track's last version and the reporter's name, for the moderators of its container (src/services/subtitle-reports.ts).
  */
-export async function reportOriginal(deps: Deps, userId: number, subtitleId: number, reason: string) {
+export async function reportOriginal(deps: Deps, user: Pick<User, "id" | "username">, subtitleId: number, reason: string) {
   const subtitle = await visibleSubtitle(deps, subtitleId);
   if (subtitle.language !== subtitle.origin) {
     throw ApiError.field("subtitle_id", `${formatId(subtitle.id, "s")} is a translation; report its original subtitle`);
   }
-  return insertReport(deps.db, userId, subtitle.id, reason);
+  const { db, shard } = subtitleWriteShard(deps, subtitle.placement);
+  return insertReport(db, shard, { userId: user.id, username: user.username, subtitleId: subtitle.id, reason });
 }

@@ -2,7 +2,7 @@ import type { CaptionCandidate } from "../db/queries/captions";
 import type { HistoryRow } from "../db/queries/histories";
 import type { TimedCommentRow } from "../db/queries/timed-comments";
 import type { TranslationRow, VoteCounts } from "../db/queries/translations";
-import type { captionSuggestions } from "../db/schema";
+import type { captionSuggestions } from "../db/shard-schema";
 import { formatId } from "../lib/ids";
 import { isoTime } from "../lib/time";
 

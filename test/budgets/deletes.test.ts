@@ -10,7 +10,9 @@ import { CONTAINER_DELETE_SYNC_ROWS } from "../../src/services/container-delete"
 import { api, rowsRead, signedInUser } from "../helpers";
 import { waitForJob, type JobWire } from "../helpers/jobs";
 import { CONTAINER_BASE, seedLargeCatalogue, seedLargeHistories } from "../helpers/large-catalogue";
-import { shardDbs, shardOf } from "../helpers/shards";
+import { shardDbs } from "../helpers/shards";
+import { usernameOf, videoShard } from "../helpers/localisation";
+import { containerRowCounts } from "../../src/db/queries/shard-rows";
 
 const VIDEO_DELETE_BUDGET = 1_000;
 const ROWS_PER_OWN_ROW = 10;
@@ -40,59 +42,82 @@ async function measuredDelete(what: string, path: string, budget: number) {
 }
 
 /**
- * Subtitling work on a video: `segments` segments, an English and a French subtitle on each, a history row
- * per segment and subtitle, timed comments and votes, all by `userId`.
+ * Subtitling work on a video, on its container's shard (docs/decisions.md, "Subtitles on the shards"): `segments`
+ * segments, an English and a French subtitle on each, a history row per segment and subtitle, timed comments and
+ * votes, all by `userId`. Ids from the shard's range: 6 per segment (itself, two subtitles, three histories),
+ * allocated first in the batch; `base` is the id before the first of them.
  */
 async function subtitle(videoId: number, containerId: number, userId: number, segments: number) {
+  const { shard, binding } = await videoShard(videoId);
+  const username = await usernameOf(userId);
   const seq = `WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < ?2)`;
-  await env.DB.batch([
-    env.DB.prepare(
-      `${seq} INSERT INTO segments (video_id, start_ms, end_ms, author_id) SELECT ?1, n * 2000, n * 2000 + 1500, ?3 FROM k`,
-    ).bind(videoId, segments, userId),
-    env.DB.prepare(
-      `INSERT INTO subtitles (segment_id, video_id, language, text, author_id)
-       SELECT s.id, s.video_id, l.value, 'line ' || s.id, ?2 FROM segments s, json_each('["en","fr"]') l WHERE s.video_id = ?1`,
-    ).bind(videoId, userId),
-    env.DB.prepare(
-      `INSERT INTO subtitle_histories (kind, user_id, video_id, container_id, segment_id, subtitle_id, language, text)
-       SELECT 'subtitle', ?2, video_id, ?3, segment_id, id, language, text FROM subtitles WHERE video_id = ?1
-       UNION ALL SELECT 'segment', ?2, video_id, ?3, id, NULL, NULL, NULL FROM segments WHERE video_id = ?1`,
-    ).bind(videoId, userId, containerId),
-    env.DB.prepare(
-      `INSERT INTO translation_votes (user_id, subtitle_id, value) SELECT ?2, id, 1 FROM subtitles WHERE video_id = ?1 AND language = 'fr'`,
-    ).bind(videoId, userId),
+  const ids = 6 * segments;
+  const base = `((SELECT next_id FROM shard_ids WHERE shard = ${shard}) - ${ids})`;
+  await binding.batch([
+    binding
+      .prepare("INSERT INTO shard_ids (shard, next_id) VALUES (?1, ?2 + ?3) ON CONFLICT (shard) DO UPDATE SET next_id = next_id + ?3")
+      .bind(shard, shard * SHARD_ID_RANGE, ids),
+    binding
+      .prepare(
+        `${seq} INSERT INTO segments (id, container_id, video_id, start_ms, end_ms, author_id)
+         SELECT ${base} + n, ?4, ?1, n * 2000, n * 2000 + 1500, ?3 FROM k`,
+      )
+      .bind(videoId, segments, userId, containerId),
+    binding
+      .prepare(
+        `INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, author_id, author_username)
+         SELECT ${base} + ?2 + 2 * (s.id - ${base}) - (l.value = 'en'), s.container_id, s.id, s.video_id, l.value,
+           'line ' || s.id, ?3, ?4
+         FROM segments s, json_each('["en","fr"]') l WHERE s.video_id = ?1`,
+      )
+      .bind(videoId, segments, userId, username),
+    binding
+      .prepare(
+        `INSERT INTO subtitle_histories (id, kind, user_id, username, video_id, container_id, segment_id, subtitle_id, language, text)
+         SELECT ${base} + 3 * ?2 + (id - ${base} - ?2), 'subtitle', ?3, ?4, video_id, container_id, segment_id, id, language, text
+         FROM subtitles WHERE video_id = ?1
+         UNION ALL SELECT ${base} + 5 * ?2 + (id - ${base}), 'segment', ?3, ?4, video_id, container_id, id, NULL, NULL, NULL
+         FROM segments WHERE video_id = ?1`,
+      )
+      .bind(videoId, segments, userId, username),
+    binding
+      .prepare(
+        `INSERT INTO translation_votes (user_id, subtitle_id, container_id, video_id, value)
+         SELECT ?2, id, container_id, video_id, 1 FROM subtitles WHERE video_id = ?1 AND language = 'fr'`,
+      )
+      .bind(videoId, userId),
+    binding
+      .prepare(
+        `${seq} INSERT INTO timed_comments (id, container_id, video_id, language, user_id, username, time_ms, comment)
+         SELECT ?4 + n, ?5, ?1, 'en', ?3, 'staff', n * 500, 'wow' FROM k`,
+      )
+      .bind(videoId, Math.ceil(segments / 5), userId, shard * SHARD_ID_RANGE + 2 ** 31 + videoId * 1000, containerId),
   ]);
-  // Timed comments live on the container's shard (docs/decisions.md, "Shards"), ids from its range.
-  const { shard, binding } = await shardOf(containerId);
-  await binding
-    .prepare(
-      `${seq} INSERT INTO timed_comments (id, container_id, video_id, language, user_id, username, time_ms, comment)
-       SELECT ?4 + n, ?5, ?1, 'en', ?3, 'staff', n * 500, 'wow' FROM k`,
-    )
-    .bind(videoId, Math.ceil(segments / 5), userId, shard * SHARD_ID_RANGE + videoId * 1000, containerId)
-    .run();
 }
 
-/** Timed comments of videos, on whichever shard holds them. */
-async function commentsOf(videoIds: number[]) {
+/** Rows of videos in a shard table, on whichever shard holds them. */
+async function shardRowsOf(table: string, videoIds: number[]) {
   const counts = await Promise.all(
     shardDbs().map((d) =>
-      d.$client.prepare(`SELECT count(*) AS n FROM timed_comments WHERE video_id IN (${videoIds.join(",")})`).first<{ n: number }>(),
+      d.$client.prepare(`SELECT count(*) AS n FROM ${table} WHERE video_id IN (${videoIds.join(",")})`).first<{ n: number }>(),
     ),
   );
   return counts.reduce((sum, r) => sum + (r?.n ?? 0), 0);
 }
 
-/** The rows a video's delete takes with it. */
+const SHARD_VIDEO_TABLES = ["segments", "subtitles", "subtitle_histories", "translation_votes", "timed_comments"];
+
+/** The rows a video's delete takes with it: its catalogue row (and histories seeded there), and its shard rows. */
 async function ownRows(videoId: number) {
-  const tables = ["segments", "subtitles", "subtitle_histories"];
-  const direct = await Promise.all(tables.map((t) => count(`SELECT count(*) AS n FROM ${t} WHERE video_id = ?1`, videoId)));
-  direct.push(await commentsOf([videoId]));
-  const votes = await count(
-    "SELECT count(*) AS n FROM translation_votes WHERE subtitle_id IN (SELECT id FROM subtitles WHERE video_id = ?1)",
-    videoId,
-  );
-  return 1 + votes + direct.reduce((a, b) => a + b, 0);
+  const catalogue = await count("SELECT count(*) AS n FROM subtitle_histories WHERE video_id = ?1", videoId);
+  const shard = await Promise.all([...SHARD_VIDEO_TABLES, "video_facts"].map((t) => shardRowsOf(t, [videoId])));
+  return 1 + catalogue + shard.reduce((a, b) => a + b, 0);
+}
+
+/** Every row a container has on the shards (what its cleanup deletes), also once its directory entry is gone. */
+async function containerShardRows(containerId: number) {
+  const counts = await Promise.all(shardDbs().map(async (d) => Object.values(await containerRowCounts(d, containerId))));
+  return counts.flat().reduce((a, b) => a + b, 0);
 }
 
 /** A normal-state container of the large catalogue with about `videos` videos. */
@@ -139,6 +164,7 @@ describe("DELETE /v4/videos/<id>.json", () => {
     expect(res.status).toBe(204);
     expect(rows).toBeLessThanOrEqual(VIDEO_DELETE_BUDGET);
     expect(await count("SELECT count(*) AS n FROM subtitle_histories WHERE video_id = ?1", video.id)).toBe(0);
+    expect(await shardRowsOf("subtitle_histories", [video.id])).toBe(0);
   });
 
   // Its own rows cost a few reads each (the row, its cascades' index lookups, the contributions it updates);
@@ -154,10 +180,7 @@ describe("DELETE /v4/videos/<id>.json", () => {
     const { res, rows } = await measuredDelete(`video (subtitled: ${own} rows of its own)`, `/v4/videos/${video.id}v.json`, budget);
     expect(res.status).toBe(204);
     expect(rows).toBeLessThanOrEqual(budget);
-    for (const table of ["segments", "subtitles", "subtitle_histories"]) {
-      expect(await count(`SELECT count(*) AS n FROM ${table} WHERE video_id = ?1`, video.id), table).toBe(0);
-    }
-    expect(await commentsOf([video.id]), "timed comments").toBe(0);
+    for (const table of SHARD_VIDEO_TABLES) expect(await shardRowsOf(table, [video.id]), table).toBe(0);
   });
 });
 
@@ -169,6 +192,7 @@ describe("DELETE /v4/containers/<id>.json", () => {
     expect(rows).toBeLessThanOrEqual(SYNC_CONTAINER_BUDGET);
     expect(await count("SELECT count(*) AS n FROM videos WHERE container_id = ?1", c.id)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM subtitle_histories WHERE container_id = ?1", c.id)).toBe(0);
+    expect(await containerShardRows(c.id)).toBe(0);
   });
 
   it(`a container taking more than ${CONTAINER_DELETE_SYNC_ROWS} rows is hidden at once and removed by a job in bounded chunks`, async () => {
@@ -178,6 +202,8 @@ describe("DELETE /v4/containers/<id>.json", () => {
     ).results;
     for (const v of videos) await subtitle(v.id, c.id, staff.user.id, 200);
     expect((await api(`/v4/containers/${c.id}c.json`)).status).toBe(200);
+    // Its shard rows make it large: the catalogue's alone (60 videos and their seeded histories) would not.
+    const shardRows = await containerShardRows(c.id);
 
     const { res, rows } = await measuredDelete(
       `container (${c.n} videos, 600 segments), request`,
@@ -201,10 +227,12 @@ describe("DELETE /v4/containers/<id>.json", () => {
       status: 200,
     });
     expect(result.max_rows_read).toBeLessThanOrEqual(CHUNK_BUDGET);
-    expect(result.deleted).toMatchObject({ segments: 600, subtitles: 1200, videos: c.n, containers: 1 });
-    // The timed comments were on the container's shard: the job drained its cleanup (the 120 comments, and the
-    // container's facts row that its hide synced there).
-    expect(done.result).toMatchObject({ shard_rows: 121 });
+    expect(result.deleted).toMatchObject({ videos: c.n, containers: 1 });
+    // Its subtitle family and timed comments were on the container's shard: the job drained its cleanup (600
+    // segments, 1,200 subtitles, 1,800 histories, 600 votes, 120 comments, the seeded histories and the facts rows).
+    expect(shardRows).toBeGreaterThan(600 + 1200 + 1800 + 600 + 120);
+    expect(done.result).toMatchObject({ shard_rows: shardRows });
+    expect(await containerShardRows(c.id)).toBe(0);
     for (const [table, column] of [
       ["containers", "id"],
       ["videos", "container_id"],
@@ -214,11 +242,14 @@ describe("DELETE /v4/containers/<id>.json", () => {
     ]) {
       expect(await count(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?1`, c.id), table).toBe(0);
     }
-    for (const table of ["segments", "subtitles"]) {
-      const left = await count(`SELECT count(*) AS n FROM ${table} WHERE video_id IN (${videos.map((v) => v.id).join(",")})`);
-      expect(left, table).toBe(0);
-    }
-    expect(await commentsOf(videos.map((v) => v.id)), "timed comments").toBe(0);
+    for (const table of SHARD_VIDEO_TABLES)
+      expect(
+        await shardRowsOf(
+          table,
+          videos.map((v) => v.id),
+        ),
+        table,
+      ).toBe(0);
   });
 
   it("deleting it again while a job removes it queues another: both succeed (a replay finds what is left)", async () => {

@@ -2,8 +2,9 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../src/lib/tokens";
 import { listItems, lists, titles } from "../../src/db/schema";
-import { addTimedComment } from "../helpers/shards";
-import { api, db, signedInUser } from "../helpers";
+import { addTimedComment, shardDbs } from "../helpers/shards";
+import { createHistories, createSubtitles } from "../helpers/localisation";
+import { api, createApplication, db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { issueV3Token } from "../../src/lib/v3-tokens";
 import { v3Token } from "../helpers/v3";
@@ -20,8 +21,23 @@ const trips = (res: Response) => Number(/d1-trips;desc="(\d+)"/.exec(res.headers
  * Reads of rows that live on a shard (docs/decisions.md, "Shards"): one catalogue round trip (the resource, its
  * visibility and the shard its container is on, with the session check), then one to that shard.
  */
-const SHARD_READS = new Set(["timed comments", "timed comments, episodes alias"]);
-const budget = (name: string) => (SHARD_READS.has(name) ? 2 : 1);
+const SHARD_READS = new Set([
+  "timed comments",
+  "timed comments, episodes alias",
+  "contributors of a container",
+  "contributors of a container, plural",
+]);
+/**
+ * Reads across containers ask every shard in parallel (docs/decisions.md, "Subtitles on the shards"): one round trip
+ * of wall time, counted here once per shard. A user's contributions: the catalogue batch (the user and the shard map),
+ * then the shards, then the page's containers from the catalogue; their count: the catalogue batch, then the shards.
+ */
+const SHARDS = shardDbs().length;
+const ACROSS_SHARDS: Record<string, number> = {
+  "contributions of a user": 1 + SHARDS + 1,
+  "contribution count of a user": 1 + SHARDS,
+};
+const budget = (name: string) => ACROSS_SHARDS[name] ?? (SHARD_READS.has(name) ? 2 : 1);
 
 let member: Awaited<ReturnType<typeof signedInUser>>;
 let manager: Awaited<ReturnType<typeof signedInUser>>;
@@ -42,6 +58,8 @@ beforeAll(async () => {
   await createVideo(series.id, { number: 2, state: "pending" });
   const movie = await createVideo(film.id, { type: "movie", title: "Trip movie" });
   await addTimedComment({ videoId: episode.id, language: "en", userId: member.user.id, timeMs: 10, comment: "hi" });
+  // The member's contributions, so that their list names a container (read back from the catalogue).
+  await createHistories([{ userId: member.user.id, videoId: episode.id, containerId: series.id }]);
   const [list] = await db().insert(lists).values({}).returning();
   await db().insert(titles).values({ resourceKind: "l", resourceId: list.id, language: "en", text: "Trips" });
   await db()
@@ -211,11 +229,15 @@ describe("token-bearing reads", () => {
     expect((await api(withToken(pendingVideos, "A".repeat(43)))).status).toBe(401);
     expect((await api(fresh(pendingVideos))).status).toBe(401);
 
-    for (const path of [`/v4/containers/${ids.pending}/videos.json`, `/v4/container/${ids.pending}/contributions.json`]) {
+    // The contributors then read the container's shard: catalogue batch, manager lookup, then the shard.
+    for (const [path, expected] of [
+      [`/v4/containers/${ids.pending}/videos.json`, 2],
+      [`/v4/container/${ids.pending}/contributions.json`, 3],
+    ] as const) {
       const managed = await api(withToken(path, manager.token));
       expect(managed.status, path).toBe(200);
       await managed.arrayBuffer();
-      expect(trips(managed), path).toBe(2);
+      expect(trips(managed), path).toBe(expected);
       expect((await api(withToken(path, member.token))).status, path).toBe(404);
     }
   });
@@ -258,5 +280,39 @@ describe("token-bearing reads", () => {
     });
     expect(res.status).toBe(201);
     expect(trips(res)).toBe(3);
+  });
+});
+
+/**
+ * Subtitle track reads (official applications: the application's lookup first, as on every signed request), then the
+ * video, its visibility and its placement in one catalogue batch, then its container's shard (docs/decisions.md,
+ * "Subtitles on the shards"); a track the KV cache holds reads no shard.
+ */
+describe("subtitle track reads", () => {
+  let app: string;
+  let video: string;
+  beforeAll(async () => {
+    app = (await createApplication({ official: true })).wireId;
+    const c = await createContainer({ title: "Trip Tracks" });
+    const v = await createVideo(c.id, { number: 1 });
+    await createSubtitles(v.id, 3, { en: 3 });
+    video = v.wireId;
+  });
+
+  it("are the application's lookup, the catalogue batch, then the shard; a cached track reads no shard", async () => {
+    for (const [name, path] of [
+      ["track list", `/v4/videos/${video}/subtitle_tracks.json`],
+      ["versions", `/v4/videos/${video}/subtitle_tracks/en/versions.json`],
+      ["track file", `/v4/videos/${video}/subtitle_tracks/en.srt`],
+    ]) {
+      const res = await api(fresh(path), { app });
+      expect(res.status, name).toBe(200);
+      await res.arrayBuffer();
+      expect(trips(res), name).toBe(3);
+    }
+    // The file read above left the track's cues in KV: any format of it is then the catalogue's batch alone.
+    const cached = await api(fresh(`/v4/videos/${video}/subtitle_tracks/en.vtt`), { app });
+    expect(cached.status).toBe(200);
+    expect(trips(cached)).toBe(2);
   });
 });

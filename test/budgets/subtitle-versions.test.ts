@@ -3,14 +3,16 @@
 // a tenth of its cues changed stays well inside a request.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createDb, emptyStats, instrument } from "../../src/db/client";
+import { emptyStats, instrument } from "../../src/db/client";
+import { createShardDb } from "../../src/db/shards";
 import { findJob } from "../../src/db/queries/jobs";
 import { currentCues, recordVersion, snapshotKey, type Track } from "../../src/services/subtitle-versions";
+import { videoShard } from "../helpers/localisation";
 import { api, createApplication, db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { deliver, importJob, makeCues, srtOf } from "../helpers/subtitles";
 
-/** D1 rows one version writes: the row, its four index entries and the AUTOINCREMENT counter (6), with room. */
+/** D1 rows one version writes on its shard: the row, its four index entries and the id range's counter (6), with room. */
 const ROWS_WRITTEN = 8;
 /**
  * Rows read per cue of the track: reading its cues (a subtitle and its segment each), and the insert's count of the
@@ -36,21 +38,27 @@ async function importedTrack(cues: number): Promise<Track & { wireId: string }> 
   return { videoId: video.id, language: "en", wireId: video.wireId };
 }
 
-/** Changes the text of every `every`-th cue of the track, as edits would (the next version records them). */
-const editCues = (t: Track, every: number, mark: string) =>
-  env.DB.prepare(
-    `UPDATE subtitles SET text = text || ?4 WHERE id IN (
+/** Changes the text of every `every`-th cue of the track on its shard, as edits would (the next version records them). */
+const editCues = async (t: Track, every: number, mark: string) =>
+  (await videoShard(t.videoId)).binding
+    .prepare(
+      `UPDATE subtitles SET text = text || ?4 WHERE id IN (
        SELECT id FROM subtitles WHERE video_id = ?1 AND language = ?2 AND (id % ?3) = 0)`,
-  )
+    )
     .bind(t.videoId, t.language, every, mark)
     .run();
 
-/** Records the track's next version on an instrumented client: what it cost in D1, and what reading the cues alone costs. */
+/**
+ * Records the track's next version on an instrumented client of its shard: what it cost in D1, and what reading the
+ * cues alone costs.
+ */
 async function measuredRecord(t: Track) {
+  const { shard, binding } = await videoShard(t.videoId);
   const reading = emptyStats();
-  await currentCues(createDb(instrument(env.DB, reading)), t);
+  await currentCues(createShardDb(instrument(binding, reading)), t);
   const stats = emptyStats();
-  const version = await recordVersion({ db: createDb(instrument(env.DB, stats)), env }, t, {
+  const store = { db: createShardDb(instrument(binding, stats)), env, shard, containerId };
+  const version = await recordVersion(store, t, {
     cause: "edit",
     authorId: manager.user.id,
     applicationId: null,

@@ -3,6 +3,8 @@
 // budgets are checked on the catalogue the benchmark measures.
 import { env } from "cloudflare:workers";
 import { CONTAINER_BASE, largeCatalogueCountsSql, largeCatalogueStatements } from "../../scripts/large-catalogue-sql.mjs";
+import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
+import { shardBinding } from "../../src/db/shards";
 
 export { CONTAINER_BASE, containerId, videoId } from "../../scripts/large-catalogue-sql.mjs";
 
@@ -49,11 +51,16 @@ export async function someListedContainers(n: number, where = "1 = 1") {
   return rows.results.map((r) => r.id);
 }
 
+/** Videos of the large catalogue one history statement writes on a shard (their ids travel as one JSON parameter). */
+const HISTORY_VIDEOS_PER_STATEMENT = 1_000;
+
 /**
  * Subtitle history volume over the large catalogue: `perVideo` rows on every video (alternately segment and
  * subtitle kinds, spread over `authors` new users), so a delete that scans `subtitle_histories` instead of
- * walking an index reads hundreds of thousands of rows and shows. The contributions triggers fire as on any
- * write. Returns the number of rows and the seconds it took.
+ * walking an index reads hundreds of thousands of rows and shows. The rows are written where the API writes them
+ * (docs/decisions.md, "Subtitles on the shards"): on each container's shard, with the author's name and ids from the
+ * shard's range (its counter advanced in the same batch); the shard's contributions triggers fire as on any write.
+ * Returns the number of rows and the seconds it took.
  */
 export async function seedLargeHistories(perVideo = 2, authors = 50, containers = 10_000) {
   const started = performance.now();
@@ -70,17 +77,41 @@ export async function seedLargeHistories(perVideo = 2, authors = 50, containers 
   const step = 2_000;
   for (let from = 1; from <= containers; from += step) {
     const to = Math.min(containers, from + step - 1);
-    await env.DB.prepare(
-      `WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < ?1)
-       INSERT INTO subtitle_histories (kind, user_id, video_id, container_id, language, text, version)
-       SELECT CASE WHEN k.n % 2 THEN 'segment' ELSE 'subtitle' END, ?2 + (v.id + k.n) % ?3, v.id, v.container_id,
-              'en', 'line ' || k.n, 1
-       FROM videos v, k WHERE v.container_id BETWEEN ?4 AND ?5`,
+    const { results: placed } = await env.DB.prepare(
+      `SELECT v.id AS video, v.container_id AS container, d.shard AS shard FROM videos v
+       JOIN shard_directory d ON d.container_id = v.container_id WHERE v.container_id BETWEEN ?1 AND ?2 ORDER BY v.id`,
     )
-      .bind(perVideo, first, authors, CONTAINER_BASE + from, CONTAINER_BASE + to)
-      .run();
+      .bind(CONTAINER_BASE + from, CONTAINER_BASE + to)
+      .all<{ video: number; container: number; shard: number }>();
+    for (const shard of new Set(placed.map((p) => p.shard))) {
+      const videos = placed.filter((p) => p.shard === shard).map((p) => [p.video, p.container]);
+      const binding = shardBinding(env, shard);
+      for (let i = 0; i < videos.length; i += HISTORY_VIDEOS_PER_STATEMENT) {
+        const chunk = videos.slice(i, i + HISTORY_VIDEOS_PER_STATEMENT);
+        const n = chunk.length * perVideo;
+        // The user is the one the catalogue version of this helper picked: first + (video + k) % authors, named tag-<i>.
+        await binding.batch([
+          binding
+            .prepare("INSERT INTO shard_ids (shard, next_id) VALUES (?1, ?2 + ?3) ON CONFLICT (shard) DO UPDATE SET next_id = next_id + ?3")
+            .bind(shard, shard * SHARD_ID_RANGE, n),
+          binding
+            .prepare(
+              `WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < ?1),
+                 v AS (SELECT key AS j, json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS container_id FROM json_each(?2))
+               INSERT INTO subtitle_histories (id, kind, user_id, username, video_id, container_id, language, text, version)
+               SELECT (SELECT next_id FROM shard_ids WHERE shard = ?3) - ?4 + 1 + v.j * ?1 + k.n - 1,
+                 CASE WHEN k.n % 2 THEN 'segment' ELSE 'subtitle' END, ?5 + (v.id + k.n) % ?6,
+                 ?7 || '-' || CAST((v.id + k.n) % ?6 + 1 AS INTEGER), v.id, v.container_id, 'en', 'line ' || k.n, 1
+               FROM v, k`,
+            )
+            .bind(perVideo, JSON.stringify(chunk), shard, n, first, authors, tag),
+        ]);
+      }
+    }
   }
   // Counted, not taken from `changes`, which also counts the contributions rows the triggers wrote.
-  const { rows } = (await env.DB.prepare("SELECT count(*) AS rows FROM subtitle_histories").first<{ rows: number }>())!;
-  return { rows, seconds: (performance.now() - started) / 1000 };
+  const counts = await Promise.all(
+    [1, 2].map((shard) => shardBinding(env, shard).prepare("SELECT count(*) AS rows FROM subtitle_histories").first<{ rows: number }>()),
+  );
+  return { rows: counts.reduce((sum, c) => sum + (c?.rows ?? 0), 0), seconds: (performance.now() - started) / 1000 };
 }

@@ -83,3 +83,17 @@ export async function localisationCounts(videoId: number) {
 }
 
 export { waitForJob } from "./jobs";
+
+/** Texts at segments of a video on its shard (what the community wrote before an import), ids from the shard's range. */
+export async function insertTexts(videoId: number, rows: Array<{ segmentId: number; language: string; text: string }>) {
+  const placed = await videoShard(videoId);
+  const first = firstAllocatedId(placed.shard, rows.length);
+  const [, inserted] = await placed.db.batch([
+    allocateShardIdsStatement(placed.db, placed.shard, rows.length),
+    placed.db
+      .insert(subtitles)
+      .values(rows.map((r, k) => ({ ...r, id: sql`${first} + ${k}`, containerId: placed.video.containerId, videoId })) as never)
+      .returning(),
+  ]);
+  return inserted as (typeof subtitles.$inferSelect)[];
+}

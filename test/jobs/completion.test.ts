@@ -2,13 +2,23 @@ import { env } from "cloudflare:workers";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findJob, insertJob } from "../../src/db/queries/jobs";
-import { containerFacets, containers, subtitleCompletions, subtitles, videos } from "../../src/db/schema";
+import { allocateShardIdsStatement, firstAllocatedId } from "../../src/db/queries/shard-rows";
+import { videoFactsRowsStatements } from "../../src/db/queries/shard-facts";
+import { runBatch } from "../../src/db/raw-batch";
+import { containerFacets, containers, subtitleCompletions, videos } from "../../src/db/schema";
+import { subtitles } from "../../src/db/shard-schema";
 import { recomputeCompletions } from "../../src/services/completions";
 import { db } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { deliver, insertSegments } from "../helpers/subtitles";
+import { createSubtitles, videoShard } from "../helpers/localisation";
+import { fromBeforeTheSwitch } from "../helpers/catalogue-family";
+import { shardOf } from "../helpers/shards";
+import { deliver } from "../helpers/subtitles";
 
-/** A video with `n` segments and, per language, texts on the first k of them (`""` texts count as none). */
+/**
+ * A video with `n` segments and, per language, texts on the first k of them (`""` texts count as none), on its
+ * container's shard (docs/decisions.md, "Subtitles on the shards").
+ */
 async function videoWith(
   containerId: number,
   n: number,
@@ -17,20 +27,14 @@ async function videoWith(
 ) {
   const video = await createVideo(containerId, { state: opts.state ?? "normal" });
   if (!n) return video.id;
-  const segs = await insertSegments(
-    video.id,
-    Array.from({ length: n }, (_, i) => [i * 1000, i * 1000 + 900] as [number, number]),
-  );
-  const rows = Object.entries(texts).flatMap(([language, k]) =>
-    segs.slice(0, k).map((s) => ({ segmentId: s.id, videoId: video.id, language, text: `${language} ${s.startMs}` })),
-  );
-  if (opts.blank) rows.push(...segs.map((s) => ({ segmentId: s.id, videoId: video.id, language: opts.blank!, text: "  " })));
-  for (let i = 0; i < rows.length; i += 10)
-    await db()
-      .insert(subtitles)
-      .values(rows.slice(i, i + 10));
+  const spec: Record<string, number | string[]> = { ...texts };
+  if (opts.blank) spec[opts.blank] = Array.from({ length: n }, () => "  ");
+  await createSubtitles(video.id, n, spec);
   return video.id;
 }
+
+/** The recompute as the job runs it: the catalogue and the shards (opened from the bindings). */
+const recompute = (scope: { videoIds: number[]; containerIds: number[] }) => recomputeCompletions({ db: db(), env }, scope);
 
 const completionsOf = async (kind: "c" | "v", id: number) =>
   Object.fromEntries(
@@ -59,7 +63,7 @@ describe("completion recompute", () => {
     const c = await createContainer({ title: "Completion videos" });
     const v = await videoWith(c.id, 3, { en: 3, fr: 1 }, { blank: "de" });
     const empty = await videoWith(c.id, 0, {});
-    await recomputeCompletions(db(), { videoIds: [v, empty], containerIds: [] });
+    await recompute({ videoIds: [v, empty], containerIds: [] });
     expect(await completionsOf("v", v)).toEqual({ en: 100, fr: 33 });
     expect(await completionsOf("v", empty)).toEqual({});
   });
@@ -69,7 +73,7 @@ describe("completion recompute", () => {
     const long = await videoWith(c.id, 4, { en: 4 });
     const short = await videoWith(c.id, 1, { fr: 1 });
     const pending = await videoWith(c.id, 10, { en: 10, ko: 10 }, { state: "pending" });
-    await recomputeCompletions(db(), { videoIds: [long, short, pending], containerIds: [c.id] });
+    await recompute({ videoIds: [long, short, pending], containerIds: [c.id] });
     // en: (4 + 0) / (4 + 1) = 80 (the mean of 100 and 0 would be 50); fr: 1 / 5 = 20; the pending video adds nothing.
     expect(await completionsOf("c", c.id)).toEqual({ en: 80, fr: 20 });
     expect(await completionsOf("v", pending)).toEqual({ en: 100, ko: 100 });
@@ -91,20 +95,42 @@ describe("completion recompute", () => {
     const a = await videoWith(c.id, 2, { en: 2, fr: 1 });
     const b = await videoWith(c.id, 2, { en: 1 });
     const scope = { videoIds: [a, b], containerIds: [c.id] };
-    await recomputeCompletions(db(), scope);
+    await recompute(scope);
     const versions = await docVersions([a, b], c.id);
-    const again = await recomputeCompletions(db(), scope);
+    const again = await recompute(scope);
     expect(again.rows_written).toBe(0);
     expect(await docVersions([a, b], c.id)).toEqual(versions);
 
-    await db()
-      .delete(subtitles)
-      .where(and(eq(subtitles.videoId, a), eq(subtitles.language, "fr")));
-    await recomputeCompletions(db(), scope);
+    const { db: shard } = await videoShard(a);
+    await shard.delete(subtitles).where(and(eq(subtitles.videoId, a), eq(subtitles.language, "fr")));
+    await recompute(scope);
     expect(await completionsOf("v", a)).toEqual({ en: 100 });
     expect(await completionsOf("c", c.id)).toEqual({ en: 75 });
     const video = await db().select({ doc: videos.doc }).from(videos).where(eq(videos.id, a)).get();
     expect(video?.doc?.subtitle_completions).toEqual({ en: 100 });
+  });
+
+  it("reads each container's subtitles on its own shard, and leaves a container not copied yet as it was", async () => {
+    // Containers go to the shard holding the fewest: a few more and one lands on the other test shard.
+    const a = await createContainer({ title: "Completion shard a" });
+    let b = await createContainer({ title: "Completion shard b" });
+    while ((await shardOf(b.id)).shard === (await shardOf(a.id)).shard) b = await createContainer({ title: "Completion shard b" });
+    const va = await videoWith(a.id, 4, { en: 1 });
+    const vb = await videoWith(b.id, 2, { en: 2, de: 1 });
+    await recompute({ videoIds: [va, vb], containerIds: [a.id, b.id] });
+    expect([await completionsOf("v", va), await completionsOf("v", vb)]).toEqual([{ en: 25 }, { en: 100, de: 50 }]);
+    expect([await completionsOf("c", a.id), await completionsOf("c", b.id)]).toEqual([{ en: 25 }, { en: 100, de: 50 }]);
+
+    // A container from before the switch: its subtitles are still in the catalogue, so its percentages stay.
+    const old = await createContainer({ title: "Completion not copied" });
+    const vo = await videoWith(old.id, 2, { en: 2 });
+    await recompute({ videoIds: [vo], containerIds: [old.id] });
+    await fromBeforeTheSwitch(old.id);
+    const { db: shard } = await videoShard(vo);
+    await shard.delete(subtitles).where(eq(subtitles.videoId, vo));
+    const again = await recompute({ videoIds: [vo], containerIds: [old.id] });
+    expect(again.rows_written).toBe(0);
+    expect([await completionsOf("v", vo), await completionsOf("c", old.id)]).toEqual([{ en: 100 }, { en: 100 }]);
   });
 
   it("runs as a queued job with {videoIds, containerIds} params", async () => {
@@ -126,21 +152,26 @@ describe("completion recompute", () => {
     const c = await createContainer({ title: "Completion hundred" });
     const ids: number[] = [];
     for (let i = 0; i < 100; i++) ids.push((await createVideo(c.id, { number: i + 1 })).id);
-    // Bulk fixtures in SQL: 2,000 segments, 20 per video, and texts in en (all), fr (half), ko (video i: i % 21).
-    await env.DB.prepare(
-      `INSERT INTO segments (video_id, start_ms, end_ms)
-       SELECT v.value, s.value * 1000, s.value * 1000 + 900 FROM json_each(?) v, json_each('[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19]') s`,
-    )
-      .bind(JSON.stringify(ids))
-      .run();
-    await env.DB.prepare(
-      `INSERT INTO subtitles (segment_id, video_id, language, text)
-       SELECT s.id, s.video_id, l.value, 'x' FROM segments s JOIN json_each('["en","fr","ko"]') l
-       WHERE s.video_id IN (SELECT value FROM json_each(?))
-         AND (l.value = 'en' OR (l.value = 'fr' AND s.start_ms < 10000) OR (l.value = 'ko' AND s.start_ms / 1000 < s.video_id % 21))`,
-    )
-      .bind(JSON.stringify(ids))
-      .run();
+    // Bulk fixtures in SQL on the container's shard: the videos' facts, 2,000 segments, 20 per video, and texts in en
+    // (all), fr (half), ko (video i: i % 21), ids from the shard's range.
+    const { shard, db: shardDb } = await shardOf(c.id);
+    const facts = ids.map((id, i) => ({ video_id: id, state: "normal", origin_language: "", number: i + 1 }));
+    await runBatch(shardDb, [
+      ...videoFactsRowsStatements(c.id, facts),
+      allocateShardIdsStatement(shardDb, shard, 2000).getSQL(),
+      sql`INSERT INTO segments (id, container_id, video_id, start_ms, end_ms)
+        SELECT ${firstAllocatedId(shard, 2000)} + v.key * 20 + s.value, ${c.id}, v.value, s.value * 1000, s.value * 1000 + 900
+        FROM json_each(${JSON.stringify(ids)}) v, json_each('[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19]') s`,
+    ]);
+    const texts = 2000 + 1000 + ids.reduce((sum, id) => sum + Math.min(20, id % 21), 0);
+    await runBatch(shardDb, [
+      allocateShardIdsStatement(shardDb, shard, texts).getSQL(),
+      sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text)
+        SELECT ${firstAllocatedId(shard, texts)} + row_number() OVER () - 1, s.container_id, s.id, s.video_id, l.value, 'x'
+        FROM segments s JOIN json_each('["en","fr","ko"]') l
+        WHERE s.video_id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))
+          AND (l.value = 'en' OR (l.value = 'fr' AND s.start_ms < 10000) OR (l.value = 'ko' AND s.start_ms / 1000 < s.video_id % 21))`,
+    ]);
 
     const job = await insertJob(db(), { type: "completion", params: { videoIds: ids, containerIds: [c.id] } });
     const started = performance.now();

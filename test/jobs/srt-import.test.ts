@@ -2,14 +2,16 @@ import { env } from "cloudflare:workers";
 import { and, asc, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findJob } from "../../src/db/queries/jobs";
-import { jobs, segments, subtitleHistories, subtitles } from "../../src/db/schema";
+import { jobs } from "../../src/db/schema";
+import { segments, subtitleHistories, subtitles } from "../../src/db/shard-schema";
 import { readSrt } from "../../src/domain/subtitles/srt";
 
 const readSrtCues = (text: string) => readSrt(text).cues;
 import { START_TOLERANCE_MS, planImport, writeImport } from "../../src/services/subtitles";
 import { createUser, db } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { deliver, importJob, insertSegments, localisationCounts, makeCues, srtOf } from "../helpers/subtitles";
+import { usernameOf, videoShard } from "../helpers/localisation";
+import { deliver, importJob, insertSegments, insertTexts, localisationCounts, makeCues, srtOf } from "../helpers/subtitles";
 
 let userId: number;
 let containerId: number;
@@ -27,8 +29,9 @@ async function runImport(videoId: number, language: string, content: string | Ui
   return { job, outcome, row: (await findJob(db(), job.id))! };
 }
 
-const storedTexts = (videoId: number, language: string) =>
-  db()
+/** A video's texts in one language, on its container's shard (docs/decisions.md, "Subtitles on the shards"). */
+const storedTexts = async (videoId: number, language: string) =>
+  (await videoShard(videoId)).db
     .select({
       startMs: segments.startMs,
       endMs: segments.endMs,
@@ -51,11 +54,12 @@ describe("srt-import consumer", () => {
     expect(row).toMatchObject({ status: "succeeded", progress: 100, attempts: 1, error: null });
     expect(row.result).toMatchObject({ cues: 3, created: 3, updated: 0, unchanged: 0, unmatched: 0, segments_created: 3, mode: "create" });
     expect(row.result?.rows_written).toBeGreaterThan(0);
-    // The mode is kept for later deliveries of the same job.
-    expect(row.params).toEqual({ videoId, language: "fr", mode: "create" });
+    // The mode is kept for later deliveries of the same job, and so is the mark that its subtitles.updated is recorded.
+    expect(row.params).toEqual({ videoId, language: "fr", mode: "create", announced: true });
     expect(await storedTexts(videoId, "fr")).toEqual(cues.map((c) => ({ ...c, version: 1, authorId: userId })));
 
-    const histories = await db()
+    const { db: shard } = await videoShard(videoId);
+    const histories = await shard
       .select()
       .from(subtitleHistories)
       .where(eq(subtitleHistories.videoId, videoId))
@@ -67,7 +71,11 @@ describe("srt-import consumer", () => {
       ["segment", 3, `import:${job.id}:1-3:segment`],
       ["subtitle", 3, `import:${job.id}:1-3:created`],
     ]);
-    expect(histories.every((h) => h.userId === userId && h.containerId === containerId)).toBe(true);
+    // Rows on a shard carry their container and their author's name.
+    const username = await usernameOf(userId);
+    expect(histories.every((h) => h.userId === userId && h.containerId === containerId && h.username === username)).toBe(true);
+    const texts = await shard.select().from(subtitles).where(eq(subtitles.videoId, videoId)).all();
+    expect(texts.every((t) => t.containerId === containerId && t.authorUsername === username && t.isTranslation === 1)).toBe(true);
 
     const completionId = Number.parseInt(String(row.result?.completion_job), 10);
     expect(await findJob(db(), completionId)).toMatchObject({
@@ -85,12 +93,12 @@ describe("srt-import consumer", () => {
       [9000, 10000],
       [20000, 21000],
     ]);
-    await db()
-      .insert(subtitles)
-      .values([
-        { segmentId: segs[0].id, videoId, language: "en", text: "Same" },
-        { segmentId: segs[1].id, videoId, language: "en", text: "Old text" },
-      ]);
+    // Two texts the community wrote, on the video's shard.
+    await insertTexts(videoId, [
+      { segmentId: segs[0].id, language: "en", text: "Same" },
+      { segmentId: segs[1].id, language: "en", text: "Old text" },
+    ]);
+    const placed = await videoShard(videoId);
     const cues = [
       { startMs: 1000, endMs: 1900, text: "Same" }, // exact start, same text
       { startMs: 5000 + START_TOLERANCE_MS, endMs: 6000, text: "New text" }, // at the edge of the tolerance
@@ -108,7 +116,7 @@ describe("srt-import consumer", () => {
     // Timing belongs to the segments: an import never moves or adds them.
     expect((await localisationCounts(videoId)).segments).toBe(4);
     // One history row for the created text (version 1) and one for the replaced one (version 2), a change each.
-    const versions = await db()
+    const versions = await placed.db
       .select({ version: subtitleHistories.version, count: subtitleHistories.count })
       .from(subtitleHistories)
       .where(and(eq(subtitleHistories.videoId, videoId), eq(subtitleHistories.kind, "subtitle")))
@@ -175,8 +183,10 @@ describe("srt-import consumer", () => {
       .set({ status: "running", attempts: 1, params: { videoId: crashed, language: "en", mode: "create" } })
       .where(eq(jobs.id, job.id));
     const parsed = readSrtCues(content);
-    const scope = { videoId: crashed, containerId, userId, language: "en" };
-    await writeImport(db(), job.id, scope, "create", planImport(parsed.slice(0, 700), "create", []), 700, async () => {});
+    const scope = { videoId: crashed, containerId, userId, username: (await usernameOf(userId))!, language: "en" };
+    const placed = await videoShard(crashed);
+    const store = { db: placed.db, shard: placed.shard, facts: [] };
+    await writeImport(store, job.id, scope, "create", planImport(parsed.slice(0, 700), "create", []), 700, async () => {});
 
     const outcome = await deliver({ type: "srt-import", jobId: job.id }, { attempts: 2 });
     expect(outcome.explicitAcks).toHaveLength(1);
@@ -261,7 +271,9 @@ describe("srt-import consumer", () => {
     expect(await findJob(db(), job.id)).toMatchObject({ status: "failed", attempts: 3 });
     expect(await localisationCounts(videoId)).toEqual({ segments: 0, subtitles: 0, histories: 0 });
     expect(
-      await db()
+      await (
+        await videoShard(videoId)
+      ).db
         .select()
         .from(subtitleHistories)
         .where(like(subtitleHistories.sourceKey, `import:${job.id}:%`))

@@ -1,6 +1,7 @@
 // Retention of subtitle versions (src/services/subtitle-retention.ts): the sweeper prunes versions older than
-// VERSION_RETENTION_DAYS beyond the newest VERSIONS_KEPT of their track, a bounded step per run, with the snapshot
-// objects no remaining version refers to; and a video's snapshots go with the video, by DELETE or by container-delete.
+// VERSION_RETENTION_DAYS beyond the newest VERSIONS_KEPT of their track, a bounded step per run on every shard, with the
+// snapshot objects no remaining version refers to; and a video's snapshots go with the video, by DELETE or by
+// container-delete. Versions live on their container's shard (docs/decisions.md, "Subtitles on the shards").
 import { env } from "cloudflare:workers";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { findJob, insertJob } from "../../src/db/queries/jobs";
@@ -15,8 +16,11 @@ import {
   pruneVersions,
 } from "../../src/services/subtitle-retention";
 import { snapshotKey, videoSnapshotPrefix, type Track } from "../../src/services/subtitle-versions";
+import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { api, createUser, db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { videoShard } from "../helpers/localisation";
+import { shardDbs, shardOf } from "../helpers/shards";
 import { deliver, importJob, makeCues, srtOf } from "../helpers/subtitles";
 
 const DAY = 86_400;
@@ -26,8 +30,10 @@ const DAY = 86_400;
  * chunk budget (test/budgets/deletes.test.ts): what any other request may wait behind.
  */
 const RUN_ROWS_READ = 5_000;
-/** A run with nothing to prune: its window and the probes. */
-const IDLE_ROWS_READ = 2 * PRUNE_WINDOW_IDS + 10;
+/** The seeks a run makes on each of the two shards to find its blocks of ids (src/db/queries/subtitle-versions.ts), with room. */
+const BLOCK_SEEKS = 30;
+/** A run with nothing to prune: its window and the probes (this file's versions are all on one shard), and the seeks. */
+const IDLE_ROWS_READ = 2 * PRUNE_WINDOW_IDS + 10 + BLOCK_SEEKS;
 /** A deleted version row writes itself and its four index entries. */
 const RUN_ROWS_WRITTEN = 5 * PRUNE_VERSIONS_BATCH;
 
@@ -35,48 +41,64 @@ let containerId: number;
 let userId: number;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const one = <T>(sql: string, ...binds: unknown[]) =>
-  env.DB.prepare(sql)
-    .bind(...binds)
-    .first<T>();
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-/** Versions written as the insert would leave them (numbers after the track's last), with their snapshot objects. */
+/**
+ * Versions written on the track's shard as the insert would leave them (ids from the shard's range; numbers after the
+ * track's last unless given), in one statement: `rows` travel as one JSON parameter.
+ */
+async function insertVersions(t: Track, rows: Array<{ hash: string; language?: string; number?: number; cause?: string }>) {
+  const { shard, binding, video } = await videoShard(t.videoId);
+  await binding.batch([
+    binding
+      .prepare("INSERT INTO shard_ids (shard, next_id) VALUES (?1, ?1 * ?3 + ?2) ON CONFLICT (shard) DO UPDATE SET next_id = next_id + ?2")
+      .bind(shard, rows.length, SHARD_ID_RANGE),
+    binding
+      .prepare(
+        `INSERT INTO subtitle_versions (id, container_id, video_id, language, number, cause, cues, completion, hash, bytes)
+         SELECT (SELECT next_id FROM shard_ids WHERE shard = ?4) - ?5 + 1 + key, ?3, ?1, coalesce(json_extract(value, '$.language'), ?2),
+           coalesce(json_extract(value, '$.number'),
+             coalesce((SELECT max(number) FROM subtitle_versions WHERE video_id = ?1 AND language = ?2), 0) + key + 1),
+           coalesce(json_extract(value, '$.cause'), 'edit'), 1, 0, json_extract(value, '$.hash'), 2
+         FROM json_each(?6)`,
+      )
+      .bind(t.videoId, t.language, video.containerId, shard, rows.length, JSON.stringify(rows)),
+  ]);
+}
+
+/** Versions with these hashes, after the track's last, with their snapshot objects. */
 async function addVersions(t: Track, hashes: string[], { objects = true } = {}) {
-  await env.DB.prepare(
-    `INSERT INTO subtitle_versions (video_id, language, number, cause, cues, completion, hash, bytes)
-     SELECT ?1, ?2, coalesce((SELECT max(number) FROM subtitle_versions WHERE video_id = ?1 AND language = ?2), 0) + key + 1,
-       'edit', 1, 0, value, 2 FROM json_each(?3)`,
-  )
-    .bind(t.videoId, t.language, JSON.stringify(hashes))
-    .run();
+  await insertVersions(
+    t,
+    hashes.map((hash) => ({ hash })),
+  );
   if (objects) await Promise.all([...new Set(hashes)].map((h) => env.SUBTITLES.put(snapshotKey(t, h), "[]")));
 }
 
 /** `n` versions with hashes `<label>-1` ... made in one statement (no objects: R2 deletes of absent keys do nothing). */
-async function addManyVersions(t: Track, n: number, label: string) {
-  await env.DB.prepare(
-    `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?3)
-     INSERT INTO subtitle_versions (video_id, language, number, cause, cues, completion, hash, bytes)
-     SELECT ?1, ?2, i, 'edit', 1, 0, ?4 || '-' || i, 2 FROM k`,
-  )
-    .bind(t.videoId, t.language, n, label)
-    .run();
-}
+const addManyVersions = (t: Track, n: number, label: string) =>
+  insertVersions(
+    t,
+    range(1, n).map((i) => ({ hash: `${label}-${i}` })),
+  );
 
 /** Back-dates a track's versions up to number `upTo` (all by default) by `days`. */
-const backDate = (t: Track, days: number, upTo = Number.MAX_SAFE_INTEGER) =>
-  env.DB.prepare("UPDATE subtitle_versions SET created_at = ?4 WHERE video_id = ?1 AND language = ?2 AND number <= ?3")
+const backDate = async (t: Track, days: number, upTo = Number.MAX_SAFE_INTEGER) =>
+  (await videoShard(t.videoId)).binding
+    .prepare("UPDATE subtitle_versions SET created_at = ?4 WHERE video_id = ?1 AND language = ?2 AND number <= ?3")
     .bind(t.videoId, t.language, upTo, nowSeconds() - days * DAY)
     .run();
 
 async function numbers(t: Track) {
-  const { results } = await env.DB.prepare("SELECT number FROM subtitle_versions WHERE video_id = ?1 AND language = ?2 ORDER BY number")
+  const { results } = await (
+    await videoShard(t.videoId)
+  ).binding
+    .prepare("SELECT number FROM subtitle_versions WHERE video_id = ?1 AND language = ?2 ORDER BY number")
     .bind(t.videoId, t.language)
     .all<{ number: number }>();
   return results.map((r) => r.number);
 }
 
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const exists = async (t: Track, hash: string) => (await env.SUBTITLES.head(snapshotKey(t, hash))) !== null;
 /** Every snapshot key of a video (R2 lists 1,000 at most per call). */
 async function listed(videoId: number) {
@@ -90,19 +112,38 @@ async function listed(videoId: number) {
   return keys;
 }
 
+/** The version rows of some videos on every shard (a deleted video's container may be gone, and its placement with it). */
+async function versionCount(videoIds: number[]) {
+  const counts = await Promise.all(
+    shardDbs().map((shard) =>
+      shard.$client
+        .prepare("SELECT count(*) AS n FROM subtitle_versions WHERE video_id IN (SELECT value FROM json_each(?1))")
+        .bind(JSON.stringify(videoIds))
+        .first<{ n: number }>(),
+    ),
+  );
+  return counts.reduce((sum, c) => sum + c!.n, 0);
+}
+
 async function newTrack(language = "en"): Promise<Track> {
   return { videoId: (await createVideo(containerId)).id, language };
 }
 
 /**
- * One round of the walk: the sweep times (a minute apart, from now) whose windows hold the table's ids. A run looks at
- * window `minute % (max(id) / window + 1)`; ids carry on from earlier test files, so the windows of this file's rows
- * are not the first ones.
+ * One round of the walk on the shard of this file's container: the sweep times (a minute apart, from now) whose windows
+ * hold its versions' ids. A run looks at window `minute % (reach / window + 1)` of each block of ids, where reach is
+ * the widest block's last id from its start (src/db/queries/subtitle-versions.ts); this file's versions are one block
+ * (its shard's range), and ids carry on from the other rows the shard's range numbered, so the windows of this file's
+ * rows are not the first ones.
  */
 async function round(window = PRUNE_WINDOW_IDS) {
-  const { lo, hi } = (await one<{ lo: number; hi: number }>("SELECT min(id) AS lo, max(id) AS hi FROM subtitle_versions"))!;
-  const windows = Math.floor(hi / window) + 1;
-  const wanted = new Set(range(Math.floor(lo / window), Math.floor(hi / window)));
+  const { shard, binding } = await shardOf(containerId);
+  const { lo, hi } = (await binding
+    .prepare("SELECT min(id) AS lo, max(id) AS hi FROM subtitle_versions")
+    .first<{ lo: number; hi: number }>())!;
+  const base = shard * SHARD_ID_RANGE;
+  const windows = Math.floor((hi - base) / window) + 1;
+  const wanted = new Set(range(Math.floor((lo - base) / window), Math.floor((hi - base) / window)));
   const first = Math.floor(Date.now() / 60_000);
   return range(first, first + windows - 1)
     .filter((m) => wanted.has(m % windows))
@@ -120,9 +161,10 @@ beforeAll(async () => {
   userId = (await createUser()).user.id;
 });
 
-// Every sweep looks at the whole table (and due jobs would be re-sent): each test starts with neither.
+// Every sweep looks at every shard's whole table (and due jobs would be re-sent): each test starts with neither.
 beforeEach(async () => {
-  await env.DB.batch([env.DB.prepare("DELETE FROM subtitle_versions"), env.DB.prepare("DELETE FROM jobs")]);
+  await env.DB.prepare("DELETE FROM jobs").run();
+  for (const shard of shardDbs()) await shard.$client.prepare("DELETE FROM subtitle_versions").run();
 });
 
 describe("version retention (the sweeper)", () => {
@@ -211,14 +253,14 @@ describe("version retention (the sweeper)", () => {
     // 3,000 tracks of one old version each: kept for ever (each is its track's current version). A scan for prunable
     // rows by age alone would read all of them every minute.
     const kept = await createVideo(containerId);
-    await env.DB.prepare(
-      `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 3000)
-       INSERT INTO subtitle_versions (video_id, language, number, cause, cues, completion, hash, bytes)
-       SELECT ?1, 'x' || i, 1, 'import', 1, 0, 'kept-' || i, 2 FROM k`,
-    )
-      .bind(kept.id)
-      .run();
-    await env.DB.prepare("UPDATE subtitle_versions SET created_at = ?1")
+    await insertVersions(
+      { videoId: kept.id, language: "x" },
+      range(1, 3000).map((i) => ({ hash: `kept-${i}`, language: `x${i}`, number: 1, cause: "import" })),
+    );
+    await (
+      await shardOf(containerId)
+    ).binding
+      .prepare("UPDATE subtitle_versions SET created_at = ?1")
       .bind(nowSeconds() - (VERSION_RETENTION_DAYS + 1) * DAY)
       .run();
 
@@ -235,7 +277,7 @@ describe("version retention (the sweeper)", () => {
       expect(run.rows_read).toBeLessThanOrEqual(RUN_ROWS_READ);
       expect(run.rows_written).toBeLessThanOrEqual(RUN_ROWS_WRITTEN);
     }
-    expect((await one<{ n: number }>("SELECT count(*) AS n FROM subtitle_versions WHERE video_id = ?1", kept.id))!.n).toBe(3_000);
+    expect(await versionCount([kept.id])).toBe(3_000);
     // A run with nothing to prune reads its window (2,000 old rows kept for ever in one of them) and no more.
     for (const at of times) {
       const idle = await pruneVersions({ db: db(), env }, at);
@@ -257,7 +299,7 @@ describe("version retention (the sweeper)", () => {
     for (const at of times) runs.push(await pruneVersions({ db: db(), env }, at, { window: 40 }));
     expect(total(runs).pruned).toBe(30);
     expect(runs.filter((r) => r.pruned).length).toBeGreaterThanOrEqual(2);
-    for (const run of runs) expect(run.rows_read).toBeLessThanOrEqual(3 * 40 + 2 * 60);
+    for (const run of runs) expect(run.rows_read).toBeLessThanOrEqual(3 * 40 + 2 * 60 + BLOCK_SEEKS);
     for (const t of tracks) expect(await numbers(t)).toEqual(range(11, 60));
   });
 });
@@ -280,7 +322,7 @@ describe("snapshots go with their video", () => {
 
     const res = await api(`/v4/videos/${video.wireId}.json?token=${staff.token}`, { method: "DELETE" });
     expect(res.status).toBe(204);
-    expect((await one<{ n: number }>("SELECT count(*) AS n FROM subtitle_versions WHERE video_id = ?1", video.id))!.n).toBe(0);
+    expect(await versionCount([video.id])).toBe(0);
     expect(await listed(video.id)).toEqual([]);
     expect(await listed(neighbour.id)).toHaveLength(1);
   });
@@ -316,9 +358,7 @@ describe("snapshots go with their video", () => {
       snapshots: versions,
     });
     for (const v of videos) expect(await listed(v.id), `video ${v.id}`).toEqual([]);
-    expect(
-      (await one<{ n: number }>(`SELECT count(*) AS n FROM subtitle_versions WHERE video_id IN (${videos.map((v) => v.id).join(",")})`))!.n,
-    ).toBe(0);
+    expect(await versionCount(videos.map((v) => v.id))).toBe(0);
     expect(await exists(bystander, "stays")).toBe(true);
 
     // A replay (at least once delivery) finds nothing left and succeeds.
@@ -345,7 +385,7 @@ describe("snapshots go with their video", () => {
     });
     expect((done.result as { statements: number }).statements).toBeGreaterThan(5);
     for (const v of videos) expect(await listed(v.id), `video ${v.id}`).toEqual([]);
-    expect(await one<{ n: number }>("SELECT count(*) AS n FROM containers WHERE id = ?1", c.id)).toEqual({ n: 0 });
-    expect(await one<{ n: number }>("SELECT count(*) AS n FROM shard_cleanups WHERE container_id = ?1", c.id)).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM containers WHERE id = ?1").bind(c.id).first()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM shard_cleanups WHERE container_id = ?1").bind(c.id).first()).toEqual({ n: 0 });
   });
 });

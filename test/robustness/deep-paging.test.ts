@@ -3,11 +3,14 @@
 // `GET /v4/tranlslations.json?app=<any public id>&page=100000&per_page=100`: unsigned, uncached, reading the whole
 // translation index. Here the translation index holds more than the ceiling, and the deepest page allowed (and its
 // count) is held to a rows-read budget.
-import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { allocateShardIdsStatement, firstAllocatedId } from "../../src/db/queries/shard-rows";
+import { runBatch } from "../../src/db/raw-batch";
 import { COUNT_LIMIT, PAGING_CEILING, lastServedPage } from "../../src/lib/paging";
 import { api, createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { videoShard } from "../helpers/localisation";
 import { v3Token } from "../helpers/v3";
 
 type Json = any;
@@ -28,18 +31,19 @@ beforeAll(async () => {
   app = (await createApplication()).wireId;
   const series = await createContainer({ originLanguage: "ko" });
   const video = await createVideo(series.id, { number: 1 });
-  // One statement each, so the seed takes about a second: segments one a second, an English (translated) subtitle on each.
-  await env.DB.prepare(
-    `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?2)
-     INSERT INTO segments (video_id, start_ms, end_ms) SELECT ?1, i * 1000, i * 1000 + 900 FROM n`,
-  )
-    .bind(video.id, SEEDED)
-    .run();
-  await env.DB.prepare(
-    `INSERT INTO subtitles (segment_id, video_id, language, text) SELECT id, video_id, 'en', 'en ' || id FROM segments WHERE video_id = ?1`,
-  )
-    .bind(video.id)
-    .run();
+  // One statement each, so the seed takes about a second: segments one a second, an English (translated) subtitle on
+  // each, on the container's shard as a writer puts them (facts first, ids from the shard's range: segment i has
+  // first + i, its subtitle first + SEEDED + i).
+  const placed = await videoShard(video.id);
+  const first = firstAllocatedId(placed.shard, 2 * SEEDED);
+  await runBatch(placed.db, [
+    allocateShardIdsStatement(placed.db, placed.shard, 2 * SEEDED).getSQL(),
+    sql`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ${SEEDED})
+     INSERT INTO segments (id, container_id, video_id, start_ms, end_ms)
+     SELECT ${first} + i, ${series.id}, ${video.id}, i * 1000, i * 1000 + 900 FROM n`,
+    sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text)
+     SELECT id + ${SEEDED}, container_id, id, video_id, 'en', 'en ' || id FROM segments WHERE video_id = ${video.id}`,
+  ]);
 }, 60_000);
 
 const translations = (query: Record<string, string>) => api(`/v4/tranlslations.json`, { app, query });

@@ -81,7 +81,9 @@ describe("GET /v4/videos/{video_id}/auth_subtitles/{file}", () => {
     await env.CACHE.delete(`subtitles:track:${video.id}:en:v2`);
     const miss = await fetchAs("en.srt", {});
     expect(miss.status).toBe(200);
-    expect(trips(miss)).toBe(1);
+    // A miss: the video's placement from the catalogue, then the cues from its shard (docs/decisions.md, "Subtitles on
+    // the shards").
+    expect(trips(miss)).toBe(2);
     expect(miss.headers.get("x-token-ignored")).toBeNull();
   });
 

@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { captionSuggestions } from "../../src/db/schema";
-import { api, createApplication, db, errorBody, rowsRead, signedInUser } from "../helpers";
+import { captionSuggestions } from "../../src/db/shard-schema";
+import { api, createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { createSubtitles } from "../helpers/localisation";
+import { shardOf } from "../helpers/shards";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 type Fixture = Awaited<ReturnType<typeof createSubtitles>>;
@@ -111,9 +112,12 @@ describe("captions: happy path", () => {
       user: { id: alice.id, username: alice.user.username },
       created_at: expect.stringMatching(/Z$/),
     });
-    const rows = await db().select().from(captionSuggestions).where(eq(captionSuggestions.originSubtitleId, origin.id)).all();
+    // On the container's shard, beside its origin subtitle (docs/decisions.md, "Subtitles on the shards").
+    const { db: shard } = await shardOf(series.id);
+    const rows = await shard.select().from(captionSuggestions).where(eq(captionSuggestions.originSubtitleId, origin.id)).all();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ userId: alice.user.id, language: "en", content: "Hello there" });
+    expect(rows[0]).toMatchObject({ userId: alice.user.id, language: "en", content: "Hello there", containerId: series.id });
+    expect(body.id).toBe(rows[0].id);
   });
 
   it("lists origin languages with their original subtitles", async () => {
@@ -133,11 +137,12 @@ describe("captions: happy path", () => {
 /** The caption's segment has no subtitle in its target language, and the caption is an original in another. */
 async function lacksTarget(caption: Caption) {
   expect(caption.target_language).not.toBe(caption.language);
-  const row = await env.DB.prepare(
-    `SELECT count(*) AS n FROM subtitles t JOIN subtitles s ON s.segment_id = t.segment_id WHERE s.id = ? AND t.language = ?`,
-  )
-    .bind(Number.parseInt(caption.id, 10), caption.target_language)
-    .first<{ n: number }>();
+  const { db: shard } = await shardOf(Number.parseInt(caption.container_id, 10));
+  const row = await shard.get<{ n: number; found: number }>(
+    sql`SELECT (SELECT count(*) FROM subtitles t JOIN subtitles s ON s.segment_id = t.segment_id WHERE s.id = ${Number.parseInt(caption.id, 10)}
+      AND t.language = ${caption.target_language}) AS n, (SELECT count(*) FROM subtitles WHERE id = ${Number.parseInt(caption.id, 10)}) AS found`,
+  );
+  expect(row!.found, `${caption.id} on its container's shard`).toBe(1);
   expect(row!.n, `${caption.id} into ${caption.target_language}`).toBe(0);
 }
 

@@ -10,19 +10,18 @@ import {
   listItems,
   lists,
   markers,
-  segments,
   subscriptions,
   subtitleCompletions,
-  subtitleHistories,
-  subtitles,
   titles,
   videos,
   shardCleanups,
 } from "../../src/db/schema";
-import { timedComments } from "../../src/db/shard-schema";
+import { containerRowCounts } from "../../src/db/queries/shard-rows";
+import { contributions, SHARD_TABLES, timedComments } from "../../src/db/shard-schema";
 import { KV_KEYS } from "../../src/services/kv-cache";
 import { api, db, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { createHistories, createSubtitles } from "../helpers/localisation";
 import { addTimedComment, shardOf } from "../helpers/shards";
 import { del, minimal, post, put } from "../helpers/container-writes";
 
@@ -76,11 +75,12 @@ describe("DELETE /v4/containers/<id>.json", () => {
       await d.insert(subscriptions).values({ userId: other.user.id, resourceKind: kind, resourceId: id });
       await d.insert(markers).values({ userId: other.user.id, resourceKind: kind, resourceId: id });
     }
-    const [seg] = await d.insert(segments).values({ videoId: v1.id, startMs: 0, endMs: 1000 }).returning();
-    await d.insert(subtitles).values({ segmentId: seg.id, videoId: v1.id, language: "en", text: "Hi" });
+    // The subtitle family and the timed comments are on the container's shard (docs/decisions.md, "Subtitles on the
+    // shards").
+    await createSubtitles(v1.id, 1, { en: ["Hi"] });
     await addTimedComment({ videoId: v1.id, language: "en", userId: other.user.id, timeMs: 10, comment: "!" });
     const shard = await shardOf(c.id);
-    await d.insert(subtitleHistories).values({ kind: "segment", userId: other.user.id, videoId: v1.id, containerId: c.id, language: "en" });
+    await createHistories([{ kind: "segment", userId: other.user.id, videoId: v1.id, containerId: c.id, language: "en" }]);
 
     const res = await del(c.wireId, staff.token);
     expect(res.status).toBe(204);
@@ -105,14 +105,13 @@ describe("DELETE /v4/containers/<id>.json", () => {
       [containerManagers, containerManagers.containerId],
       [licenses, licenses.containerId],
       [containerFacets, containerFacets.containerId],
-      [subtitleHistories, subtitleHistories.containerId],
     ] as const) {
       expect(await d.select().from(table).where(eq(column, c.id))).toEqual([]);
     }
-    expect(await d.select().from(segments).where(inArray(segments.videoId, vids))).toEqual([]);
-    expect(await d.select().from(subtitles).where(inArray(subtitles.videoId, vids))).toEqual([]);
-    // Its shard rows went through the cleanup outbox, drained by the deleting request.
+    // Its shard rows went through the cleanup outbox, drained by the deleting request: none of its tables holds a row.
+    expect(await containerRowCounts(shard.db, c.id)).toEqual(Object.fromEntries(SHARD_TABLES.map((t) => [t, 0])));
     expect(await shard.db.select().from(timedComments).where(inArray(timedComments.videoId, vids))).toEqual([]);
+    expect(await shard.db.select().from(contributions).where(eq(contributions.containerId, c.id))).toEqual([]);
     expect(await d.select().from(shardCleanups)).toEqual([]);
   });
 });

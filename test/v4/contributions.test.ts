@@ -1,9 +1,16 @@
-import { env } from "cloudflare:workers";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { contributions, subtitleHistories, videos } from "../../src/db/schema";
+import { videos } from "../../src/db/schema";
+import { contributions, subtitleHistories } from "../../src/db/shard-schema";
+import { allocateShardIdsStatement, firstAllocatedId } from "../../src/db/queries/shard-rows";
+import { runBatch } from "../../src/db/raw-batch";
+import { drainShardCleanups } from "../../src/services/shard-cleanups";
 import { api, createUser, db, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { fromBeforeTheSwitch } from "../helpers/catalogue-family";
+import { createHistories } from "../helpers/localisation";
+import { shardOf } from "../helpers/shards";
+import { env } from "cloudflare:workers";
 
 type Made = Awaited<ReturnType<typeof createUser>>;
 type Contributor = { user: { id: string; username: string; url: { api: string } }; segments: number; subtitles: number };
@@ -13,10 +20,10 @@ type Contribution = {
   subtitles: number;
 };
 
-/** `n` history rows of one kind by a user on a video (and so its container). */
+/** `n` history rows of one kind by a user on a video (and so its container), on the container's shard. */
 async function history(user: Made, video: { id: number; containerId: number }, kind: "segment" | "subtitle", n: number) {
   const rows = Array.from({ length: n }, () => ({ kind, userId: user.user.id, videoId: video.id, containerId: video.containerId }));
-  await db().insert(subtitleHistories).values(rows);
+  await createHistories(rows);
 }
 
 const summary = (list: Contributor[]) => list.map((c) => [c.user.username, c.segments, c.subtitles]);
@@ -112,6 +119,16 @@ describe("GET /v4/container/<id>/contributions.json", () => {
   });
 });
 
+describe("a container whose subtitles are not copied to its shard yet", () => {
+  it("answers 503 with retry-after for its contributors until the copy is done", async () => {
+    const c = await createContainer({ title: "Contrib Not Copied" });
+    await fromBeforeTheSwitch(c.id);
+    const res = await api(`/v4/container/${c.wireId}/contributions.json`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBeTruthy();
+  });
+});
+
 describe("GET /v4/users/<id>/contributions.json and count.json", () => {
   it("lists the containers a user contributed to, most first, leaving out hidden containers", async () => {
     const res = await api(`/v4/users/${timer.id}/contributions.json`);
@@ -169,33 +186,60 @@ describe("derivation from subtitle histories", () => {
     const show = await createContainer({ title: "Derived Show" });
     const v1 = await createVideo(show.id, { number: 1 });
     const v2 = await createVideo(show.id, { number: 2 });
+    const { db: shard } = await shardOf(show.id);
     const stored = () =>
-      db()
+      shard
         .select()
         .from(contributions)
         .where(and(eq(contributions.containerId, show.id), eq(contributions.userId, author.user.id)))
         .get();
     await history(author, v1, "segment", 2);
     await history(author, v2, "subtitle", 3);
-    expect(await stored()).toEqual({ containerId: show.id, userId: author.user.id, segments: 2, subtitles: 3, total: 5 });
+    expect(await stored()).toEqual({
+      containerId: show.id,
+      userId: author.user.id,
+      username: author.user.username,
+      segments: 2,
+      subtitles: 3,
+      total: 5,
+    });
 
-    const [one] = await db()
-      .select()
-      .from(subtitleHistories)
-      .where(and(eq(subtitleHistories.videoId, v2.id)))
-      .limit(1);
-    await db().delete(subtitleHistories).where(eq(subtitleHistories.id, one.id));
+    const [one] = await shard.select().from(subtitleHistories).where(eq(subtitleHistories.videoId, v2.id)).limit(1);
+    await shard.delete(subtitleHistories).where(eq(subtitleHistories.id, one.id));
     expect(await stored()).toMatchObject({ segments: 2, subtitles: 2, total: 4 });
 
     // A history row corrected to the other kind moves between the counts.
-    const [seg] = await db().select().from(subtitleHistories).where(eq(subtitleHistories.videoId, v1.id)).limit(1);
-    await db().update(subtitleHistories).set({ kind: "subtitle" }).where(eq(subtitleHistories.id, seg.id));
+    const [seg] = await shard.select().from(subtitleHistories).where(eq(subtitleHistories.videoId, v1.id)).limit(1);
+    await shard.update(subtitleHistories).set({ kind: "subtitle" }).where(eq(subtitleHistories.id, seg.id));
     expect(await stored()).toMatchObject({ segments: 1, subtitles: 3, total: 4 });
 
-    // Deleting the videos takes their histories, and the contribution goes with them.
+    // Deleting the videos takes their histories (through the shard cleanup outbox), and the contribution goes with them.
     await db().delete(videos).where(eq(videos.containerId, show.id));
+    await drainShardCleanups({ db: db(), env });
     expect(await stored()).toBeUndefined();
     expect(await (await api(`/v4/container/${show.wireId}/contributions.json`)).json()).toEqual([]);
+  });
+});
+
+describe("across shards", () => {
+  it("merges a user's containers from every shard, most first, and sums the count", async () => {
+    const author = await createUser();
+    // Containers are placed on the shard holding the fewest: made until both test shards hold two of them.
+    const made: Array<{ c: Awaited<ReturnType<typeof createContainer>>; v: Awaited<ReturnType<typeof createVideo>> }> = [];
+    const held = new Map<number, number>();
+    while (made.length < 4) {
+      const c = await createContainer({ title: `Spread ${made.length}` });
+      const { shard } = await shardOf(c.id);
+      if ((held.get(shard) ?? 0) >= 2) continue;
+      held.set(shard, (held.get(shard) ?? 0) + 1);
+      made.push({ c, v: await createVideo(c.id, { number: 1 }) });
+    }
+    for (const [i, m] of made.entries()) await history(author, m.v, "subtitle", [3, 5, 1, 4][i]);
+    const body = (await (await api(`/v4/users/${author.id}/contributions.json`)).json()) as Contribution[];
+    expect(body.map((r) => [r.container.id, r.subtitles])).toEqual([1, 3, 0, 2].map((i) => [made[i].c.wireId, [3, 5, 1, 4][i]]));
+    const page = (await (await api(`/v4/users/${author.id}/contributions.json?per_page=2&page=2`)).json()) as Contribution[];
+    expect(page.map((r) => r.container.id)).toEqual([made[0].c.wireId, made[2].c.wireId]);
+    expect(await (await api(`/v4/users/${author.id}/contributions/count.json`)).json()).toEqual({ count: 13 });
   });
 });
 
@@ -211,15 +255,26 @@ describe("cost", () => {
     )
       .bind(tag)
       .run();
-    await env.DB.prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
-       INSERT INTO subtitle_histories (kind, user_id, video_id, container_id)
-       SELECT CASE WHEN n.i % 3 = 0 AND n.i < u.k THEN 'segment' ELSE 'subtitle' END, u.id, ?2, ?3
-       FROM (SELECT id, CAST(substr(username, length(?1) + 1) AS INTEGER) AS k FROM users WHERE username LIKE ?1 || '%') u
-       JOIN n ON n.i <= u.k`,
-    )
-      .bind(tag, video.id, popular.id)
-      .run();
+    const authors = (
+      await env.DB.prepare(
+        "SELECT id, username, CAST(substr(username, length(?1) + 1) AS INTEGER) AS k FROM users WHERE username LIKE ?1 || '%'",
+      )
+        .bind(tag)
+        .all<{ id: number; username: string; k: number }>()
+    ).results;
+    // On the container's shard, ids from its range (45,150 of them, allocated in the inserting batch).
+    const { shard, db: shardDb } = await shardOf(popular.id);
+    const rows = (300 * 301) / 2;
+    await runBatch(shardDb, [
+      allocateShardIdsStatement(shardDb, shard, rows).getSQL(),
+      sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300),
+        u AS (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.username') AS username,
+          json_extract(value, '$.k') AS k FROM json_each(${JSON.stringify(authors)}))
+        INSERT INTO subtitle_histories (id, kind, user_id, username, video_id, container_id)
+        SELECT ${firstAllocatedId(shard, rows)} + row_number() OVER () - 1,
+          CASE WHEN n.i % 3 = 0 AND n.i < u.k THEN 'segment' ELSE 'subtitle' END, u.id, u.username, ${video.id}, ${popular.id}
+        FROM u JOIN n ON n.i <= u.k`,
+    ]);
     const figures: Record<string, number> = {};
     const measure = async (name: string, path: string) => {
       const res = await api(path);
@@ -235,6 +290,7 @@ describe("cost", () => {
     await measure("user contributions", `/v4/users/${heavy}/contributions.json`);
     await measure("user count", `/v4/users/${heavy}/contributions/count.json`);
     console.log("contributions rows read (300 contributors, 45,150 histories):", JSON.stringify(figures));
+    // The catalogue's rows (container, placement, shard map, the page's containers) plus the shards'.
     expect(figures["contributors page 1"]).toBeLessThanOrEqual(100);
     expect(figures["contributors type=segments"]).toBeLessThanOrEqual(150);
     expect(figures["user contributions"]).toBeLessThanOrEqual(20);

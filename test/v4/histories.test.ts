@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { createHistories } from "../helpers/localisation";
+import { shardOf } from "../helpers/shards";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 let official: string;
@@ -113,6 +114,31 @@ describe("subtitle histories: happy path", () => {
     const res = await post(url(owner.id, staff.token), { video_id: v1.wireId, per_page: 3 });
     expect(res.status).toBe(200);
     expect(((await res.json()) as Page).response).toHaveLength(3);
+  });
+});
+
+describe("subtitle histories: across shards", () => {
+  it("merges the user's rows from every shard, newest (highest id) first, and sums the count", async () => {
+    const author = await signedInUser();
+    // Containers are placed on the shard holding the fewest: made until one is on each test shard.
+    const first = await createContainer();
+    let second = await createContainer();
+    while ((await shardOf(second.id)).shard === (await shardOf(first.id)).shard) second = await createContainer();
+    const [a, b] = [await createVideo(first.id), await createVideo(second.id)];
+    const rows = [];
+    for (let i = 0; i < 6; i++) {
+      for (const v of [a, b]) rows.push({ userId: author.user.id, videoId: v.id, containerId: v.containerId, text: `${i}` });
+    }
+    const written = await createHistories(rows);
+    const newest = written.map((h) => h.id).sort((x, y) => y - x);
+    const res = await post(url(author.id, author.token, official, "&with_paging=true"), { per_page: 5, page: 2 });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Page;
+    expect(body.response.map((h) => h.id)).toEqual(newest.slice(5, 10));
+    expect(body.count).toBe(12);
+    // A video's history is read on its container's shard only.
+    const one = (await (await post(url(author.id, author.token), { video_id: b.wireId, per_page: 100 })).json()) as Page;
+    expect(one.response.map((h) => h.video_id)).toEqual(Array(6).fill(b.wireId));
   });
 });
 

@@ -2,11 +2,11 @@
 // at the segment of the original it translates, as an edit that makes a version. The cue edit and the deletion of a
 // language are tested with the versions (subtitle-versions*.test.ts).
 import { and, eq } from "drizzle-orm";
-import { subtitleVersions } from "../../src/db/schema";
-import { api, db } from "../helpers";
+import { subtitleVersions } from "../../src/db/shard-schema";
+import { api } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { describe, expect, test, type Signed } from "../helpers/fixtures";
-import { createSubtitles } from "../helpers/localisation";
+import { createSubtitles, videoShard } from "../helpers/localisation";
 import { expectRefused, expectStatus } from "../helpers/write-authz";
 
 const APPLY = { op: "POST /v4/captions/{suggestion_id}/apply.json" };
@@ -57,7 +57,10 @@ describe(`${APPLY.op}: staff and the container's managers`, () => {
     const again = await api(target, { method: "POST", app: officialApp, token: staff.token });
     await expectStatus(again, "staff", 200);
     expect(await again.json()).toEqual({ changed: false, version: null });
-    const rows = await db()
+    // On the container's shard (docs/decisions.md, "Subtitles on the shards").
+    const rows = await (
+      await videoShard(s.video.id)
+    ).db
       .select()
       .from(subtitleVersions)
       .where(and(eq(subtitleVersions.videoId, s.video.id), eq(subtitleVersions.language, "fr")));

@@ -1,11 +1,13 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { reports, subtitles } from "../../src/db/schema";
+import { allocateShardIdsStatement, firstAllocatedId } from "../../src/db/queries/shard-rows";
+import { reports, subtitles } from "../../src/db/shard-schema";
 import { writeSrt } from "../../src/domain/subtitles/srt";
-import { api, createApplication, db, errorBody, rowsRead, signedInUser } from "../helpers";
+import { api, createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { waitForJob } from "../helpers/jobs";
 import { createSubtitles } from "../helpers/localisation";
+import { shardOf } from "../helpers/shards";
 import { expectRefused, expectStatus } from "../helpers/write-authz";
 
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
@@ -60,9 +62,14 @@ async function importSrt(v: typeof video, cues: typeof V1) {
   await waitForJob((job.result as { completion_job: string }).completion_job, manager.token);
 }
 
+/** The database of the shard that holds the test container's subtitle family (reports live beside their subtitles). */
+const shard = async (containerId = container.id) => (await shardOf(containerId)).db;
+
 /** The wire id of the subtitle of `v` in `language` with `text`. */
 async function subtitleWithText(v: typeof video, text: string, language = "ko") {
-  const [row] = await db()
+  const [row] = await (
+    await shard()
+  )
     .select()
     .from(subtitles)
     .where(and(eq(subtitles.videoId, v.id), eq(subtitles.language, language), eq(subtitles.text, text)));
@@ -76,7 +83,9 @@ async function report(who: Signed, subtitle: string, reason = "wrong") {
 /** Reports `subtitle` as `who` and answers the report's wire id, read back from the table. */
 async function reported(who: Signed, subtitle: string, reason = "wrong") {
   await expectStatus(await report(who, subtitle, reason), "the report", 201);
-  const [row] = await db()
+  const [row] = await (
+    await shard()
+  )
     .select()
     .from(reports)
     .where(and(eq(reports.subtitleId, Number.parseInt(subtitle, 10)), eq(reports.userId, who.user.id)));
@@ -121,7 +130,9 @@ describe("reporting a subtitle", () => {
   it("stores where the subtitle sits, its text and the track's version; a repeat stores nothing", async () => {
     const fox = await subtitleWithText(video, "The blue cat ran");
     foxReport = await reported(reporter, fox, "wrong animal");
-    const [row] = await db()
+    const [row] = await (
+      await shard()
+    )
       .select()
       .from(reports)
       .where(eq(reports.id, Number.parseInt(foxReport, 10)));
@@ -135,12 +146,13 @@ describe("reporting a subtitle", () => {
       resolution: null,
       resolvedBy: null,
       reason: "wrong animal",
+      username: reporter.user.username,
     });
 
     const again = await report(reporter, fox, "still wrong");
     await expectStatus(again, "the same report again", 200);
     expect(await again.json()).toEqual({ ok: true });
-    const rows = await db().select().from(reports).where(eq(reports.subtitleId, row.subtitleId));
+    const rows = await (await shard()).select().from(reports).where(eq(reports.subtitleId, row.subtitleId));
     expect(rows).toHaveLength(1);
     expect(rows[0].reason).toBe("wrong animal");
 
@@ -148,7 +160,9 @@ describe("reporting a subtitle", () => {
 
     helloReport = await reported(other, await subtitleWithText(video, "Hello there"), "greeting");
     frenchReport = await reported(reporter, await subtitleWithText(french, "Bonjour", "fr"), "not French");
-    const [fr] = await db()
+    const [fr] = await (
+      await shard()
+    )
       .select()
       .from(reports)
       .where(eq(reports.id, Number.parseInt(frenchReport, 10)));
@@ -218,16 +232,23 @@ describe("GET /v4/containers/{container_id}/subtitle_reports.json", () => {
     const rows = subs.subtitles.map((s, i) => ({
       subtitleId: s.id,
       userId: reporter.user.id,
+      username: reporter.user.username,
       videoId: v.id,
       containerId: busy.id,
       language: "ko",
       text: s.text,
       status: i % 2 ? ("resolved" as const) : ("open" as const),
     }));
-    for (let i = 0; i < rows.length; i += 10)
-      await db()
-        .insert(reports)
-        .values(rows.slice(i, i + 10));
+    // Written where the API writes them: the container's shard, ids from its range.
+    const placed = await shardOf(busy.id);
+    for (let i = 0; i < rows.length; i += 5) {
+      const chunk = rows.slice(i, i + 5);
+      const first = firstAllocatedId(placed.shard, chunk.length);
+      await placed.db.batch([
+        allocateShardIdsStatement(placed.db, placed.shard, chunk.length),
+        placed.db.insert(reports).values(chunk.map((r, k) => ({ ...r, id: sql`${first} + ${k}` })) as never),
+      ]);
+    }
     for (const status of ["open", "resolved", "all"]) {
       const res = await api(listPath(busy.wireId), { app: official, token: manager.token, query: { status, per_page: "5" } });
       await expectStatus(res, status, 200);
@@ -275,7 +296,9 @@ describe(`${RESOLVE.op}`, () => {
       status: "resolved",
       resolution: { action: "dismiss", by: `${manager.user.id}u`, at: expect.stringMatching(/Z$/) },
     });
-    const [row] = await db()
+    const [row] = await (
+      await shard()
+    )
       .select()
       .from(reports)
       .where(eq(reports.id, Number.parseInt(helloReport, 10)));

@@ -5,10 +5,11 @@
 // test/services/access-writes-localisation.test.ts.
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { segments } from "../../src/db/schema";
+import { segments } from "../../src/db/shard-schema";
 import { TRACK_EXTENSIONS, type TrackExtension } from "../../src/domain/subtitles/write-file";
-import { api, createApplication, db, errorBody, signedInUser, type ApiInit } from "../helpers";
+import { api, createApplication, errorBody, signedInUser, type ApiInit } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { videoShard } from "../helpers/localisation";
 import { completionJobsSince as waitForCompletions, lastJobId } from "../helpers/jobs";
 import { insertSegments, srtOf, waitForJob, type TestCue } from "../helpers/subtitles";
 import { eventsWhere } from "../webhooks/events-helpers";
@@ -226,8 +227,10 @@ describe("a track's life: import, edits, re-import, deletion and restores, each 
 
   it("a version records the segments' times as they are: a retimed segment shows in the next version", async () => {
     // Timings are the video's, shared by every language, and change outside the track's writers (a timing tool):
-    // written here in D1. The edit of another cue records the track as it then is.
-    await db()
+    // written here on the container's shard. The edit of another cue records the track as it then is.
+    await (
+      await videoShard(video.id)
+    ).db
       .update(segments)
       .set({ endMs: 7500 })
       .where(and(eq(segments.videoId, video.id), eq(segments.startMs, 5000)));

@@ -1,11 +1,12 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { subtitles } from "../../src/db/schema";
+import { subtitles } from "../../src/db/shard-schema";
 import { invalidateSubtitleTrack, trackCacheKey } from "../../src/services/subtitle-tracks";
-import { api, createApplication, db, errorBody, signedInUser } from "../helpers";
+import { api, createApplication, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { insertSegments } from "../helpers/subtitles";
+import { videoShard } from "../helpers/localisation";
+import { insertSegments, insertTexts } from "../helpers/subtitles";
 
 let official: string;
 let partner: string;
@@ -27,17 +28,16 @@ beforeAll(async () => {
     [3_723_004, 3_724_000],
     [5_000, 6_000],
   ]);
-  await db()
-    .insert(subtitles)
-    .values([
-      { segmentId: segs[0].id, videoId: video.id, language: "en", text: "Second" },
-      { segmentId: segs[1].id, videoId: video.id, language: "en", text: "First" },
-      { segmentId: segs[2].id, videoId: video.id, language: "en", text: "Third\nin two lines" },
-      { segmentId: segs[3].id, videoId: video.id, language: "en", text: "   " },
-      { segmentId: segs[1].id, videoId: video.id, language: "de", text: " " },
-    ]);
+  // On the container's shard (docs/decisions.md, "Subtitles on the shards").
+  await insertTexts(video.id, [
+    { segmentId: segs[0].id, language: "en", text: "Second" },
+    { segmentId: segs[1].id, language: "en", text: "First" },
+    { segmentId: segs[2].id, language: "en", text: "Third\nin two lines" },
+    { segmentId: segs[3].id, language: "en", text: "   " },
+    { segmentId: segs[1].id, language: "de", text: " " },
+  ]);
   const [h] = await insertSegments(hidden.id, [[0, 1000]]);
-  await db().insert(subtitles).values({ segmentId: h.id, videoId: hidden.id, language: "en", text: "Hidden" });
+  await insertTexts(hidden.id, [{ segmentId: h.id, language: "en", text: "Hidden" }]);
 });
 
 const get = (path: string, headers?: HeadersInit) => api(path, { headers });
@@ -104,12 +104,12 @@ describe("GET /v4/videos/<id>/subtitles/<language>.srt", () => {
     const c = await createContainer({ title: "Download cache" });
     const v = await createVideo(c.id);
     const [seg] = await insertSegments(v.id, [[0, 1000]]);
-    await db().insert(subtitles).values({ segmentId: seg.id, videoId: v.id, language: "en", text: "Before" });
+    await insertTexts(v.id, [{ segmentId: seg.id, language: "en", text: "Before" }]);
     const first = await get(srtPath(v.wireId, "en.srt"));
     expect(await first.text()).toContain("Before");
     expect(await env.CACHE.get(trackCacheKey(v.id, "en"))).not.toBeNull();
 
-    await db().update(subtitles).set({ text: "After" }).where(eq(subtitles.segmentId, seg.id));
+    await (await videoShard(v.id)).db.update(subtitles).set({ text: "After" }).where(eq(subtitles.segmentId, seg.id));
     const cached = await get(srtPath(v.wireId, "en.srt"));
     expect(await cached.text()).toContain("Before");
     expect(cached.headers.get("etag")).toBe(first.headers.get("etag"));

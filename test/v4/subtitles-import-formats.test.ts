@@ -9,6 +9,7 @@ import { findJob } from "../../src/db/queries/jobs";
 import { listSubtitlesByStart } from "../../src/db/queries/subtitles";
 import { createUser, db } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { videoShard } from "../helpers/localisation";
 import { deliver, importJob } from "../helpers/subtitles";
 
 const CUES = 2000;
@@ -41,7 +42,8 @@ describe(`a ${CUES}-cue file in each format`, () => {
       expect(row.status, row.error ?? "").toBe("succeeded");
       const result = row.result as Record<string, unknown> & { rows_written: number; duration_ms: number };
       expect(result).toMatchObject({ format, format_source: "content", cues: CUES, created: CUES, segments_created: CUES });
-      const stored = (await listSubtitlesByStart(db(), videoId, "en")).sort((a, b) => a.startMs - b.startMs);
+      // On the container's shard (docs/decisions.md, "Subtitles on the shards").
+      const stored = (await listSubtitlesByStart((await videoShard(videoId)).db, videoId, "en")).sort((a, b) => a.startMs - b.startMs);
       const expected = format === "sbv" ? track.map((c) => plainText(c.text)) : track.map((c) => c.text);
       expect(stored.map((s) => s.text)).toEqual(expected);
       expect(stored.map((s) => s.startMs)).toEqual(track.map((c) => c.startMs));

@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { reports } from "../../src/db/schema";
-import { api, createApplication, db, errorBody, rowsRead, signedInUser } from "../helpers";
+import { reports } from "../../src/db/shard-schema";
+import { api, createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { createSubtitles } from "../helpers/localisation";
+import { shardOf } from "../helpers/shards";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 type Fixture = Awaited<ReturnType<typeof createSubtitles>>;
@@ -152,14 +153,16 @@ describe("translations: happy path", () => {
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ ok: true });
     expect((await post(`/v4/translations/${original.wireId}/report.json`, bob.token)).status).toBe(201);
-    const rows = await db().select().from(reports).where(eq(reports.subtitleId, original.id)).all();
+    // Reports live on the container's shard (docs/decisions.md, "Subtitles on the shards").
+    const { db: shard } = await shardOf(series.id);
+    const rows = await shard.select().from(reports).where(eq(reports.subtitleId, original.id)).all();
     expect(rows.map((r) => [r.userId, r.reason]).sort()).toEqual(
       [
         [alice.user.id, "typo in the name"],
         [bob.user.id, ""],
       ].sort(),
     );
-    const mine = await db()
+    const mine = await shard
       .select()
       .from(reports)
       .where(and(eq(reports.subtitleId, original.id), eq(reports.userId, alice.user.id)))

@@ -2,7 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { descriptions, titles, videos } from "../../src/db/schema";
 import { api, db, errorBody, signedInUser } from "../helpers";
+import { segments, subtitleHistories, subtitles } from "../../src/db/shard-schema";
 import { createContainer, createVideo } from "../helpers/catalogue";
+import { fromBeforeTheSwitch } from "../helpers/catalogue-family";
+import { createHistories, createSubtitles } from "../helpers/localisation";
+import { shardOf } from "../helpers/shards";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 let staff: User;
@@ -228,6 +232,33 @@ describe("DELETE /v4/videos/<id>.json", () => {
       ).toEqual([]);
     }
     expect((await del(v.wireId, staff.token)).status).toBe(404);
+  });
+
+  it("takes the video's shard rows with it (the subtitle family, through the cleanup outbox), and only its own", async () => {
+    const v = await createVideo(series.id, {});
+    const kept = await createVideo(series.id, {});
+    for (const video of [v, kept]) {
+      await createSubtitles(video.id, 3, { en: 3, fr: 1 });
+      await createHistories([{ userId: other.user.id, videoId: video.id, containerId: series.id }]);
+    }
+    expect((await del(v.wireId, manager.token)).status).toBe(204);
+    const { db: shard } = await shardOf(series.id);
+    const left = async (videoId: number) =>
+      Promise.all(
+        [segments, subtitles, subtitleHistories].map(async (t) => (await shard.select().from(t).where(eq(t.videoId, videoId))).length),
+      );
+    expect(await left(v.id)).toEqual([0, 0, 0]);
+    expect(await left(kept.id)).toEqual([3, 4, 1]);
+  });
+
+  it("waits (503, retry-after) while the container's subtitles are still being copied to its shard", async () => {
+    const c = await createContainer({ title: "Not copied yet", managers: [manager.user.id] });
+    const v = await createVideo(c.id, {});
+    await fromBeforeTheSwitch(c.id);
+    const res = await del(v.wireId, manager.token);
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBeTruthy();
+    expect((await api(`/v4/videos/${v.wireId}.json`, { token: staff.token })).status).toBe(200);
   });
 
   it("is 401 without a token, 403 for another user; staff may", async () => {

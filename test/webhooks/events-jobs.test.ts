@@ -1,18 +1,16 @@
 // docs/decisions.md, "Who hears what": job.succeeded / job.failed go to the application that started the job with a signed request;
-// an SRT import records one subtitles.updated with its last chunk, and its completion job one completion.updated per
-// video and container whose percentages changed.
+// an SRT import records one subtitles.updated after its last chunk (once, whatever its deliveries: docs/decisions.md,
+// "Subtitles on the shards"), and its completion job one completion.updated per video and container whose percentages
+// changed.
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findJob } from "../../src/db/queries/jobs";
 import { jobs, lists, webhookEndpoints, webhookEvents } from "../../src/db/schema";
-import { readSrt } from "../../src/domain/subtitles/srt";
-
-const readSrtCues = (text: string) => readSrt(text).cues;
-import { IMPORT_CHUNK_ROWS, planImport, writeImport } from "../../src/services/subtitles";
+import { IMPORT_CHUNK_ROWS } from "../../src/services/subtitles";
 import { api, createApplication, createUser, db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { deliver, importJob, makeCues, srtOf, waitForJob } from "../helpers/subtitles";
+import { deliver, importJob, localisationCounts, makeCues, srtOf, waitForJob } from "../helpers/subtitles";
 import { addEndpoint, deliveredTo, eventRows, eventsWhere, onlyEvent } from "./events-helpers";
 
 type App = Awaited<ReturnType<typeof createApplication>>;
@@ -132,7 +130,38 @@ describe("an SRT import started by an official application", () => {
   });
 });
 
-describe("subtitles.updated: once per import, with its last chunk", () => {
+/**
+ * The jobs binding with a catalogue that fails the import's event: the statement that records it throws, as D1 would
+ * if the delivery died after the shard's last chunk committed and before the catalogue write that follows it.
+ */
+function eventlessEnv(): Env {
+  const failing = (session: D1DatabaseSession) =>
+    new Proxy(session, {
+      get(s, k) {
+        const value = Reflect.get(s, k);
+        if (k !== "prepare") return typeof value === "function" ? value.bind(s) : value;
+        return (query: string) => {
+          if (query.includes("INSERT INTO webhook_events")) throw new Error("D1 is unavailable");
+          return s.prepare(query);
+        };
+      },
+    });
+  const DB = new Proxy(env.DB, {
+    get(target, key) {
+      if (key !== "withSession") return Reflect.get(target, key);
+      return (...args: unknown[]) => failing(target.withSession(...(args as [string])));
+    },
+  });
+  return { ...env, DB } as Env;
+}
+
+/** A finished import made to look as if its delivery had died before finishing it: running, its upload still in R2. */
+async function unfinished(jobId: number, payloadKey: string, content: string) {
+  await env.SUBTITLES.put(payloadKey, content);
+  await db().update(jobs).set({ status: "running" }).where(eq(jobs.id, jobId));
+}
+
+describe("subtitles.updated: once per import, after its last chunk", () => {
   it(`an import of several chunks (${IMPORT_CHUNK_ROWS} rows each) records one event; a replay records none`, async () => {
     const userId = (await createUser()).user.id;
     const v = await createVideo(containerId);
@@ -142,13 +171,40 @@ describe("subtitles.updated: once per import, with its last chunk", () => {
     expect((await findJob(db(), job.id))?.status).toBe("succeeded");
     await onlyEvent("subtitles.updated", { video_id: v.wireId, language: "it" });
 
-    // A delivery that crashed after the last chunk committed is replayed: every chunk is found written.
-    const cues = readSrtCues(content);
-    const scope = { videoId: v.id, containerId, userId, language: "it" };
-    const counts = await writeImport(db(), job.id, scope, "create", planImport(cues, "create", []), cues.length, async () => {});
-    expect(counts.created).toBe(cues.length);
-    expect(counts.rows_written).toBe(0);
-    expect(await eventsWhere("subtitles.updated", { video_id: v.wireId, language: "it" })).toHaveLength(1);
+    // As if that delivery had died after recording the event but before finishing the job (its upload still there):
+    // the next one finds every chunk written and the event recorded.
+    await unfinished(job.id, job.payloadKey, content);
+    await deliver({ type: "srt-import", jobId: job.id }, { attempts: 2 });
+    const replayed = await findJob(db(), job.id);
+    expect(replayed?.status).toBe("succeeded");
+    expect(replayed?.result).toMatchObject({ created: 2 * IMPORT_CHUNK_ROWS + 10, rows_written: 0 });
+    await onlyEvent("subtitles.updated", { video_id: v.wireId, language: "it" });
+  });
+
+  it("a delivery that dies between the shard's last chunk and the event: the next one records it, once", async () => {
+    const userId = (await createUser()).user.id;
+    const v = await createVideo(containerId);
+    const cues = 2 * IMPORT_CHUNK_ROWS + 10;
+    const content = srtOf(makeCues(cues, "riga"));
+    const job = await importJob(userId, v.id, "it", content);
+    const crashed = await deliver({ type: "srt-import", jobId: job.id }, { env: eventlessEnv() });
+    expect(crashed.retryMessages).toHaveLength(1);
+    expect(await findJob(db(), job.id)).toMatchObject({ status: "running", error: "D1 is unavailable" });
+    // Every chunk committed on the shard; the catalogue has no event.
+    expect(await localisationCounts(v.id)).toMatchObject({ segments: cues, subtitles: cues });
+    expect(await eventsWhere("subtitles.updated", { video_id: v.wireId })).toEqual([]);
+
+    // The retry finds every chunk written (it writes nothing) and records the event the crash lost.
+    await deliver({ type: "srt-import", jobId: job.id }, { attempts: 2 });
+    const done = await findJob(db(), job.id);
+    expect(done).toMatchObject({ status: "succeeded", result: { created: cues, rows_written: 0 } });
+    await onlyEvent("subtitles.updated", { video_id: v.wireId, language: "it" });
+
+    // And never twice: a delivery after that one (which died before finishing the job) records nothing more.
+    await unfinished(job.id, job.payloadKey, content);
+    await deliver({ type: "srt-import", jobId: job.id }, { attempts: 3 });
+    expect((await findJob(db(), job.id))?.status).toBe("succeeded");
+    await onlyEvent("subtitles.updated", { video_id: v.wireId, language: "it" });
   });
 });
 

@@ -9,6 +9,10 @@ import { deleteContainer, putText } from "../../src/services/catalogue-writes";
 import { api, createApplication, db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { insertSegments, waitForJob } from "../helpers/subtitles";
+import { shardOf } from "../helpers/shards";
+import { allocateShardIdsStatement, firstAllocatedId } from "../../src/db/queries/shard-rows";
+import { subtitles } from "../../src/db/shard-schema";
+import { sql } from "drizzle-orm";
 import { addEndpoint, countingDeps, deliveredTo, eventsWhere, onlyEvent } from "./events-helpers";
 
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
@@ -110,13 +114,14 @@ describe("container.deleted", () => {
     const large = async () => {
       const c = await createContainer();
       const v = await createVideo(c.id);
-      // More rows than a request deletes (CONTAINER_DELETE_SYNC_ROWS = 500).
-      await env.DB.prepare(
-        `WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < 600)
-         INSERT INTO segments (video_id, start_ms, end_ms) SELECT ?1, n * 2000, n * 2000 + 1500 FROM k`,
-      )
-        .bind(v.id)
-        .run();
+      // More rows than a request deletes (CONTAINER_DELETE_SYNC_ROWS = 500), on the container's shard.
+      // (D1 binds at most 100 values a statement: a segment takes 7, so 12 at a time.)
+      for (let i = 0; i < 600; i += 12) {
+        await insertSegments(
+          v.id,
+          Array.from({ length: 12 }, (_, k) => [(i + k) * 2000, (i + k) * 2000 + 1500] as [number, number]),
+        );
+      }
       return c;
     };
     const hidden = await large();
@@ -145,12 +150,27 @@ describe("subtitles.updated when a video is deleted", () => {
       [1000, 2000],
       [3000, 4000],
     ]);
-    await env.DB.prepare(
-      `INSERT INTO subtitles (segment_id, video_id, language, text) VALUES (?1, ?3, 'en', 'Hi'), (?2, ?3, 'en', 'Bye'),
-        (?1, ?3, 'pt-br', 'Oi'), (?2, ?3, 'fr', '  ')`,
-    )
-      .bind(s1.id, s2.id, v.id)
-      .run();
+    // On the container's shard (docs/decisions.md, "Subtitles on the shards"): the delete reads the languages there.
+    const { shard, db: shardDb } = await shardOf(c.id);
+    const texts: Array<[number, string, string]> = [
+      [s1.id, "en", "Hi"],
+      [s2.id, "en", "Bye"],
+      [s1.id, "pt-br", "Oi"],
+      [s2.id, "fr", "  "],
+    ];
+    await shardDb.batch([
+      allocateShardIdsStatement(shardDb, shard, texts.length),
+      shardDb.insert(subtitles).values(
+        texts.map(([segmentId, language, text], k) => ({
+          id: sql`${firstAllocatedId(shard, texts.length)} + ${k}`,
+          containerId: c.id,
+          segmentId,
+          videoId: v.id,
+          language,
+          text,
+        })) as never,
+      ),
+    ]);
     expect((await api(`/v4/videos/${v.wireId}.json`, { method: "DELETE", token: staff.token })).status).toBe(204);
     const events = await eventsWhere("subtitles.updated", { video_id: v.wireId });
     expect(events.map((e) => e.data.language).sort()).toEqual(["en", "pt-br"]);

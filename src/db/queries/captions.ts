@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import type { DB } from "../client";
-import { captionSuggestions, segments, subtitles } from "../schema";
+import type { ShardDB } from "../shards";
+import { captionSuggestions, segments, subtitles } from "../shard-schema";
+import { nextShardId, nextShardIdStatement } from "./shard-rows";
+import { notArriving } from "./translations";
 
 /** Rows examined per window of the random-caption walk. */
 export const CAPTION_WINDOW = 50;
@@ -29,51 +31,64 @@ export interface TargetDraw {
 
 const ORIGIN = sql.raw("COALESCE(NULLIF(v.origin_language, ''), c.origin_language)");
 
-/** The smallest and largest subtitle ids (two reads of the primary key's ends). */
-export const subtitleIdRange = (db: DB) =>
-  db.get<{ lo: number | null; hi: number | null }>(
-    sql`SELECT (SELECT min(id) FROM subtitles) AS lo, (SELECT max(id) FROM subtitles) AS hi`,
-  );
-
-/** The video of the first subtitle at or after `id`: where a window in a language's index starts. */
-export const videoAtSubtitle = async (db: DB, id: number) =>
-  (await db.get<{ video_id: number } | undefined>(sql`SELECT video_id FROM subtitles WHERE id >= ${id} ORDER BY id LIMIT 1`))?.video_id;
+/** A block of subtitle ids on a shard: ids issued by one range (docs/decisions.md, "Shards"), or copied from the catalogue. */
+export interface IdSpan {
+  lo: number;
+  hi: number;
+}
 
 /**
- * The first caption to work on inside one window of at most CAPTION_WINDOW subtitles: an original (its
- * video's origin language, which must be `from` when given) of a visible video whose segment has no
- * subtitle in `to`. With `from` the window walks subtitles_language from (video, id) onwards; without
- * it, the primary key from `id` onwards. Each window row costs its index or table row and one probe of
- * subtitles_segment_language; only rows that pass the probe read their video and container.
+ * The smallest and largest subtitle id of each 2^32 block this shard holds (the catalogue's copied ids, this shard's
+ * range, the ranges of containers moved here): a loose index scan of the primary key, two seeks per block. One span
+ * from the smallest to the largest id would be almost all gap between two ranges, and a random start in it would
+ * nearly always land on the first id of the higher range.
+ */
+export const subtitleIdSpans = (db: ShardDB) =>
+  db.all<IdSpan>(sql`WITH RECURSIVE blocks(lo) AS (
+      SELECT (SELECT min(id) FROM subtitles)
+      UNION ALL
+      SELECT (SELECT min(id) FROM subtitles WHERE id >= (((blocks.lo >> 32) + 1) << 32)) FROM blocks WHERE blocks.lo IS NOT NULL)
+    SELECT lo, (SELECT max(id) FROM subtitles WHERE id < (((blocks.lo >> 32) + 1) << 32)) AS hi FROM blocks WHERE lo IS NOT NULL`);
+
+/**
+ * The first caption to work on inside one window of at most CAPTION_WINDOW subtitles of a shard: an original (its
+ * video's origin language, which must be `from` when given) of a visible video whose segment has no subtitle in `to`.
+ * With `from` the window walks subtitles_language from the video of the first subtitle at or after `startId` (the
+ * beginning of the index when it is 0) onwards; without it, the primary key from `startId` onwards. Each window row
+ * costs its index or table row and one probe of subtitles_segment_language; only rows that pass the probe read their
+ * video's and container's facts. Containers arriving here by a move are left out (drawn on the shard they leave).
  */
 export async function captionInWindow(
-  db: DB,
-  start: { videoId: number; id: number },
+  db: ShardDB,
+  startId: number,
   from: string | undefined,
   to: string | TargetDraw,
+  arriving: readonly number[],
 ): Promise<CaptionCandidate | undefined> {
   const columns = sql`id, segment_id, video_id, language, text`;
-  // With `from`: the rest of the start video from `id`, then the following videos, in the index's order.
+  // The video where a window in the language's index starts: that of the first subtitle at or after the start.
+  const startVideo = startId ? sql`(SELECT video_id FROM subtitles WHERE id >= ${startId} ORDER BY id LIMIT 1)` : sql`0`;
+  // With `from`: the rest of the start video from the start id, then the following videos, in the index's order.
   const window = from
     ? sql`SELECT * FROM (
-          SELECT * FROM (SELECT ${columns} FROM subtitles WHERE language = ${from} AND video_id = ${start.videoId}
-            AND id >= ${start.id} ORDER BY id LIMIT ${CAPTION_WINDOW})
+          SELECT * FROM (SELECT ${columns} FROM subtitles WHERE language = ${from} AND video_id = ${startVideo}
+            AND id >= ${startId} ORDER BY id LIMIT ${CAPTION_WINDOW})
           UNION ALL
-          SELECT * FROM (SELECT ${columns} FROM subtitles WHERE language = ${from} AND video_id > ${start.videoId}
+          SELECT * FROM (SELECT ${columns} FROM subtitles WHERE language = ${from} AND video_id > ${startVideo}
             ORDER BY video_id, id LIMIT ${CAPTION_WINDOW}))
         LIMIT ${CAPTION_WINDOW}`
     : // No language filter: a row in `to` is either a translation or an original that is its own `to` text,
       // and the conditions below drop both, while a filter here would read past the window.
-      sql`SELECT ${columns} FROM subtitles WHERE id >= ${start.id} ORDER BY id LIMIT ${CAPTION_WINDOW}`;
+      sql`SELECT ${columns} FROM subtitles WHERE id >= ${startId} ORDER BY id LIMIT ${CAPTION_WINDOW}`;
   const target = typeof to === "string" ? sql`${to}` : drawnTarget(to);
   return db.get<CaptionCandidate | undefined>(sql`SELECT w.id AS id, w.language AS language, w.text AS text,
       w.video_id AS video_id, v.container_id AS container_id, g.start_ms AS start_ms, g.end_ms AS end_ms, w.target AS target
     FROM (SELECT *, ${target} AS target FROM (${window}) w) w
-    CROSS JOIN videos v ON v.id = w.video_id
-    CROSS JOIN containers c ON c.id = v.container_id
+    CROSS JOIN video_facts v ON v.video_id = w.video_id
+    CROSS JOIN container_facts c ON c.container_id = v.container_id
     CROSS JOIN segments g ON g.id = w.segment_id
     WHERE NOT EXISTS (SELECT 1 FROM subtitles t WHERE t.segment_id = w.segment_id AND t.language = w.target)
-      AND v.state = 'normal' AND c.state = 'normal' AND ${ORIGIN} = w.language
+      AND v.state = 'normal' AND c.state = 'normal' AND ${ORIGIN} = w.language${notArriving(sql.raw("v.container_id"), arriving)}
     LIMIT 1`);
 }
 
@@ -86,18 +101,30 @@ function drawnTarget(draw: TargetDraw) {
   return sql`CASE WHEN ${at(0)} <> w.language THEN ${at(0)} ELSE ${at(1)} END`;
 }
 
-export const insertCaptionSuggestion = async (
-  db: DB,
-  row: { originSubtitleId: number; language: string; userId: number; content: string },
-) => (await db.insert(captionSuggestions).values(row).returning())[0];
+/** A suggestion on the origin subtitle's shard, its id from the shard's range (one batch). */
+export async function insertCaptionSuggestion(
+  db: ShardDB,
+  shard: number,
+  row: { originSubtitleId: number; containerId: number; videoId: number; language: string; userId: number; content: string },
+) {
+  const [, inserted] = await db.batch([
+    nextShardIdStatement(db, shard),
+    db
+      .insert(captionSuggestions)
+      .values({ ...row, id: nextShardId(shard) })
+      .returning(),
+  ]);
+  return inserted[0];
+}
 
-/** A suggestion with where it would go: the origin subtitle's video and segment start. */
-export const suggestionTargetQuery = (db: DB, suggestionId: number) =>
+/** A suggestion with where it would go: the origin subtitle's video (and container) and segment start. */
+export const suggestionTargetQuery = (db: ShardDB, suggestionId: number) =>
   db
     .select({
       id: captionSuggestions.id,
       language: captionSuggestions.language,
       content: captionSuggestions.content,
+      containerId: captionSuggestions.containerId,
       videoId: subtitles.videoId,
       startMs: segments.startMs,
     })

@@ -1,5 +1,6 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { DB } from "../client";
+import type { ShardDB } from "../shards";
 import { descriptions, titles, webhookEvents } from "../schema";
 import type { EventInput } from "./webhook-events";
 
@@ -95,17 +96,28 @@ export function containerTextRemovedEvent(db: DB, kind: "title" | "description",
 }
 
 /**
- * subtitles.updated (cause `deletion`) for every language in which a video has text, for the batch that deletes the
- * video, placed before the delete: an application that cached a `.srt` learns that it is gone.
+ * The languages in which a video has text, on its container's shard: what a deleted video's subtitles.updated events
+ * name (`videoSubtitlesDeletedEvents`). One range of subtitles_video_language.
  */
-export const videoSubtitlesDeletedEvents = (db: DB, videoId: number) =>
+export const videoTextLanguages = async (db: ShardDB, videoId: number) =>
+  (
+    await db.all<{ language: string }>(
+      sql`SELECT DISTINCT language FROM subtitles WHERE video_id = ${videoId} AND trim(text) <> '' ORDER BY language`,
+    )
+  ).map((r) => r.language);
+
+/**
+ * subtitles.updated (cause `deletion`) for each of `languages` (those the video has text in, read on its shard first),
+ * for the catalogue batch that deletes the video, placed before the delete: an application that cached a `.srt` learns
+ * that it is gone. None when the video is already gone (a replay, or a delete that lost a race).
+ */
+export const videoSubtitlesDeletedEvents = (db: DB, videoId: number, languages: string[]) =>
   insertEventsSelect(
     db,
     "subtitles.updated",
-    sql`json_object('video_id', v.id || 'v', 'container_id', v.container_id || 'c', 'language', l.language, 'cause', 'deletion',
-      'video_path', ${pathSql("video", sql`v.id`)}, 'subtitles_path', ${subtitlesPathSql(sql`v.id`, sql`l.language`)})`,
-    sql`FROM videos v CROSS JOIN (SELECT DISTINCT language FROM subtitles WHERE video_id = ${videoId} AND trim(text) <> '') l
-      WHERE v.id = ${videoId}`,
+    sql`json_object('video_id', v.id || 'v', 'container_id', v.container_id || 'c', 'language', l.value, 'cause', 'deletion',
+      'video_path', ${pathSql("video", sql`v.id`)}, 'subtitles_path', ${subtitlesPathSql(sql`v.id`, sql`l.value`)})`,
+    sql`FROM videos v CROSS JOIN json_each(${JSON.stringify(languages)}) l WHERE v.id = ${videoId}`,
   );
 
 /**

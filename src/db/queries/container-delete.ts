@@ -1,4 +1,7 @@
+import { type SQL, sql } from "drizzle-orm";
 import type { DB } from "../client";
+import { SHARD_TABLES } from "../shard-schema";
+import type { ShardDB } from "../shards";
 import { containerDeletedStatement } from "./catalogue-events";
 
 /**
@@ -18,9 +21,10 @@ export interface ChunkCost {
 }
 
 /**
- * The rows a container's delete takes with it in this database (videos, their segments and subtitles, and its
- * subtitle histories; its shard rows go through the shard_cleanups outbox), counted up to `cap`: the compound stops at the limit, so weighing a huge container
- * reads about `cap` rows.
+ * The rows a container's delete takes with it in the catalogue (videos, and the subtitle family rows a container from
+ * before the shards still has here until a migration drops those tables: docs/decisions.md, "Subtitles on the
+ * shards"), counted up to `cap`: the compound stops at the limit, so weighing a huge container reads about `cap` rows.
+ * Its shard rows go through the shard_cleanups outbox and are weighed there (`shardDeleteWeight`).
  */
 export async function containerDeleteWeight(db: DB, containerId: number, cap: number) {
   const row = await db.$client
@@ -34,6 +38,25 @@ export async function containerDeleteWeight(db: DB, containerId: number, cap: nu
     )
     .bind(containerId, cap)
     .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/** The shard tables whose rows a container's cleanup deletes one by one (the facts are a row per video). */
+const WEIGHED_SHARD_TABLES = SHARD_TABLES.filter((t) => t !== "container_facts" && t !== "video_facts");
+
+/**
+ * The rows a container has on its shard (timed comments and the subtitle family), counted up to `cap` the same way:
+ * the request that deletes a container drains its cleanup, so they are part of what the request would do. Each branch
+ * is a range of the table's container index; D1 takes at most five terms in one compound SELECT, so the branches go
+ * in groups of four (each a subquery, read only as far as the outer LIMIT needs).
+ */
+export async function shardDeleteWeight(db: ShardDB, containerId: number, cap: number) {
+  const branch = (t: string) => sql`SELECT 1 AS one FROM ${sql.identifier(t)} WHERE container_id = ${containerId}`;
+  const groups: SQL[] = [];
+  for (let i = 0; i < WEIGHED_SHARD_TABLES.length; i += 4) {
+    groups.push(sql`SELECT one FROM (${sql.join(WEIGHED_SHARD_TABLES.slice(i, i + 4).map(branch), sql` UNION ALL `)})`);
+  }
+  const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (${sql.join(groups, sql` UNION ALL `)} LIMIT ${cap})`);
   return row?.n ?? 0;
 }
 
@@ -55,9 +78,9 @@ const CHUNK_SQL = {
 export type ChunkTable = keyof typeof CHUNK_SQL;
 export const CHUNK_TABLES = Object.keys(CHUNK_SQL) as ChunkTable[];
 
-async function deleting(db: DB, sql: string, ...binds: unknown[]): Promise<ChunkCost> {
+async function deleting(db: DB, statement: string, ...binds: unknown[]): Promise<ChunkCost> {
   const res = await db.$client
-    .prepare(`${sql} RETURNING 1 AS gone`)
+    .prepare(`${statement} RETURNING 1 AS gone`)
     .bind(...binds)
     .all();
   return { deleted: res.results.length, rowsRead: res.meta.rows_read ?? 0 };

@@ -1,7 +1,12 @@
-import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { COUNT_LIMIT } from "../../lib/paging";
-import type { DB } from "../client";
-import { subtitleHistories } from "../schema";
+import type { ShardDB } from "../shards";
+import { subtitleHistories } from "../shard-schema";
+
+/**
+ * A user's subtitle histories on one shard (docs/decisions.md, "Subtitles on the shards"): a list over every container
+ * asks each shard and merges (src/services/histories.ts); a list of one video asks its container's shard.
+ */
 
 export interface HistoryFilter {
   userId: number;
@@ -9,20 +14,28 @@ export interface HistoryFilter {
   language?: string;
 }
 
-function where(f: HistoryFilter): SQL {
+/**
+ * The containers a read across shards leaves out on one shard: those moving to it, whose rows are complete on the
+ * shard they leave and read there (docs/decisions.md, "Subtitles on the shards"). Undefined when none are (the usual).
+ */
+export const notArrivingCondition = (column: SQLWrapper, arriving: readonly number[]) =>
+  arriving.length ? sql`${column} NOT IN (SELECT value FROM json_each(${JSON.stringify(arriving)}))` : undefined;
+
+function where(f: HistoryFilter, arriving: readonly number[]): SQL {
   const terms = [eq(subtitleHistories.userId, f.userId)];
   if (f.videoId !== undefined) terms.push(eq(subtitleHistories.videoId, f.videoId));
   if (f.language !== undefined) terms.push(eq(subtitleHistories.language, f.language));
-  return and(...terms)!;
+  return and(...terms, notArrivingCondition(subtitleHistories.containerId, arriving))!;
 }
 
 /**
- * A user's history, newest first. Every filter combination is one index range read backwards, so a page
- * reads about `limit + offset` rows: user only `subtitle_histories_user` (user, id); user + video
- * `subtitle_histories_video_user` (video, user, id); user + language `subtitle_histories_user_language`
- * (user, language, id); all three `subtitle_histories_user_video_language` (user, video, language, id).
+ * A user's history on this shard, newest first (creation time, then id: ids come in ranges per shard). Every filter
+ * combination is one index range read backwards, so a page reads about `limit + offset` rows: user only
+ * `subtitle_histories_user` (user, created, id); user + video `subtitle_histories_video_user` (video, user, created, id);
+ * user + language `subtitle_histories_user_language` (user, language, created, id); all three
+ * `subtitle_histories_user_video_language` (user, video, language, created, id).
  */
-export const listUserHistories = (db: DB, f: HistoryFilter, offset: number, limit: number) =>
+export const listUserHistories = (db: ShardDB, f: HistoryFilter, offset: number, limit: number, arriving: readonly number[] = []) =>
   db
     .select({
       id: subtitleHistories.id,
@@ -38,20 +51,20 @@ export const listUserHistories = (db: DB, f: HistoryFilter, offset: number, limi
       createdAt: subtitleHistories.createdAt,
     })
     .from(subtitleHistories)
-    .where(where(f))
-    .orderBy(desc(subtitleHistories.id))
+    .where(where(f, arriving))
+    .orderBy(desc(subtitleHistories.createdAt), desc(subtitleHistories.id))
     .limit(limit)
     .offset(offset)
     .all();
 
 export type HistoryRow = Awaited<ReturnType<typeof listUserHistories>>[number];
 
-/** Only for `with_paging=true`: reads the matching index entries up to the paging ceiling's `COUNT_LIMIT`. */
-export async function countUserHistories(db: DB, f: HistoryFilter) {
+/** Only for `with_paging=true`: reads this shard's matching index entries up to the paging ceiling's `COUNT_LIMIT`. */
+export async function countUserHistories(db: ShardDB, f: HistoryFilter, arriving: readonly number[] = []) {
   const capped = db
     .select({ one: sql`1`.as("one") })
     .from(subtitleHistories)
-    .where(where(f))
+    .where(where(f, arriving))
     .limit(COUNT_LIMIT)
     .as("capped");
   const row = await db.select({ n: count() }).from(capped).get();

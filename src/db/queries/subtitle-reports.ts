@@ -1,12 +1,15 @@
 import { sql } from "drizzle-orm";
 import { COUNT_LIMIT } from "../../lib/paging";
-import type { DB } from "../client";
+import { runBatchResults } from "../raw-batch";
+import type { ShardDB } from "../shards";
 import type { REPORT_ACTIONS, REPORT_STATUSES } from "../schema";
+import { nextShardId, nextShardIdStatement } from "./shard-rows";
 
 /**
  * Reports of subtitles and their moderation (docs/decisions.md, "Subtitle versions"): a report copies where the
  * subtitle sits, its text and the track's version when it is made, so a container's reports are listed from one index
- * (reports_container_status) and a restore knows which version came before the reported change.
+ * (reports_container_status) and a restore knows which version came before the reported change. They live on the
+ * container's shard (docs/decisions.md, "Subtitles on the shards"), with the reporter's name copied into the row.
  */
 
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
@@ -31,28 +34,37 @@ export interface ReportRow {
   createdAt: number;
 }
 
-const COLUMNS = sql.raw(`r.id AS id, r.subtitle_id AS subtitleId, r.user_id AS userId, u.username AS username,
+const COLUMNS = sql.raw(`r.id AS id, r.subtitle_id AS subtitleId, r.user_id AS userId, r.username AS username,
   r.reason AS reason, r.video_id AS videoId, r.container_id AS containerId, r.language AS language, r.text AS text,
   r.version AS version, r.status AS status, r.resolution AS resolution, r.resolved_by AS resolvedBy,
   r.resolved_at AS resolvedAt, r.created_at AS createdAt`);
 
 /**
- * A user's report of a subtitle, with where it sits, its text now and its track's last version number (the probe
- * `latestVersion` makes; null when the track has none) read in the same statement, so the report holds what was
- * there when it was made. The unique (subtitle, user) index makes a repeated report store nothing: true when stored.
- * The WHERE clause is required: SQLite reads `ON CONFLICT` after a SELECT without one as a join constraint.
+ * A user's report of a subtitle on its shard, with where it sits, its text now and its track's last version number
+ * (null when the track has none) read in the same statement, so the report holds what was there when it was made. The
+ * id comes from the shard's range (a repeat wastes one, which is fine). The unique (subtitle, user) index makes a
+ * repeated report store nothing: true when stored. The WHERE clause is required: SQLite reads `ON CONFLICT` after a
+ * SELECT without one as a join constraint.
  */
-export async function insertReport(db: DB, userId: number, subtitleId: number, reason: string) {
-  const rows = await db.all<{ id: number }>(sql`INSERT INTO reports
-      (subtitle_id, user_id, reason, video_id, container_id, language, text, version)
-    SELECT s.id, ${userId}, ${reason}, s.video_id, v.container_id, s.language, s.text,
-      (SELECT sv.number FROM subtitle_versions sv WHERE sv.video_id = s.video_id AND sv.language = s.language
-        ORDER BY sv.number DESC LIMIT 1)
-    FROM subtitles s CROSS JOIN videos v ON v.id = s.video_id
-    WHERE s.id = ${subtitleId}
-    ON CONFLICT (subtitle_id, user_id) DO NOTHING
-    RETURNING id`);
-  return rows.length > 0;
+export async function insertReport(
+  db: ShardDB,
+  shard: number,
+  report: { userId: number; username: string; subtitleId: number; reason: string },
+) {
+  const [, inserted] = await runBatchResults(db, [
+    nextShardIdStatement(db, shard).getSQL(),
+    sql`INSERT INTO reports
+        (id, subtitle_id, user_id, username, reason, video_id, container_id, language, text, version)
+      SELECT ${nextShardId(shard)}, s.id, ${report.userId}, ${report.username}, ${report.reason}, s.video_id, s.container_id,
+        s.language, s.text,
+        (SELECT sv.number FROM subtitle_versions sv WHERE sv.video_id = s.video_id AND sv.language = s.language
+          ORDER BY sv.number DESC LIMIT 1)
+      FROM subtitles s
+      WHERE s.id = ${report.subtitleId}
+      ON CONFLICT (subtitle_id, user_id) DO NOTHING
+      RETURNING id`,
+  ]);
+  return inserted.results.length > 0;
 }
 
 export interface ReportFilters {
@@ -73,19 +85,18 @@ const statusArm = (f: ReportFilters, status: ReportStatus) =>
  * report passed. Then the page's reports and reporters by primary key; CROSS JOIN keeps the page outermost, so rows
  * come out in its order with no sort.
  */
-export function reportPageQuery(db: DB, f: ReportFilters, offset: number, limit: number) {
+export function reportPageQuery(db: ShardDB, f: ReportFilters, offset: number, limit: number) {
   const arms = sql.join(
     f.statuses.map((s) => statusArm(f, s)),
     sql` UNION ALL `,
   );
   return db.all<ReportRow>(sql`SELECT ${COLUMNS}
     FROM (${arms} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}) p
-    CROSS JOIN reports r ON r.id = p.id
-    CROSS JOIN users u ON u.id = r.user_id`);
+    CROSS JOIN reports r ON r.id = p.id`);
 }
 
 /** Only for `with_paging=true`: the container's reports of the statuses (the index alone without `language`), up to `COUNT_LIMIT`. */
-export async function countReports(db: DB, f: ReportFilters) {
+export async function countReports(db: ShardDB, f: ReportFilters) {
   const statuses = sql.join(
     f.statuses.map((s) => sql`${s}`),
     sql`, `,
@@ -96,15 +107,21 @@ export async function countReports(db: DB, f: ReportFilters) {
   return Number(row?.n ?? 0);
 }
 
-/** One report with its reporter's name. */
-export const findReport = (db: DB, id: number) =>
-  db.get<ReportRow | undefined>(sql`SELECT ${COLUMNS} FROM reports r CROSS JOIN users u ON u.id = r.user_id WHERE r.id = ${id}`);
+/** One report with its reporter's name, on one shard. */
+export const findReport = (db: ShardDB, id: number) =>
+  db.get<ReportRow | undefined>(sql`SELECT ${COLUMNS} FROM reports r WHERE r.id = ${id}`);
+
+/** Whether version `number` of a track is still kept (a restore needs it). */
+export const versionKept = async (db: ShardDB, videoId: number, language: string, number: number) =>
+  (await db.get<{ id: number } | undefined>(
+    sql`SELECT id FROM subtitle_versions WHERE video_id = ${videoId} AND language = ${language} AND number = ${number}`,
+  )) !== undefined;
 
 /**
  * Marks an open report resolved, by whom, when and how. Nothing when it is no longer open (another moderator resolved
  * it first): the caller answers 409. Returns the columns it wrote.
  */
-export async function markReportResolved(db: DB, id: number, action: ReportAction, by: number) {
+export async function markReportResolved(db: ShardDB, id: number, action: ReportAction, by: number) {
   const [row] = await db.all<Pick<ReportRow, "status" | "resolution" | "resolvedBy" | "resolvedAt">>(sql`UPDATE reports
     SET status = 'resolved', resolution = ${action}, resolved_by = ${by}, resolved_at = unixepoch()
     WHERE id = ${id} AND status = 'open'

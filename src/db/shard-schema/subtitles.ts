@@ -54,8 +54,10 @@ export const subtitles = sqliteTable(
     uniqueIndex("subtitles_segment_language").on(t.segmentId, t.language),
     index("subtitles_video_language").on(t.videoId, t.language),
     index("subtitles_language").on(t.language, t.videoId),
+    // Newest first across shards is by creation time, then id: ids are issued in ranges per shard, so the highest id
+    // is not the newest (docs/decisions.md, "Subtitles on the shards").
     index("subtitles_translations")
-      .on(t.id, t.videoId)
+      .on(t.createdAt, t.id, t.videoId)
       .where(sql`is_translation = 1`),
     index("subtitles_container").on(t.containerId, t.id),
     index("subtitles_author").on(t.authorId),
@@ -82,10 +84,11 @@ export const subtitleHistories = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("subtitle_histories_user").on(t.userId, t.id),
-    index("subtitle_histories_user_video_language").on(t.userId, t.videoId, t.language, t.id),
-    index("subtitle_histories_video_user").on(t.videoId, t.userId, t.id),
-    index("subtitle_histories_user_language").on(t.userId, t.language, t.id),
+    // A user's history, newest first, by creation time then id (the same reason as subtitles_translations).
+    index("subtitle_histories_user").on(t.userId, t.createdAt, t.id),
+    index("subtitle_histories_user_video_language").on(t.userId, t.videoId, t.language, t.createdAt, t.id),
+    index("subtitle_histories_video_user").on(t.videoId, t.userId, t.createdAt, t.id),
+    index("subtitle_histories_user_language").on(t.userId, t.language, t.createdAt, t.id),
     index("subtitle_histories_container_user").on(t.containerId, t.kind, t.userId),
     index("subtitle_histories_container").on(t.containerId, t.id),
     uniqueIndex("subtitle_histories_source").on(t.sourceKey),

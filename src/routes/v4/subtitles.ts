@@ -10,9 +10,9 @@ import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { requireOfficialApp } from "../../middleware/application";
 import { SRT_UPLOAD_LIMIT } from "../../middleware/body-limit";
 import { requireUser } from "../../middleware/session";
-import { manageableVideo } from "../../services/catalogue";
 import { MAX_COMPLETION_VIDEO_IDS, containerCompletions, videoCompletions } from "../../services/completions";
 import { depsOf } from "../../services/deps";
+import { manageableTrack } from "../../services/subtitle-edits";
 import type { AppEnv } from "../../types";
 import { jobView } from "../../views/job";
 import { idParam } from "./contracts/catalogue";
@@ -117,7 +117,8 @@ export const subtitlesRouter = createRouter()
   .openapi(importSrt, async (c) => {
     const deps = depsOf(c);
     const videoId = parseId(c.req.valid("param").video_id, "v");
-    await manageableVideo(deps, c.get("user"), videoId, "only staff and the container's managers may import subtitles");
+    // Where the job will write: refused now (503) while the container's subtitles move or are not yet copied.
+    await manageableTrack(deps, c.get("user"), videoId, "only staff and the container's managers may import subtitles");
 
     const query = c.req.valid("query");
     let language: string | undefined;

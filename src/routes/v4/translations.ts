@@ -147,7 +147,7 @@ export const translationsRouter = (alias = false) => {
 
   router.openapi(reportRoute(alias), async (c) => {
     const subtitleId = parseId(c.req.valid("param").subtitle_id, "s");
-    const created = await reportOriginal(depsOf(c), c.get("user")!.id, subtitleId, c.req.valid("json").reason ?? "");
+    const created = await reportOriginal(depsOf(c), c.get("user")!, subtitleId, c.req.valid("json").reason ?? "");
     return created ? c.json({ ok: true as const }, 201) : c.json({ ok: true as const }, 200);
   });
   return router;

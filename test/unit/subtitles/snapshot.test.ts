@@ -1,12 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { subtitles } from "../../../src/db/schema";
 import { decodeSnapshot, encodeSnapshot, snapshotHash, type SnapshotCue } from "../../../src/domain/subtitles/snapshot";
 import { sha256Hex } from "../../../src/lib/encoding";
 import { trackCacheKey } from "../../../src/services/subtitle-tracks";
-import { api, createApplication, db } from "../../helpers";
+import { api, createApplication } from "../../helpers";
 import { createContainer, createVideo } from "../../helpers/catalogue";
-import { insertSegments } from "../../helpers/subtitles";
+import { insertSegments, insertTexts } from "../../helpers/subtitles";
 
 const CUES: SnapshotCue[] = [
   [0, 1000, "Hi"],
@@ -102,13 +101,12 @@ describe("snapshotHash", () => {
       [0, 1000],
       [1500, 2500],
     ]);
-    await db()
-      .insert(subtitles)
-      .values([
-        { segmentId: segs[0].id, videoId: video.id, language: "en", text: "Last" },
-        { segmentId: segs[1].id, videoId: video.id, language: "en", text: "Hi" },
-        { segmentId: segs[2].id, videoId: video.id, language: "en", text: "Two\nlines" },
-      ]);
+    // On the container's shard, where the track is read (docs/decisions.md, "Subtitles on the shards").
+    await insertTexts(video.id, [
+      { segmentId: segs[0].id, language: "en", text: "Last" },
+      { segmentId: segs[1].id, language: "en", text: "Hi" },
+      { segmentId: segs[2].id, language: "en", text: "Two\nlines" },
+    ]);
     const res = await api(`/v4/videos/${video.wireId}/subtitles/en.srt?app=${official}`);
     expect(res.status).toBe(200);
     const cached = await env.CACHE.get<{ hash: string; cues: SnapshotCue[] }>(trackCacheKey(video.id, "en"), "json");
