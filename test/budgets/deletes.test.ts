@@ -10,7 +10,7 @@ import { CONTAINER_DELETE_SYNC_ROWS } from "../../src/services/container-delete"
 import { api, rowsRead, signedInUser } from "../helpers";
 import { waitForJob, type JobWire } from "../helpers/jobs";
 import { CONTAINER_BASE, seedLargeCatalogue, seedLargeHistories } from "../helpers/large-catalogue";
-import { shardDbs } from "../helpers/shards";
+import { allocateIdsStatement, shardDbs } from "../helpers/shards";
 import { usernameOf, videoShard } from "../helpers/localisation";
 import { containerRowCounts } from "../../src/db/queries/shard-rows";
 
@@ -54,9 +54,7 @@ async function subtitle(videoId: number, containerId: number, userId: number, se
   const ids = 6 * segments;
   const base = `((SELECT next_id FROM shard_ids WHERE shard = ${shard}) - ${ids})`;
   await binding.batch([
-    binding
-      .prepare("INSERT INTO shard_ids (shard, next_id) VALUES (?1, ?2 + ?3) ON CONFLICT (shard) DO UPDATE SET next_id = next_id + ?3")
-      .bind(shard, shard * SHARD_ID_RANGE, ids),
+    allocateIdsStatement(binding, shard, ids),
     binding
       .prepare(
         `${seq} INSERT INTO segments (id, container_id, video_id, start_ms, end_ms, author_id)

@@ -3,8 +3,8 @@
 // budgets are checked on the catalogue the benchmark measures.
 import { env } from "cloudflare:workers";
 import { CONTAINER_BASE, largeCatalogueCountsSql, largeCatalogueStatements } from "../../scripts/large-catalogue-sql.mjs";
-import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { shardBinding } from "../../src/db/shards";
+import { allocateIdsStatement } from "./shards";
 
 export { CONTAINER_BASE, containerId, videoId } from "../../scripts/large-catalogue-sql.mjs";
 
@@ -91,9 +91,7 @@ export async function seedLargeHistories(perVideo = 2, authors = 50, containers 
         const n = chunk.length * perVideo;
         // The user is the one the catalogue version of this helper picked: first + (video + k) % authors, named tag-<i>.
         await binding.batch([
-          binding
-            .prepare("INSERT INTO shard_ids (shard, next_id) VALUES (?1, ?2 + ?3) ON CONFLICT (shard) DO UPDATE SET next_id = next_id + ?3")
-            .bind(shard, shard * SHARD_ID_RANGE, n),
+          allocateIdsStatement(binding, shard, n),
           binding
             .prepare(
               `WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < ?1),

@@ -44,7 +44,7 @@ export async function usernameOf(userId: number | undefined | null) {
 }
 
 /** Inserts rows with ids from the shard's range, `per` rows a statement (D1 binds at most 100 values). */
-async function insertWithIds<T>(
+export async function insertWithIds<T>(
   placed: Awaited<ReturnType<typeof videoShard>>,
   table: ShardTable,
   rows: object[],
@@ -66,7 +66,7 @@ async function insertWithIds<T>(
   return out;
 }
 
-type ShardTable = typeof segments | typeof subtitles | typeof subtitleHistories;
+export type ShardTable = typeof segments | typeof subtitles | typeof subtitleHistories;
 
 /**
  * Segments of a video, one per second (start i*1000, end i*1000+900), with subtitles in the given

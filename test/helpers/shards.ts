@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { findJob, insertJob } from "../../src/db/queries/jobs";
-import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
+import { allocateShardIdsStatement, SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { findPlacement } from "../../src/db/queries/shards";
 import { insertTimedComment } from "../../src/db/queries/timed-comments";
 import { createShardDb, shardBinding } from "../../src/db/shards";
@@ -75,4 +75,10 @@ export async function moveContainer(containerId: number, from: number, to: numbe
   const job = await insertJob(db(), { type: "container-move", params: { containerId, from, to, graceMs: 0 } });
   await deliver({ type: "container-move", jobId: job.id });
   return findJob(db(), job.id);
+}
+
+/** `allocateShardIdsStatement` as a prepared statement, for a test's raw batch on a shard binding (ids then end at next_id). */
+export function allocateIdsStatement(binding: D1Database, shard: number, n: number) {
+  const q = allocateShardIdsStatement(createShardDb(binding), shard, n).toSQL();
+  return binding.prepare(q.sql).bind(...q.params);
 }

@@ -4,9 +4,8 @@ import { eq, sql } from "drizzle-orm";
 import { queue } from "../../queues";
 import { insertJob, setJobPayloadKey } from "../../src/db/queries/jobs";
 import { segments, subtitleHistories, subtitles } from "../../src/db/shard-schema";
-import { videoShard } from "./localisation";
+import { insertWithIds, videoShard } from "./localisation";
 import { importUploadKey } from "../../src/jobs/srt-import";
-import { allocateShardIdsStatement, firstAllocatedId } from "../../src/db/queries/shard-rows";
 import { db } from ".";
 
 export const QUEUE = "media-catalogue-jobs";
@@ -51,23 +50,8 @@ export async function importJob(userId: number, videoId: number, language: strin
 /** Segments of a video on its shard, ids from the shard's range (a timing the community made before an import). */
 export async function insertSegments(videoId: number, spans: Array<[number, number]>) {
   const placed = await videoShard(videoId);
-  const first = firstAllocatedId(placed.shard, spans.length);
-  const [, rows] = await placed.db.batch([
-    allocateShardIdsStatement(placed.db, placed.shard, spans.length),
-    placed.db
-      .insert(segments)
-      .values(
-        spans.map(([startMs, endMs], k) => ({
-          id: sql`${first} + ${k}`,
-          containerId: placed.video.containerId,
-          videoId,
-          startMs,
-          endMs,
-        })) as never,
-      )
-      .returning(),
-  ]);
-  return rows as (typeof segments.$inferSelect)[];
+  const rows = spans.map(([startMs, endMs]) => ({ containerId: placed.video.containerId, videoId, startMs, endMs }));
+  return insertWithIds<typeof segments.$inferSelect>(placed, segments, rows, 14);
 }
 
 /** Row counts that an import writes (on the video's shard), for before/after comparisons. */
@@ -87,13 +71,6 @@ export { waitForJob } from "./jobs";
 /** Texts at segments of a video on its shard (what the community wrote before an import), ids from the shard's range. */
 export async function insertTexts(videoId: number, rows: Array<{ segmentId: number; language: string; text: string }>) {
   const placed = await videoShard(videoId);
-  const first = firstAllocatedId(placed.shard, rows.length);
-  const [, inserted] = await placed.db.batch([
-    allocateShardIdsStatement(placed.db, placed.shard, rows.length),
-    placed.db
-      .insert(subtitles)
-      .values(rows.map((r, k) => ({ ...r, id: sql`${first} + ${k}`, containerId: placed.video.containerId, videoId })) as never)
-      .returning(),
-  ]);
-  return inserted as (typeof subtitles.$inferSelect)[];
+  const values = rows.map((r) => ({ ...r, containerId: placed.video.containerId, videoId }));
+  return insertWithIds<typeof subtitles.$inferSelect>(placed, subtitles, values, 8);
 }

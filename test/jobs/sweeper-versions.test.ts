@@ -20,7 +20,7 @@ import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { api, createUser, db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { videoShard } from "../helpers/localisation";
-import { shardDbs, shardOf } from "../helpers/shards";
+import { allocateIdsStatement, shardDbs, shardOf } from "../helpers/shards";
 import { deliver, importJob, makeCues, srtOf } from "../helpers/subtitles";
 
 const DAY = 86_400;
@@ -50,9 +50,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 async function insertVersions(t: Track, rows: Array<{ hash: string; language?: string; number?: number; cause?: string }>) {
   const { shard, binding, video } = await videoShard(t.videoId);
   await binding.batch([
-    binding
-      .prepare("INSERT INTO shard_ids (shard, next_id) VALUES (?1, ?1 * ?3 + ?2) ON CONFLICT (shard) DO UPDATE SET next_id = next_id + ?2")
-      .bind(shard, rows.length, SHARD_ID_RANGE),
+    allocateIdsStatement(binding, shard, rows.length),
     binding
       .prepare(
         `INSERT INTO subtitle_versions (id, container_id, video_id, language, number, cause, cues, completion, hash, bytes)

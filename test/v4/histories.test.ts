@@ -118,7 +118,7 @@ describe("subtitle histories: happy path", () => {
 });
 
 describe("subtitle histories: across shards", () => {
-  it("merges the user's rows from every shard, newest (highest id) first, and sums the count", async () => {
+  it("merges the user's rows from every shard, newest first by creation time (not by the shards' id ranges), and sums the count", async () => {
     const author = await signedInUser();
     // Containers are placed on the shard holding the fewest: made until one is on each test shard.
     const first = await createContainer();
@@ -130,7 +130,20 @@ describe("subtitle histories: across shards", () => {
       for (const v of [a, b]) rows.push({ userId: author.user.id, videoId: v.id, containerId: v.containerId, text: `${i}` });
     }
     const written = await createHistories(rows);
-    const newest = written.map((h) => h.id).sort((x, y) => y - x);
+    // Row i of a at t + 10i, of b at t + 10i - 5: the two shards' rows alternate in time, whatever their id ranges.
+    const at = new Map(written.map((h, k) => [h.id, 1_700_000_000 + 10 * Math.floor(k / 2) - (k % 2) * 5]));
+    for (const [container, video] of [
+      [first.id, a.id],
+      [second.id, b.id],
+    ] as const) {
+      const { binding } = await shardOf(container);
+      await binding.batch(
+        written
+          .filter((h) => h.videoId === video)
+          .map((h) => binding.prepare("UPDATE subtitle_histories SET created_at = ? WHERE id = ?").bind(at.get(h.id)!, h.id)),
+      );
+    }
+    const newest = written.map((h) => h.id).sort((x, y) => at.get(y)! - at.get(x)!);
     const res = await post(url(author.id, author.token, official, "&with_paging=true"), { per_page: 5, page: 2 });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Page;

@@ -77,13 +77,22 @@ describe("lists across shards", () => {
     await age(a1, a.id, 2_000);
     await age(a2, a.id, 3_000);
     try {
-      const byAge = (f: Fixture) => f.subtitles.filter((s) => s.language !== "ko").map((s) => s.id).sort((x, y) => y - x);
+      const byAge = (f: Fixture) =>
+        f.subtitles
+          .filter((s) => s.language !== "ko")
+          .map((s) => s.id)
+          .sort((x, y) => y - x);
       const expected = [...byAge(a2), ...byAge(a1), ...byAge(b1)].map((id) => `${id}s`);
       const body = (await get("/v4/translations.json", "&per_page=25")) as Page;
       expect(body.response.map((t) => t.id)).toEqual(expected);
     } finally {
       const now = Math.floor(Date.now() / 1000);
-      for (const [f, c] of [[a1, a.id], [b1, b.id], [a2, a.id]] as const) await age(f, c, now);
+      for (const [f, c] of [
+        [a1, a.id],
+        [b1, b.id],
+        [a2, a.id],
+      ] as const)
+        await age(f, c, now);
     }
   });
 

@@ -3,7 +3,7 @@ import type { DB } from "../client";
 import { containers, users } from "../schema";
 import type { ShardDB } from "../shards";
 import { containerFacts, contributions } from "../shard-schema";
-import { notArrivingCondition } from "./histories";
+import { notArrivingCondition } from "./shard-rows";
 
 /**
  * Contributions, kept per (container, user) by the shard's triggers from the subtitle histories (docs/decisions.md,

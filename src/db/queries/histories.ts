@@ -1,5 +1,6 @@
-import { and, count, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { COUNT_LIMIT } from "../../lib/paging";
+import { notArrivingCondition } from "./shard-rows";
 import type { ShardDB } from "../shards";
 import { subtitleHistories } from "../shard-schema";
 
@@ -13,13 +14,6 @@ export interface HistoryFilter {
   videoId?: number;
   language?: string;
 }
-
-/**
- * The containers a read across shards leaves out on one shard: those moving to it, whose rows are complete on the
- * shard they leave and read there (docs/decisions.md, "Subtitles on the shards"). Undefined when none are (the usual).
- */
-export const notArrivingCondition = (column: SQLWrapper, arriving: readonly number[]) =>
-  arriving.length ? sql`${column} NOT IN (SELECT value FROM json_each(${JSON.stringify(arriving)}))` : undefined;
 
 function where(f: HistoryFilter, arriving: readonly number[]): SQL {
   const terms = [eq(subtitleHistories.userId, f.userId)];

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQLWrapper, sql } from "drizzle-orm";
 import { runBatch } from "../raw-batch";
 import type { ShardDB } from "../shards";
 import { CONTAINER_ONLY_TABLES, DERIVED_TABLES, SHARD_TABLES, shardIds, type ShardTable } from "../shard-schema";
@@ -35,6 +35,14 @@ export const allocateShardIdsStatement = (db: ShardDB, shard: number, n: number)
 /** The first of the `n` ids `allocateShardIdsStatement` just allocated (row i of the insert takes this + i). */
 export const firstAllocatedId = (shard: number, n: number) =>
   sql<number>`((SELECT next_id FROM shard_ids WHERE shard = ${shard}) - ${n - 1})`;
+
+/**
+ * The containers a read across shards leaves out on one shard: those moving to it, whose rows are complete on the
+ * shard they leave and read there (docs/decisions.md, "Subtitles on the shards"). Undefined when none are (the usual:
+ * the test would cost a lookup per row).
+ */
+export const notArrivingCondition = (column: SQLWrapper, arriving: readonly number[]) =>
+  arriving.length ? sql`${column} NOT IN (SELECT value FROM json_each(${JSON.stringify(arriving)}))` : undefined;
 
 const quoted = (table: ShardTable) => {
   if (!SHARD_TABLES.includes(table)) throw new Error(`not a shard table: ${table}`);

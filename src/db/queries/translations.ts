@@ -1,5 +1,6 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { COUNT_LIMIT } from "../../lib/paging";
+import { notArrivingCondition } from "./shard-rows";
 import type { ShardDB } from "../shards";
 import { translationVotes } from "../shard-schema";
 
@@ -32,8 +33,10 @@ export type TranslationWalk = SQL;
  * Containers a read across shards leaves out on this shard: those moving to it, whose rows are complete on the shard
  * they leave (docs/decisions.md, "Subtitles on the shards"). `column` names the container id of the walk's rows.
  */
-export const notArriving = (column: SQL, arriving: readonly number[]) =>
-  arriving.length ? sql` AND ${column} NOT IN (SELECT value FROM json_each(${JSON.stringify(arriving)}))` : sql``;
+export const notArriving = (column: SQL, arriving: readonly number[]) => {
+  const condition = notArrivingCondition(column, arriving);
+  return condition ? sql` AND ${condition}` : sql``;
+};
 
 /** One page of a walk: LIMIT/OFFSET appended to the walk itself, so its plan (and order) is kept. */
 export const walkPage = (db: ShardDB, walk: TranslationWalk, offset: number, limit: number) =>
