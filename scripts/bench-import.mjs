@@ -1,17 +1,29 @@
-// npm run bench:import [-- --cues N] [--port P]
+// npm run bench:import [-- --cues N] [--parallel K] [--port P]
 //
 // The localisation queue end to end against a real `wrangler dev` (workerd, local D1, R2 and Queues) on its own
 // state (.bench/import-state, rebuilt each run): the official app (100000a) and the staff user `admin` upload a
 // SubRip file of N cues (default 2,000) over HTTP; the script polls the job until it succeeds and prints the time
 // from POST to succeeded and the D1 rows written. Then it imports into one video of a container of 100 videos
-// (20 segments and 3 languages each) and reports the completion job that recomputes that container.
+// (20 segments and 3 languages each) and reports the completion job that recomputes that container. Last, imports to
+// containers on different shards uploaded at once, K at a time (scripts/bench-import/shards.mjs).
 import assert from "node:assert/strict";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import {
+  checkPlacement,
+  jobLog,
+  placementQuery,
+  printShardStages,
+  runShardStages,
+  shardRowsQuery,
+  shardStageFixtures,
+  shardStagePlan,
+} from "./bench-import/shards.mjs";
 import { ROOT, cueStarts, ensureDevVars, migrateLocal, numberArg, seedLocal, signedHeaders, srtOf, startDev, wrangler } from "./lib.mjs";
 
 const CUES = numberArg("--cues", 2000);
 const PORT = numberArg("--port", 8797);
+const PARALLEL = numberArg("--parallel", 4);
 const APP = "100000a";
 // Far above the demo seed and the large catalogue (containers 1,000,001+, videos up to about 2,000,000).
 const IMPORT_CONTAINER = 9_000_001;
@@ -63,27 +75,21 @@ const execute = (binding, name, sql) => {
   writeFileSync(file, sql);
   return wrangler(["d1", "execute", binding, "--local", "--persist-to", persistTo, "--file", file], { quiet: true });
 };
-execute("DB", "import-fixtures.sql", fixtures);
-const [{ results: placed }] = JSON.parse(
-  wrangler(
-    [
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      persistTo,
-      "--json",
-      "--command",
-      `SELECT shard FROM shard_directory WHERE container_id = ${HUNDRED_CONTAINER}`,
-    ],
-    { quiet: true },
-  ),
-);
+/** The rows of one SELECT, from `wrangler d1 execute --json`. */
+const select = (binding, sql) =>
+  JSON.parse(wrangler(["d1", "execute", binding, "--local", "--persist-to", persistTo, "--json", "--command", sql], { quiet: true }))[0]
+    .results;
+const plan = shardStagePlan(PARALLEL);
+execute("DB", "import-fixtures.sql", fixtures + shardStageFixtures(plan));
+checkPlacement(plan, select("DB", placementQuery(plan)));
+const placed = select("DB", `SELECT shard FROM shard_directory WHERE container_id = ${HUNDRED_CONTAINER}`);
 execute(`SHARD_${placed[0].shard}`, "import-fixtures-shard.sql", shardFixtures(placed[0].shard));
 console.log(`fixtures written (the hundred's subtitles on shard ${placed[0].shard})`);
 
-const server = await startDev({ port: PORT, persistTo, stdio: "ignore" });
+// The Worker's output is read for its job log lines (their times are the jobs' start and end to the millisecond).
+const server = await startDev({ port: PORT, persistTo, stdio: ["ignore", "pipe", "pipe"] });
+const events = jobLog(server.child);
+let reports;
 try {
   const base = server.base;
   const login = await fetch(`${base}/v5/sessions.json`, {
@@ -94,15 +100,16 @@ try {
   assert.equal(login.status, 201, await login.clone().text());
   const { token } = await login.json();
 
-  const waitFor = async (jobId) => {
+  // Polled every 25 ms alone; every 50 ms when several jobs are followed at once, so the polls stay a small load
+  // next to the imports on the same workerd.
+  const waitFor = async (jobId, every = 25) => {
     for (;;) {
       const { job } = await (await fetch(`${base}/v4/jobs/${jobId}.json?token=${token}`)).json();
       if (job.status === "succeeded" || job.status === "failed") return job;
-      await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, every));
     }
   };
-  const upload = async (videoId, body) => {
-    const started = performance.now();
+  const post = async (videoId, body) => {
     const url = `${base}/v4/videos/${videoId}v/subtitles/import_srt.json?app=${APP}&language=en&token=${token}`;
     const res = await fetch(url, {
       method: "POST",
@@ -110,8 +117,11 @@ try {
       body,
     });
     assert.equal(res.status, 202, await res.clone().text());
-    const { job } = await res.json();
-    const done = await waitFor(job.id);
+    return (await res.json()).job.id;
+  };
+  const upload = async (videoId, body) => {
+    const started = performance.now();
+    const done = await waitFor(await post(videoId, body));
     return { done, ms: performance.now() - started };
   };
 
@@ -136,6 +146,22 @@ try {
   console.log(`completion of a container of 100 videos (2,000 segments, 3 languages): ${JSON.stringify(hundred.result)}`);
   const doc = await (await fetch(`${base}/v4/containers/${HUNDRED_CONTAINER}c.json`)).json();
   console.log(`  container subtitle_completions: ${JSON.stringify(doc.subtitle_completions)}`);
+
+  reports = await runShardStages({
+    plan,
+    file,
+    post,
+    waitFor: (jobId) => waitFor(jobId, 50),
+    events,
+  });
 } finally {
   server.stop();
 }
+// Counted once the server is gone, so the reads share the local files with nothing.
+const rows = new Map();
+for (const shard of [1, 2]) {
+  for (const { container_id, n } of select(`SHARD_${shard}`, shardRowsQuery(plan))) {
+    rows.set(container_id, { ...rows.get(container_id), [shard]: n });
+  }
+}
+printShardStages(reports, rows, CUES);
