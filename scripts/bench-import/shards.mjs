@@ -6,6 +6,9 @@
 // job's start and end (the Worker's own `event: "job"` log lines, to the millisecond, and the job row's second-precise
 // `started_at`/`finished_at`), how many ran at once, the D1 rows each job's result says it wrote (all on its shard),
 // and, once the server has stopped, the rows each shard holds for each container.
+// What local workerd can show: every database runs in the one process and Miniflare delivers one queue batch at a time,
+// so parallel shards are not faster here; the stage shows which shard each import wrote and whether the jobs' runs
+// overlap. Each wall includes the queue's wait for a batch (max_batch_timeout, 1 s in wrangler.toml).
 import assert from "node:assert/strict";
 import { createInterface } from "node:readline";
 
@@ -172,6 +175,17 @@ export function printShardStages(reports, rows, cues) {
         `${fmt(wall)} ms wall; D1 rows written by the imports: ${perShard.join(", ")}`,
     );
   }
+  const most = reports.filter((r) => r.jobs.length > 1).map((r) => `(${r.stage.name}) ${mostAtOnce(r.jobs)} of ${r.jobs.length}`);
+  const serial = reports.filter((r) => r.jobs.length > 1).every((r) => mostAtOnce(r.jobs) === 1);
+  console.log(
+    `summary: wall ${reports.map((r) => `(${r.stage.name}) ${fmt(r.wall)} ms`).join(", ")}; most imports running at once ` +
+      `${most.join(", ")}${
+        serial
+          ? ": they ran one after another, since uploads made together arrive in one queue batch and the jobs consumer " +
+            "(queues/index.ts) runs a batch's messages in turn"
+          : ""
+      }`,
+  );
   const stray = [...rows].filter(([container, held]) => {
     const shard = reports.flatMap((r) => r.jobs).find((j) => j.container === container)?.shard;
     return Object.entries(held).some(([s, n]) => Number(s) !== shard && n > 0);
