@@ -6,11 +6,12 @@
 // demoSeed() resolves to plain SQL for `wrangler d1 execute --file` on the catalogue, and the rows that live on the
 // shards (the subtitle family and the timed comments: scripts/demo/shards.mjs writes them once the catalogue's
 // directory has placed their containers). Both are:
-// - deterministic: a seeded PRNG and a fixed clock, so every call returns the same (the one value that follows the
-//   real clock is subtitle_completions.updated_at, stamped as the app's upsert stamps it);
-// - idempotent: every row has an explicit key and is written with INSERT OR IGNORE, and completions are upserted
-//   only where a percentage changed, so a second run changes nothing (and fires none of the derived-document
-//   triggers of migration 0003).
+// - deterministic: a seeded PRNG and a fixed clock, so every call returns the same;
+// - idempotent: every row has an explicit key and is written with INSERT OR IGNORE, so a second run changes nothing
+//   (and fires none of the derived-document triggers of migration 0003).
+// The subtitle completions are not here: seedLocal computes them once the shards hold the subtitles, with the
+// completion job's own statements (scripts/demo/completions.mjs); their updated_at follows the real clock, as the
+// job's upsert stamps it.
 // It also gives the playback manifests the stream rows point at (scripts/demo/streams.mjs), which seedLocal puts in
 // the local R2 under content-addressed keys: the same bytes, so the same keys, every run.
 // Password hashes come from the app's own code (scripts/demo/load-app-code.mjs), never copies.
@@ -21,7 +22,7 @@ import { containerDescriptionRows, containerGenreRows, containerTitleRows, defin
 import { SEED, insertRows, randomTools } from "./demo/core.mjs";
 import { loadAppCode } from "./demo/load-app-code.mjs";
 import { demoShardRows } from "./demo/shards.mjs";
-import { completionRows, defineLocalisation } from "./demo/subtitles.mjs";
+import { defineLocalisation } from "./demo/subtitles.mjs";
 import { STREAM_COLUMNS, defineStreams } from "./demo/streams.mjs";
 import { MANAGER, applicationRows, userRows } from "./demo/users.mjs";
 import { defineVideos, strip, videoDescriptionRows, videoTitleRows } from "./demo/videos.mjs";
@@ -110,16 +111,6 @@ export async function demoSeed() {
     ...insertRows("videos", VIDEO_COLUMNS, strip(videos)),
     ...insertRows("titles", TEXT_COLUMNS, videoTitleRows(videos)),
     ...insertRows("descriptions", TEXT_COLUMNS, videoDescriptionRows(r, containers, videos)),
-    // The subtitle family is on the shards (docs/decisions.md, "Subtitles on the shards"); its completions stay here.
-    ...insertRows(
-      "subtitle_completions",
-      ["resource_kind", "resource_id", "language", "percent"],
-      completionRows(containers, videos, segments, subtitles),
-      {
-        onConflict:
-          "ON CONFLICT (resource_kind, resource_id, language) DO UPDATE SET percent = excluded.percent, updated_at = unixepoch() WHERE subtitle_completions.percent <> excluded.percent",
-      },
-    ),
     ...insertRows("playback_streams", STREAM_COLUMNS, streams.rows),
     ...insertRows("list_items", ["list_id", "position", "resource_kind", "resource_id"], listItemRows(videos)),
     // Timed comments live on the shards (docs/decisions.md, "Shards"): drawn here, in their turn of `r`, kept apart.

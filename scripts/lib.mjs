@@ -72,7 +72,10 @@ export async function migrateLocal(persistTo) {
 export async function seedLocal(persistTo) {
   const started = performance.now();
   const { demoSeed } = await import("./demo-data.mjs");
-  const { shardContainers, shardSeedSql } = await import("./demo/shards.mjs");
+  const { shardSeedSql } = await import("./demo/shards.mjs");
+  const { completionReads, completionScopeSql, completionWrites } = await import("./demo/completions.mjs");
+  const { loadAppCode } = await import("./demo/load-app-code.mjs");
+  const app = await loadAppCode();
   const { sql, manifests, shardRows } = await demoSeed();
   const file = join(ROOT, ".wrangler", "seed", "demo.sql");
   mkdirSync(dirname(file), { recursive: true });
@@ -88,10 +91,11 @@ export async function seedLocal(persistTo) {
     manifestsThere ? "0" : spawnQuiet(process.execPath, putArgs, JSON.stringify(manifests)),
   ]);
   writeFileSync(stamp, keys);
-  // Then the shards: the catalogue's directory says where each demo container went (docs/decisions.md, "Shards"); the
-  // same read counts the containers whose subtitles are still in the catalogue (a local database from before they
+  // Then the shards: the catalogue's directory says where each demo container went (docs/decisions.md, "Shards"). One
+  // read gives that (the completion job's scope queries: placements, containers' normal videos), the completions the
+  // catalogue has, and the containers whose subtitles are still in the catalogue (a local database from before they
   // moved to the shards, with containers made by hand).
-  const [{ results: placed }, { results: toCopy }] = JSON.parse(
+  const [{ results: placedVideos }, { results: placedContainers }, { results: current }, { results: toCopy }] = JSON.parse(
     wrangler(
       [
         "d1",
@@ -101,23 +105,47 @@ export async function seedLocal(persistTo) {
         ...persistArgs(persistTo),
         "--json",
         "--command",
-        `SELECT container_id, shard FROM shard_directory WHERE container_id IN (${shardContainers(shardRows).join(", ")});
-         SELECT count(*) AS n FROM shard_directory WHERE NOT subtitles_copied`,
+        [...completionScopeSql(app, shardRows), "SELECT count(*) AS n FROM shard_directory WHERE NOT subtitles_copied"].join(";\n"),
       ],
       { quiet: true },
     ),
   );
-  const perShard = shardSeedSql(shardRows, new Map(placed.map((p) => [p.container_id, p.shard])));
-  await Promise.all(
-    [...perShard].map(([shard, shardSql]) => {
+  const perShard = shardSeedSql(shardRows, new Map(placedContainers.map((p) => [p.containerId, p.shard])));
+  // Each shard's rows, then in the same run the completion job's aggregate statements over them (the last two results).
+  const reads = completionReads(app, placedVideos, placedContainers);
+  const percents = await Promise.all(
+    [...new Set([...perShard.keys(), ...reads.statements.keys()])].map(async (shard) => {
+      const percentSql = reads.statements.get(shard) ?? [];
       const shardFile = join(ROOT, ".wrangler", "seed", `demo-shard-${shard}.sql`);
-      writeFileSync(shardFile, shardSql);
-      return spawnQuiet(WRANGLER, ["d1", "execute", `SHARD_${shard}`, "--local", "--file", shardFile, ...persistArgs(persistTo)]);
+      writeFileSync(shardFile, `${perShard.get(shard) ?? ""}${percentSql.map((s) => `${s};\n`).join("")}`);
+      const out = await spawnQuiet(WRANGLER, [
+        "d1",
+        "execute",
+        `SHARD_${shard}`,
+        "--local",
+        "--json",
+        "--file",
+        shardFile,
+        ...persistArgs(persistTo),
+      ]);
+      return percentSql.length
+        ? JSON.parse(out)
+            .slice(-percentSql.length)
+            .map((r) => r.results)
+        : [[], []];
     }),
   );
+  // Then the completions, with the job's write statements (only changed percentages are written).
+  const completions = completionWrites(app, reads.done, percents, current);
+  if (completions.statements.length) {
+    wrangler(["d1", "execute", "DB", "--local", ...persistArgs(persistTo), "--command", completions.statements.join(";\n")], {
+      quiet: true,
+    });
+  }
   console.log(
     `demo data seeded in ${((performance.now() - started) / 1000).toFixed(1)} s (idempotent; ` +
-      `${manifests.length} playback manifests in the local R2, ${written.trim().split("\n").at(-1)} new)`,
+      `${manifests.length} playback manifests in the local R2, ${written.trim().split("\n").at(-1)} new; ` +
+      `${completions.changed} subtitle completions changed)`,
   );
   if (toCopy[0].n) {
     console.log(

@@ -37,7 +37,8 @@ export function randomTools(seed) {
   return { next, int, pick, chance, shuffle };
 }
 
-function sqlLiteral(value) {
+/** A value as an SQL literal (NULL, a number, or a quoted string). */
+export function sqlLiteral(value) {
   if (value === null || value === undefined) return "NULL";
   if (typeof value === "boolean") return value ? "1" : "0";
   if (typeof value === "number") {

@@ -11,7 +11,7 @@ const ROOT = join(HERE, "..", "..");
 
 let loaded;
 
-/** `{ hashPasswordWithSalt }` from the app's own modules (see app-code.mjs). */
+/** The app's own code the demo seed uses (password hashing, the completion job's statements; see app-code.mjs). */
 export function loadAppCode() {
   loaded ??= build();
   return loaded;

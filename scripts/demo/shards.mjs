@@ -32,9 +32,6 @@ export function demoShardRows({ containers, videos, users, segments, subtitles, 
   };
 }
 
-/** The containers with rows on a shard: the ones whose placement the seed reads from the directory. */
-export const shardContainers = (rows) => rows.containerFacts.map((c) => c.container_id);
-
 const FACT_COLUMNS = {
   container_facts: ["container_id", "state", "origin_language", "change_id"],
   video_facts: ["video_id", "container_id", "state", "origin_language", "number", "change_id"],

@@ -1,5 +1,5 @@
-// Localisation: segments, subtitles and their histories (written to their containers' shards, scripts/demo/shards.mjs),
-// and the completions computed from them (in the catalogue).
+// Localisation: segments, subtitles and their histories (written to their containers' shards, scripts/demo/shards.mjs;
+// the completion job's statements then compute their completions, scripts/demo/completions.mjs).
 
 import { LOCALISED, MANAGED } from "./catalogue-data.mjs";
 import { DAY, HOUR, capNow } from "./core.mjs";
@@ -118,43 +118,4 @@ export function defineLocalisation(r, containers, videos) {
     }
   }
   return { segments: segments.map(({ line, ...row }) => row), subtitles, histories };
-}
-
-/** SQLite's trim(): spaces only. A segment counts as done in a language when its text is not blank in that sense. */
-const hasText = (text) => text.replace(/^ +| +$/g, "") !== "";
-
-/**
- * The completions the completion job computes from these rows (the rule of src/db/queries/completions.ts): per video
- * and language floor(100 × segments with text / the video's segments); per container and language the same over its
- * normal-state videos' segments together. Computed here from the demo's rows, which are on the shards while the
- * completions stay in the catalogue (docs/decisions.md, "Subtitles on the shards"): the catalogue's seed cannot run the
- * job's statements over rows another database holds.
- */
-export function completionRows(containers, videos, segments, subtitles) {
-  const segmentsOf = new Map();
-  for (const s of segments) segmentsOf.set(s.video_id, (segmentsOf.get(s.video_id) ?? 0) + 1);
-  const done = new Map();
-  for (const t of subtitles) {
-    if (!hasText(t.text)) continue;
-    const of = done.get(t.video_id) ?? new Map();
-    of.set(t.language, (of.get(t.language) ?? 0) + 1);
-    done.set(t.video_id, of);
-  }
-  const percent = (n, of) => Math.floor((100 * n) / of);
-  const rows = [];
-  for (const v of videos) {
-    for (const [language, n] of done.get(v.id) ?? []) {
-      rows.push({ resource_kind: "v", resource_id: v.id, language, percent: percent(n, segmentsOf.get(v.id)) });
-    }
-  }
-  for (const c of containers) {
-    const normal = videos.filter((v) => v.container_id === c.id && v.state === "normal");
-    const total = normal.reduce((sum, v) => sum + (segmentsOf.get(v.id) ?? 0), 0);
-    const byLanguage = new Map();
-    for (const v of normal) for (const [language, n] of done.get(v.id) ?? []) byLanguage.set(language, (byLanguage.get(language) ?? 0) + n);
-    for (const [language, n] of [...byLanguage].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      rows.push({ resource_kind: "c", resource_id: c.id, language, percent: percent(n, total) });
-    }
-  }
-  return rows;
 }

@@ -42,9 +42,7 @@ interface ShardWork {
 
 /**
  * What a recompute covers, from one catalogue batch: the doc versions (for the events), each video's placement, each
- * container's placement and normal videos; grouped by shard. A resource that is gone is left out (its completions went
- * with it), and so is one of a container whose subtitles are not on its shard yet (docs/decisions.md, "Subtitles on
- * the shards"): its percentages stay as the catalogue computed them until its copy is done.
+ * container's placement and normal videos; grouped by shard (`completionWork`).
  */
 async function recomputeScope(db: DB, videoIds: number[], containerIds: number[]) {
   const [videoVersions, containerVersions, placedVideos, placedContainers] = await db.batch([
@@ -54,6 +52,22 @@ async function recomputeScope(db: DB, videoIds: number[], containerIds: number[]
     containerScopeQuery(db, containerIds),
   ]);
   const pairs = (rows: { id: number; version: number }[]) => rows.map((r) => [r.id, r.version] as [number, number]);
+  const { work, done, waiting } = completionWork(placedVideos, placedContainers);
+  if (waiting.length) log("info", { event: "completion-skipped", reason: "subtitles not copied", containers: waiting });
+  return { before: { videos: pairs(videoVersions), containers: pairs(containerVersions) }, work, done };
+}
+
+/**
+ * What each shard is asked, from the rows of `videoPlacementsQuery` and `containerScopeQuery`. A resource that is
+ * gone has no row and is left out (its completions went with it), and so is one of a container whose subtitles are
+ * not on its shard yet (`waiting`; docs/decisions.md, "Subtitles on the shards"): its percentages stay as the catalogue
+ * computed them until its copy is done. `done`: the videos and containers whose percentages the shards give. The demo
+ * seed groups its own completions with it too (scripts/demo/completions.mjs).
+ */
+export function completionWork(
+  placedVideos: Array<Placement & { videoId: number }>,
+  placedContainers: Array<Placement & { videos: string }>,
+) {
   const work = new Map<number, ShardWork>();
   const at = (p: Placement) => {
     let w = work.get(p.shard);
@@ -76,8 +90,7 @@ async function recomputeScope(db: DB, videoIds: number[], containerIds: number[]
       done.containers.push(c.containerId);
     }
   }
-  if (waiting.size) log("info", { event: "completion-skipped", reason: "subtitles not copied", containers: [...waiting] });
-  return { before: { videos: pairs(videoVersions), containers: pairs(containerVersions) }, work: [...work.values()], done };
+  return { work: [...work.values()], done, waiting: [...waiting] };
 }
 
 /**

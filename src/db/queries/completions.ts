@@ -20,27 +20,32 @@ export interface Percent {
 // A segment counts as done in a language when it has a subtitle with non-blank text in it.
 const HAS_TEXT = sql.raw("trim(t.text) <> ''");
 
-/** Per video of `ids` on this shard and language: the percentage, in one aggregate statement (languages with text only). */
-export const videoPercents = (db: ShardDB, ids: number[]) =>
-  db.all<Percent>(sql`WITH ids AS (SELECT value AS id FROM json_each(${JSON.stringify(ids)})),
+/**
+ * Per video of `ids` on this shard and language: the percentage, in one aggregate statement (languages with text only).
+ * The statement alone is exported too: the demo seed runs it on the local shards (scripts/demo/completions.mjs).
+ */
+export const videoPercentsSql = (ids: number[]) =>
+  sql`WITH ids AS (SELECT value AS id FROM json_each(${JSON.stringify(ids)})),
       seg AS (SELECT s.video_id, count(*) AS n FROM ids JOIN segments s ON s.video_id = ids.id GROUP BY s.video_id)
     SELECT t.video_id AS id, t.language AS language, (100 * count(*)) / seg.n AS percent
     FROM ids JOIN subtitles t ON t.video_id = ids.id JOIN seg ON seg.video_id = t.video_id
     WHERE ${HAS_TEXT}
-    GROUP BY t.video_id, t.language`);
+    GROUP BY t.video_id, t.language`;
+export const videoPercents = (db: ShardDB, ids: number[]) => db.all<Percent>(videoPercentsSql(ids));
 
 /**
  * Per container and language, weighted by segments over the videos given as `[container, video]` pairs (its normal
  * videos, as the catalogue has them): floor(100 × Σ segments with text / Σ segments), in one aggregate statement.
  */
-export const containerPercents = (db: ShardDB, videos: Array<[number, number]>) =>
-  db.all<Percent>(sql`WITH vids AS (SELECT json_extract(value, '$[0]') AS container_id, json_extract(value, '$[1]') AS id
+export const containerPercentsSql = (videos: Array<[number, number]>) =>
+  sql`WITH vids AS (SELECT json_extract(value, '$[0]') AS container_id, json_extract(value, '$[1]') AS id
         FROM json_each(${JSON.stringify(videos)})),
       seg AS (SELECT vids.container_id, count(*) AS n FROM vids JOIN segments s ON s.video_id = vids.id GROUP BY vids.container_id)
     SELECT vids.container_id AS id, t.language AS language, (100 * count(*)) / seg.n AS percent
     FROM vids JOIN subtitles t ON t.video_id = vids.id JOIN seg ON seg.container_id = vids.container_id
     WHERE ${HAS_TEXT}
-    GROUP BY vids.container_id, t.language`);
+    GROUP BY vids.container_id, t.language`;
+export const containerPercents = (db: ShardDB, videos: Array<[number, number]>) => db.all<Percent>(containerPercentsSql(videos));
 
 /** Resources one pair of write statements covers: their percentages travel as one JSON parameter (2 MB at most). */
 const IDS_PER_STATEMENT = 200;
