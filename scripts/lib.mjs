@@ -1,7 +1,7 @@
 // Shared steps of the local scripts (start, seed, e2e, bench). Plain Node, run on the pinned Node 22.
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { devIdentityProviders, devRetailerSecrets, devStoreKeys } from "./dev-identity.mjs";
@@ -58,7 +58,7 @@ export function ensureDevVars() {
   console.log(`.dev.vars: added ${missing.map(([key]) => key).join(", ")}`);
 }
 
-const persistArgs = (persistTo) => (persistTo ? ["--persist-to", persistTo] : []);
+export const persistArgs = (persistTo) => (persistTo ? ["--persist-to", persistTo] : []);
 
 /** Every local D1 of the configuration (the catalogue and each shard), migrated by its own folder. */
 export async function migrateLocal(persistTo) {
@@ -69,99 +69,14 @@ export async function migrateLocal(persistTo) {
   console.log(`migrations applied to the local D1s (${databases.map((d) => d.binding).join(", ")})`);
 }
 
-export async function seedLocal(persistTo) {
-  const started = performance.now();
-  const { demoSeed } = await import("./demo-data.mjs");
-  const { shardSeedSql } = await import("./demo/shards.mjs");
-  const { completionReads, completionScopeSql, completionWrites } = await import("./demo/completions.mjs");
-  const { loadAppCode } = await import("./demo/load-app-code.mjs");
-  const app = await loadAppCode();
-  const { sql, manifests, shardRows } = await demoSeed();
-  const file = join(ROOT, ".wrangler", "seed", "demo.sql");
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, sql);
-  // The manifests go to the local R2 unless its directory already has this very set (a re-seed); the stamp is written
-  // there only once they are all in, and goes with it. Both stores at once: each mostly waits on its own workerd.
-  const stamp = join(resolve(ROOT, persistTo ?? join(".wrangler", "state")), "v3", "r2", "demo-manifests.txt");
-  const keys = manifests.map((m) => m.key).join("\n");
-  const manifestsThere = existsSync(stamp) && readFileSync(stamp, "utf8") === keys;
-  const putArgs = [join(ROOT, "scripts", "demo", "put-objects.mjs"), ...persistArgs(persistTo)];
-  const [, written] = await Promise.all([
-    spawnQuiet(WRANGLER, ["d1", "execute", "DB", "--local", "--file", file, ...persistArgs(persistTo)]),
-    manifestsThere ? "0" : spawnQuiet(process.execPath, putArgs, JSON.stringify(manifests)),
-  ]);
-  writeFileSync(stamp, keys);
-  // Then the shards: the catalogue's directory says where each demo container went (docs/decisions.md, "Shards"). One
-  // read gives that (the completion job's scope queries: placements, containers' normal videos), the completions the
-  // catalogue has, and the containers whose subtitles are still in the catalogue (a local database from before they
-  // moved to the shards, with containers made by hand).
-  const [{ results: placedVideos }, { results: placedContainers }, { results: current }, { results: toCopy }] = JSON.parse(
-    wrangler(
-      [
-        "d1",
-        "execute",
-        "DB",
-        "--local",
-        ...persistArgs(persistTo),
-        "--json",
-        "--command",
-        [...completionScopeSql(app, shardRows), "SELECT count(*) AS n FROM shard_directory WHERE NOT subtitles_copied"].join(";\n"),
-      ],
-      { quiet: true },
-    ),
-  );
-  const perShard = shardSeedSql(shardRows, new Map(placedContainers.map((p) => [p.containerId, p.shard])));
-  // Each shard's rows, then in the same run the completion job's aggregate statements over them (the last two results).
-  const reads = completionReads(app, placedVideos, placedContainers);
-  const percents = await Promise.all(
-    [...new Set([...perShard.keys(), ...reads.statements.keys()])].map(async (shard) => {
-      const percentSql = reads.statements.get(shard) ?? [];
-      const shardFile = join(ROOT, ".wrangler", "seed", `demo-shard-${shard}.sql`);
-      writeFileSync(shardFile, `${perShard.get(shard) ?? ""}${percentSql.map((s) => `${s};\n`).join("")}`);
-      const out = await spawnQuiet(WRANGLER, [
-        "d1",
-        "execute",
-        `SHARD_${shard}`,
-        "--local",
-        "--json",
-        "--file",
-        shardFile,
-        ...persistArgs(persistTo),
-      ]);
-      return percentSql.length
-        ? JSON.parse(out)
-            .slice(-percentSql.length)
-            .map((r) => r.results)
-        : [[], []];
-    }),
-  );
-  // Then the completions, with the job's write statements (only changed percentages are written).
-  const completions = completionWrites(app, reads.done, percents, current);
-  if (completions.statements.length) {
-    wrangler(["d1", "execute", "DB", "--local", ...persistArgs(persistTo), "--command", completions.statements.join(";\n")], {
-      quiet: true,
-    });
-  }
-  console.log(
-    `demo data seeded in ${((performance.now() - started) / 1000).toFixed(1)} s (idempotent; ` +
-      `${manifests.length} playback manifests in the local R2, ${written.trim().split("\n").at(-1)} new; ` +
-      `${completions.changed} subtitle completions changed)`,
-  );
-  if (toCopy[0].n) {
-    console.log(
-      `containers of this local database whose subtitles are still in the catalogue: ${toCopy[0].n} (they answer 503 ` +
-        `until copied): npm run admin -- shards copy-subtitles all${persistTo ? ` --persist-to ${persistTo}` : ""}, ` +
-        `with the server running`,
-    );
-  }
-  return { manifestKeys: manifests.map((m) => m.key) };
-}
+// The demo seed (scripts/demo/seed.mjs), here with the other local helpers its callers import.
+export { seedLocal } from "./demo/seed.mjs";
 
 /**
  * Runs a command with the offline wrangler environment and `input` on its standard input, quietly (its output is
  * printed only on failure); resolves to its standard output.
  */
-function spawnQuiet(command, args, input = "") {
+export function spawnQuiet(command, args, input = "") {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env: wranglerEnv, stdio: "pipe" });
     child.stdin.end(input);
