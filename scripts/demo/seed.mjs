@@ -8,10 +8,10 @@ import { ROOT, WRANGLER, persistArgs, spawnQuiet, wrangler } from "../lib.mjs";
 
 export async function seedLocal(persistTo) {
   const started = performance.now();
-  const { demoSeed } = await import("./demo-data.mjs");
-  const { shardSeedSql } = await import("./demo/shards.mjs");
-  const { completionReads, completionScopeSql, completionWrites } = await import("./demo/completions.mjs");
-  const { loadAppCode } = await import("./demo/load-app-code.mjs");
+  const { demoSeed } = await import("../demo-data.mjs");
+  const { shardSeedSql } = await import("./shards.mjs");
+  const { completionReads, completionScopeSql, completionWrites } = await import("./completions.mjs");
+  const { loadAppCode } = await import("./load-app-code.mjs");
   const app = await loadAppCode();
   const { sql, manifests, shardRows } = await demoSeed();
   const file = join(ROOT, ".wrangler", "seed", "demo.sql");

@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { handlers, queue } from "../../queues";
+import { BATCH_CONCURRENCY, handlers, queue } from "../../queues";
 import { backoffSeconds } from "../../queues/runner";
 import { eq } from "drizzle-orm";
 import { findJob, insertJob } from "../../src/db/queries/jobs";
@@ -94,6 +94,33 @@ describe("job runner", () => {
     expect(await findJob(db(), first.id)).toMatchObject({ status: "succeeded" });
     expect(await findJob(db(), last.id)).toMatchObject({ status: "succeeded" });
     expect(await findJob(db(), poisoned.id)).toMatchObject({ status: "running", error: "[object Object]" });
+  });
+
+  it("runs the messages of a batch side by side, at most BATCH_CONCURRENCY at once, each settled on its own", async () => {
+    // Each handler waits until as many as may run are running (or a while, for the last ones): run one after another,
+    // no two would ever be seen running together.
+    let running = 0;
+    let most = 0;
+    const waiters: Array<() => void> = [];
+    handlers["completion"] = async () => {
+      most = Math.max(most, ++running);
+      if (running >= BATCH_CONCURRENCY) waiters.splice(0).forEach((wake) => wake());
+      else await new Promise<void>((wake) => (waiters.push(wake), setTimeout(wake, 200)));
+      running--;
+      return { done: true };
+    };
+    const made = [];
+    for (let i = 0; i < BATCH_CONCURRENCY + 2; i++) made.push(await insertJob(db(), { type: "completion" }));
+    const batch = createMessageBatch(
+      "media-catalogue-jobs",
+      made.map((job) => ({ id: `m${job.id}`, timestamp: new Date(), attempts: 1, body: { type: "completion", jobId: job.id } })),
+    );
+    const ctx = createExecutionContext();
+    await queue(batch, env);
+    const result = await getQueueResult(batch, ctx);
+    expect(most).toBe(BATCH_CONCURRENCY);
+    expect(result.explicitAcks.sort()).toEqual(made.map((job) => `m${job.id}`).sort());
+    for (const job of made) expect(await findJob(db(), job.id)).toMatchObject({ status: "succeeded" });
   });
 
   it("a message whose own settling throws is retried, and the batch goes on", async () => {
