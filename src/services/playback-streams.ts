@@ -8,6 +8,7 @@ import {
   platformLicenceQuery,
   replaceStreamQuery,
   videoStreamsQuery,
+  videoUsesManifest,
 } from "../db/queries/playback-streams";
 import { batchWith } from "../db/rider";
 import type { PlaybackStreamRow } from "../db/schema";
@@ -158,13 +159,20 @@ export async function requireGrant(env: Env, grant: string, presented: GrantPres
   });
 }
 
-/** A kept manifest's object (`head`: without its body), or null (never stored, or no stream uses it any more). */
-export function keptManifest(
-  env: Env,
+/**
+ * A kept manifest of `videoId` (`head`: without its body), or null: never stored, no stream uses it any more, or no
+ * stream of *this* video uses it. Objects are named by their bytes alone and shared across videos, and every streams
+ * answer shows the hashes it links, so the grant's video must be checked to use the hash: otherwise any grant would
+ * open any video's manifest, one geo-blocked, hidden or deleted included (docs/decisions.md, "Playback grants").
+ */
+export async function keptManifest(
+  { db, env }: Pick<Deps, "db" | "env">,
+  videoId: number,
   sha256: string,
   ext: ManifestExtension,
   read: "get" | "head" = "get",
 ): Promise<R2Object | R2ObjectBody | null> {
   const key = manifestKey(sha256, ext);
+  if (!(await videoUsesManifest(db, videoId, key))) return null;
   return read === "head" ? env.SUBTITLES.head(key) : env.SUBTITLES.get(key);
 }

@@ -159,7 +159,9 @@ describe("the streams answer", () => {
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("application/dash+xml");
     expect(new TextDecoder().decode(await served.arrayBuffer())).toBe(mpd("order"));
-    expect(trips(served)).toBe(0);
+    // The grant is checked without D1; that a stream of this video uses the hash is one indexed read.
+    expect(trips(served)).toBe(1);
+    expect(rowsRead(served)).toBeLessThanOrEqual(3);
     const etag = served.headers.get("etag")!;
     expect(etag).toBe(`"${dash.manifest_sha256}"`);
     expect((await api(dashUrl, { headers: { "if-none-match": etag } })).status).toBe(304);
@@ -194,6 +196,41 @@ describe("the streams answer", () => {
     const unknown = `/v4/videos/${a.video.wireId}/playback_manifests/${"0".repeat(64)}.mpd?stream_id=${grantA}`;
     await expectRefused(await api(unknown), "never kept", 404, 404);
     await expectRefused(await api(`/v4/videos/${a.video.wireId}/playback_manifests/x.mpd?stream_id=${grantA}`), "malformed", 404, 404);
+  });
+
+  test("a grant opens only its own video's kept manifests: not another video's hash, nothing of a deleted video", async ({
+    user: manager,
+    staff,
+    officialApp,
+  }) => {
+    // A: a video the viewer must not reach (here simply another video); B: one that plays for them.
+    const a = await playbackScene(manager.user.id);
+    const b = await playbackScene(manager.user.id);
+    const secret = await addStream(a.video.wireId, officialApp, manager.token, { kind: "dash", manifest: mpd("only-a") });
+    await addStream(b.video.wireId, officialApp, manager.token, { kind: "dash", manifest: mpd("only-b") });
+    const grantB = (await answerOf(await streamsOf(b.video.wireId, { app: officialApp }))).stream_id;
+    const onB = (init?: Parameters<typeof api>[1]) =>
+      api(`/v4/videos/${b.video.wireId}/playback_manifests/${secret.manifest_sha256}.mpd?stream_id=${grantB}`, init);
+    // B's grant on B's path, naming A's hash (every streams answer of A shows it): the object exists, but not for B.
+    await expectStatus(await onB(), "B's grant for A's hash", 404);
+    await expectStatus(await onB({ headers: { "if-none-match": `"${secret.manifest_sha256}"` } }), "not even a 304", 404);
+
+    // The same bytes registered for B too: then B's grant opens them under B, and A's under A.
+    const shared = await addStream(b.video.wireId, officialApp, manager.token, { kind: "dash", manifest: mpd("only-a") });
+    expect(shared.manifest_sha256).toBe(secret.manifest_sha256);
+    const underB = await onB();
+    expect(underB.status).toBe(200);
+    expect(new TextDecoder().decode(await underB.arrayBuffer())).toBe(mpd("only-a"));
+
+    // A deleted video's manifests go with it, even for a grant issued before the deletion.
+    const grantA = (await answerOf(await streamsOf(a.video.wireId, { app: officialApp }))).stream_id;
+    const ofA = `/v4/videos/${a.video.wireId}/playback_manifests/${secret.manifest_sha256}.mpd?stream_id=${grantA}`;
+    expect((await api(ofA)).status).toBe(200);
+    const gone = await api(`/v4/videos/${a.video.wireId}.json`, { method: "DELETE", app: officialApp, token: staff.token });
+    expect(gone.status, await gone.clone().text()).toBe(204);
+    await expectStatus(await api(ofA), "a deleted video's manifest", 404);
+    // B still uses the bytes: they stay B's.
+    await expectStatus(await onB(), "B's own stream of the shared bytes", 200);
   });
 
   test("streams sharing bytes share one object, kept until the last stream using it goes", async ({ user: manager, officialApp }) => {

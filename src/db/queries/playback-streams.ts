@@ -37,6 +37,20 @@ export const deleteStreamQuery = (db: DB, videoId: number, id: number) =>
 export const manifestUsersQuery = (db: DB, key: string) =>
   db.select({ n: count() }).from(playbackStreams).where(eq(playbackStreams.manifestKey, key));
 
+/**
+ * Whether a stream of this video uses the kept manifest `key` (one range of `playback_streams_video_kind`: a video's
+ * few streams). A deleted video's streams went with it (foreign-key cascade), so its manifests are not found.
+ */
+export const videoUsesManifest = async (db: DB, videoId: number, key: string) =>
+  (
+    await db
+      .select({ id: playbackStreams.id })
+      .from(playbackStreams)
+      .where(and(eq(playbackStreams.videoId, videoId), eq(playbackStreams.manifestKey, key)))
+      .limit(1)
+      .all()
+  ).length > 0;
+
 export const deleteStream = (db: DB, videoId: number, id: number) => deleteStreamQuery(db, videoId, id).all();
 
 /**

@@ -19,7 +19,8 @@ import { answerTrackFile, requestedFile } from "./subtitle-tracks";
 /**
  * What a playback grant opens (docs/decisions.md, "Playback grants"): the manifests the service keeps and the viewer's
  * subtitles, for whoever holds the `stream_id` of a playback streams answer. The grant is the only credential: no
- * signature, and neither `app=` nor `token=` is looked up (`grantOnly`), so checking it reads no D1.
+ * signature, and neither `app=` nor `token=` is looked up (`grantOnly`), so checking it reads no D1; a manifest is
+ * then served only when a stream of the grant's video uses it.
  */
 
 const REFUSALS =
@@ -36,6 +37,8 @@ const manifest = withProperties(
       "`file` is `<sha256>.mpd` (`application/dash+xml`) or `<sha256>.m3u8` (`application/vnd.apple.mpegurl`), as the " +
       "playback streams answer links it, with `?stream_id=<grant>`. The grant must be for this video and this request's " +
       `country, and unexpired; the URL names no application or viewer, so those are not checked here. ${REFUSALS} ` +
+      "Only a manifest a stream of this video uses is served (one indexed D1 read); any other hash, and every " +
+      "manifest of a deleted video, is 404. " +
       "`ETag` is the manifest's hash, with 304 on `If-None-Match`; `Cache-Control: private, no-cache`.",
     request: { params: ManifestParams, query: ManifestQuery },
     responses: {
@@ -92,7 +95,7 @@ export const playbackGrantsRouter = createRouter()
     // Named by its bytes, so the hash is a strong validator: a 304 needs only to know the object is there.
     const headers = { etag: `"${named.sha256}"`, "cache-control": "private, no-cache" };
     const unchanged = ifNoneMatchHits(c.req.header("if-none-match"), headers.etag);
-    const object = await keptManifest(c.env, named.sha256, named.ext, unchanged ? "head" : "get");
+    const object = await keptManifest(depsOf(c), videoId, named.sha256, named.ext, unchanged ? "head" : "get");
     if (!object) throw ApiError.notFound("no such manifest (no stream uses it any more)");
     if (unchanged || !("body" in object)) return c.body(null, 304, headers);
     return c.body(object.body, 200, { ...headers, "content-type": MANIFEST_MEDIA_TYPE[named.ext] });
