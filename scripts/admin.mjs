@@ -56,8 +56,8 @@ const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <
   user:create-staff <username> <email> [--name <name>] [--password-stdin] [--email-verified]
                                                  a staff user; without --password-stdin a password is generated
                                                  and printed once; --email-verified only when the address is known
-                                                 to be theirs (a social or identity-provider login with that
-                                                 email then signs in to this account)
+                                                 to be theirs (a staff account is still never linked to a social or
+                                                 identity-provider login by email: its holder signs in and links)
   manager:add <user> <container>                 <user> manages <container> (12u, 12 or a username; 50c or 50)
   jobs list [--status <s>] [--type <t>] [--since <when>] [--limit <n>]
                                                  jobs, newest first (default 50); <when>: 30m, 1h, 2d, 1w or an

@@ -112,8 +112,9 @@ export async function appEndOverlap(target, [rawId]) {
 /**
  * A staff user. The username must already be in the shape the app gives new accounts (usernameBase: lower-case
  * letters, digits and `_`, 3 to 24 characters), the email pass the app's email check; it is stored lower case.
- * The email is unverified unless the operator says it is theirs (`--email-verified`): an unverified account email is
- * never matched to a social or identity-provider login (docs/decisions.md, "External identity").
+ * The email is unverified unless the operator says it is theirs (`--email-verified`). Either way a staff account is never
+ * matched to a social or identity-provider login by its email; its holder signs in and links (docs/decisions.md,
+ * "External identity").
  */
 export async function userCreateStaff(target, [rawUsername, rawEmail], { name = "", password, emailVerified = false }) {
   const { usernameBase, emailSchema, hashPassword, randomPassword, formatId } = await loadAppCode();

@@ -57,19 +57,45 @@ describe("an account whose email nobody verified never receives a social or idp 
     expect((await row(planted.user.id)).socialId).toBeNull();
   });
 
-  it("refuses a staff account whose email an operator typed, unless it was marked verified", async () => {
+  it("refuses a staff account whose email an operator typed", async () => {
     const typed = await createUser({ staff: true });
     const res = await postSession({ social_token: await idToken("social", { email: typed.user.email }) });
     expect(res.status).toBe(409);
     expect((await row(typed.id)).socialId).toBeNull();
+  });
 
-    const vouched = await createUser({ staff: true, emailVerified: true });
+  it("never links a staff account by email, even one marked verified: its holder signs in and links", async () => {
+    const staff = await createUser({ staff: true, emailVerified: true });
     const p = uniquePerson();
-    const { user } = await sessionOf(
-      await postSession({ social_token: await idToken("social", { sub: p.sub, email: vouched.user.email }) }),
+    for (const kind of ["social", "idp"] as const) {
+      const res = await postSession({ [`${kind}_token`]: await idToken(kind, { sub: p.sub, email: staff.user.email }) });
+      expect(res.status, kind).toBe(409);
+      expect((await errorBody(res)).error, kind).toMatch(/sign in to that account and link this one with token=$/);
+    }
+    const client = await createApplication({ secret: "staff-linking-secret" });
+    const v3 = await api("/oauth/token", {
+      method: "POST",
+      json: {
+        grant_type: "password",
+        client_id: client.wireId,
+        client_secret: "staff-linking-secret",
+        social_access_token: await idToken("social", { sub: p.sub, email: staff.user.email }),
+      },
+    });
+    expect(v3.status).toBe(400);
+    expect(((await v3.json()) as { error: string }).error).toBe("invalid_grant");
+    expect([(await row(staff.id)).socialId, (await row(staff.id)).idpId]).toEqual([null, null]);
+
+    // Signed in with the password first, the staff member links the identity on purpose; it then logs in by the link.
+    const password = await sessionOf(await postSession({ username: staff.user.username, password: staff.password }));
+    const linked = await postSession(
+      { social_token: await idToken("social", { sub: p.sub, email: staff.user.email }) },
+      { token: password.token },
     );
-    expect(user.id).toBe(vouched.id);
-    expect((await row(vouched.id)).socialId).toBe(`${TEST_SOCIAL.name}:${p.sub}`);
+    expect((await sessionOf(linked)).user.id).toBe(staff.id);
+    expect((await row(staff.id)).socialId).toBe(`${TEST_SOCIAL.name}:${p.sub}`);
+    const again = await sessionOf(await postSession({ social_token: await idToken("social", { sub: p.sub, email: staff.user.email }) }));
+    expect(again.user.id).toBe(staff.id);
   });
 
   it("the holder of an unverified account links by signing in first; its email is then verified for the other kind", async () => {

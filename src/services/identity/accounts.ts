@@ -49,9 +49,9 @@ export const PLACEHOLDER_EMAIL_DOMAIN = "users.invalid";
  * Logs in the account of an external identity:
  * 1. the account already linked to `ref` → that account;
  * 2. else an account with the same email → linked to `ref` (empty name/avatar filled) only when both emails are
- *    verified (the identity's and the account's), else 409 "sign in to it and link": whoever made an account with
- *    someone else's address must not receive their later logins (docs/decisions.md, "External identity"); also 409
- *    when it is linked to a different identity of that kind;
+ *    verified (the identity's and the account's) and the account is not staff's, else 409 "sign in to it and link":
+ *    whoever made an account with someone else's address must not receive their later logins (docs/decisions.md,
+ *    "External identity"); also 409 when it is linked to a different identity of that kind;
  * 3. else a new account with a random password (it can only log in through this identity), its email verified when
  *    the identity's is.
  */
@@ -72,7 +72,10 @@ async function findLinkOrCreate(db: DB, id: ExternalIdentity): Promise<User> {
 
   const sameEmail = id.email ? await findUserByEmail(db, id.email) : undefined;
   if (sameEmail) {
-    if (!id.emailVerified || !sameEmail.emailVerified) {
+    // Staff accounts are never linked by email, verified or not: the staff member signs in and links with token=, so
+    // whoever controls a mailbox the operator typed (or a provider that vouches for it) cannot reach staff rights by it
+    // (docs/decisions.md, "External identity"). The refusal reads as any other, so it does not tell staff apart.
+    if (!id.emailVerified || !sameEmail.emailVerified || sameEmail.staff) {
       // Only ID tokens can be linked with token= (linkExternal); a retailer's email is never a way in.
       const how = id.kind === "social" || id.kind === "idp" ? ": sign in to that account and link this one with token=" : "";
       throw ApiError.conflict(`an account with this email exists and is not linked to this ${LABEL[id.kind]} account${how}`);
