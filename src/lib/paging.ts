@@ -144,20 +144,23 @@ export const listEnvelopeSchema = <T extends z.ZodType, E extends z.ZodRawShape 
 
 /**
  * The v4 list envelope. `rows` holds up to `perPage + 1` items (the extra one only signals `more`);
- * `count` is the total, needed only with `with_paging=true`. A row `toWire` maps to null (deleted between two
- * reads) is left out of the page rather than answered as null; `more` still counts it.
+ * `count` is the total, needed only with `with_paging=true`. A row `toWire` (and `idOf`) maps to null (deleted between
+ * two reads, or a position with nothing to show) is left out of the page rather than answered as null; `more` still
+ * counts it.
  */
 export async function listEnvelope<T, W>(
   requestUrl: string,
   p: Paging,
   rows: T[],
   toWire: (row: T) => W | null,
-  idOf: (row: T) => string,
+  idOf: (row: T) => string | null,
   count?: () => Promise<number>,
 ): Promise<ListEnvelope<W>> {
   const more = rows.length > p.perPage;
   const pageRows = more ? rows.slice(0, p.perPage) : rows;
-  const response = p.onlyIds ? pageRows.map(idOf) : pageRows.map(toWire).filter((item): item is W => item !== null);
+  const response = p.onlyIds
+    ? pageRows.map(idOf).filter((id): id is string => id !== null)
+    : pageRows.map(toWire).filter((item): item is W => item !== null);
   const body: ListEnvelope<W> = { more, response };
   if (!p.withPaging) return body;
   // Without a counter the total is only known on the last page; lists that page pass one. Counters read at most

@@ -49,9 +49,10 @@ interface Listing {
   compare?: (a: PageEntry, b: PageEntry) => number;
 }
 
-const byVideoThenId = (a: PageEntry, b: PageEntry) => a.video_id - b.video_id || a.id - b.id;
+/** An empty position (a video a language walk passed) sorts before its video's translations, as on its shard. */
+const byVideoThenId = (a: PageEntry, b: PageEntry) => a.video_id - b.video_id || (a.id ?? 0) - (b.id ?? 0);
 /** Newest first is by creation time, then id: ids come in ranges per shard (docs/decisions.md, "Subtitles on the shards"). */
-const newestFirst = (a: PageEntry, b: PageEntry) => b.created_at - a.created_at || b.id - a.id;
+const newestFirst = (a: PageEntry, b: PageEntry) => b.created_at - a.created_at || (b.id ?? 0) - (a.id ?? 0);
 
 /**
  * The walks a filter set lists, or undefined when it cannot hold anything (a video whose origin is `to`, or
@@ -94,20 +95,23 @@ async function pageEntries(listing: Listing, p: Paging): Promise<Array<PageEntry
 }
 
 /**
- * One page of the translation list (`p.limit` rows, the extra one only telling `more`) with each row's vote
- * counts, and the list's count for `with_paging` (the sum of each shard's, each capped). Filters that cannot hold
- * anything give an empty page. The page is hydrated on the shards that hold its rows, in parallel.
+ * One page of the translation list (`p.limit` positions, the extra one only telling `more`) with each row's vote
+ * counts, and the list's count for `with_paging` (the sum of each shard's, each capped). A position is null where the
+ * page has nothing to show: a video a language walk passed without a translation (the walk's bound, docs/decisions.md,
+ * "Translations and captions") or a row gone since the walk; `listEnvelope` leaves it out and still counts it for
+ * `more`. Filters that cannot hold anything give an empty page. The page is hydrated on the shards that hold its rows,
+ * in parallel.
  */
 export async function translationPage(deps: Deps, filters: TranslationFilters, p: Paging) {
   const listing = await translationListing(deps, filters);
   const entries = listing ? await pageEntries(listing, p) : [];
   // The walk's extra row (it only tells `more`) is hydrated too: one row more, and no gaps if a row vanished.
-  const byDb = new Map<ShardDB, PageEntry[]>();
-  for (const e of entries) byDb.set(e.db, [...(byDb.get(e.db) ?? []), e]);
+  const byDb = new Map<ShardDB, Array<PageEntry & { id: number }>>();
+  for (const e of entries) if (e.id !== null) byDb.set(e.db, [...(byDb.get(e.db) ?? []), { ...e, id: e.id }]);
   const hydrated = (await Promise.all([...byDb].map(([db, page]) => hydrateTranslations(db, page)))).flat();
   const byId = new Map(hydrated.map((r) => [r.id, r]));
-  const rows: TranslationRow[] = entries.flatMap((e) => byId.get(e.id) ?? []);
-  const votes = new Map<number, VoteCounts>(rows.map((r) => [r.id, { likes: Number(r.likes), dislikes: Number(r.dislikes) }]));
+  const rows: Array<TranslationRow | null> = entries.map((e) => (e.id === null ? null : (byId.get(e.id) ?? null)));
+  const votes = new Map<number, VoteCounts>(hydrated.map((r) => [r.id, { likes: Number(r.likes), dislikes: Number(r.dislikes) }]));
   return {
     rows,
     votes,

@@ -300,16 +300,20 @@ describe("translations: rows read", () => {
     await createSubtitles(big.id, 120, { ko: 120, en: 120, fr: 120 });
     // About six rows per item (walk, subtitle, segment, original) plus a few per video the walk passes.
     const budget = 200;
-    for (const query of [
-      `&video_id=${big.wireId}`,
-      `&video_id=${big.wireId}&to=fr`,
-      `&container_id=${series.wireId}&to=fr`,
-      "&to=fr",
-      "&to=en&from=ko",
-    ]) {
+    // A language walk's page is 25 positions: `to=en&from=ko` passes the blocked episode and the English-origin
+    // video (one empty position each) before reaching the big video, so it shows 23 and says more.
+    for (const [query, items] of [
+      [`&video_id=${big.wireId}`, 25],
+      [`&video_id=${big.wireId}&to=fr`, 25],
+      [`&container_id=${series.wireId}&to=fr`, 25],
+      ["&to=fr", 25],
+      ["&to=en&from=ko", 23],
+    ] as const) {
       const res = await get("/v4/translations.json", query);
       expect(res.status).toBe(200);
-      expect(((await res.json()) as Page).response, query).toHaveLength(25);
+      const body = (await res.json()) as Page;
+      expect(body.response, query).toHaveLength(items);
+      expect(body.more, query).toBe(true);
       expect(rowsRead(res), query).toBeLessThanOrEqual(budget);
     }
   });

@@ -20,7 +20,8 @@ const ORIGIN = sql.raw("COALESCE(NULLIF(v.origin_language, ''), c.origin_languag
  * (to find the original).
  */
 export interface PageEntry {
-  id: number;
+  /** Null for an empty position: a video a language walk passed without a translation to list. */
+  id: number | null;
   video_id: number;
   created_at: number;
   origin: string;
@@ -42,9 +43,12 @@ export const notArriving = (column: SQL, arriving: readonly number[]) => {
 export const walkPage = (db: ShardDB, walk: TranslationWalk, offset: number, limit: number) =>
   db.all<PageEntry>(sql`${walk} LIMIT ${limit} OFFSET ${offset}`);
 
-/** Only for `with_paging=true`: reads the walk up to the paging ceiling's `COUNT_LIMIT` rows, never all of it. */
+/**
+ * Only for `with_paging=true`: reads the walk up to the paging ceiling's `COUNT_LIMIT` positions, never all of it, and
+ * counts the translations among them (not the empty positions).
+ */
 export async function walkCount(db: ShardDB, walk: TranslationWalk) {
-  const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (${walk} LIMIT ${COUNT_LIMIT})`);
+  const row = await db.get<{ n: number }>(sql`SELECT count(id) AS n FROM (${walk} LIMIT ${COUNT_LIMIT})`);
   return Number(row?.n ?? 0);
 }
 
@@ -81,8 +85,11 @@ export function containerTranslations(container: { id: number; origin: string },
 
 /**
  * This shard's translations into `to`, by video id then subtitle id. A loose index scan over subtitles_language
- * visits each video that has subtitles in `to` with one seek; a video whose origin is `to` (or not `from`),
- * or that is not visible, costs that seek and two primary-key reads, never its subtitles.
+ * visits each video that has subtitles in `to` with one seek. Every video it visits is a position of the walk: a video
+ * whose origin is `to` (or not `from`), that is not visible, or that a move leaves out yields one row with a null `id`
+ * (read no further: the subtitles seek gets a null key), so a page of n positions reads about 4n rows however many
+ * videos hold `to` but no translation to list (docs/decisions.md, "Translations and captions"). The LEFT JOINs keep
+ * those rows and, as CROSS JOIN did, the loop order.
  */
 export const languageTranslations = (to: string, from: string | undefined, arriving: readonly number[]): TranslationWalk =>
   sql`WITH RECURSIVE vids(vid) AS (
@@ -90,12 +97,13 @@ export const languageTranslations = (to: string, from: string | undefined, arriv
       UNION ALL
       SELECT (SELECT min(video_id) FROM subtitles WHERE language = ${to} AND video_id > vids.vid)
       FROM vids WHERE vids.vid IS NOT NULL)
-    SELECT s.id AS id, s.video_id AS video_id, s.created_at AS created_at, ${ORIGIN} AS origin FROM vids
-    CROSS JOIN video_facts v ON v.video_id = vids.vid
-    CROSS JOIN container_facts c ON c.container_id = v.container_id
-    CROSS JOIN subtitles s ON s.video_id = v.video_id AND s.language = ${to}
-    WHERE v.state = 'normal' AND c.state = 'normal' AND ${ORIGIN} <> ${to}
-      ${from ? sql`AND ${ORIGIN} = ${from}` : sql``}${notArriving(sql.raw("v.container_id"), arriving)}`;
+    SELECT s.id AS id, vids.vid AS video_id, COALESCE(s.created_at, 0) AS created_at, ${ORIGIN} AS origin FROM vids
+    LEFT JOIN video_facts v ON v.video_id = vids.vid
+    LEFT JOIN container_facts c ON c.container_id = v.container_id
+    LEFT JOIN subtitles s ON s.video_id = CASE WHEN v.state = 'normal' AND c.state = 'normal' AND ${ORIGIN} <> ${to}
+        ${from ? sql`AND ${ORIGIN} = ${from}` : sql``}${notArriving(sql.raw("v.container_id"), arriving)} THEN vids.vid END
+      AND s.language = ${to}
+    WHERE vids.vid IS NOT NULL`;
 
 /**
  * This shard's translations, newest first (creation time, then id): the partial index subtitles_translations
@@ -133,7 +141,7 @@ export interface TranslationRow {
  * four primary-key or unique reads each, and one read of translation_votes_subtitle per vote (a subquery per row
  * that reads nothing when a subtitle has no votes, where a grouped join would read the page's ids again).
  */
-export async function hydrateTranslations(db: ShardDB, page: PageEntry[]): Promise<TranslationRow[]> {
+export async function hydrateTranslations(db: ShardDB, page: Array<PageEntry & { id: number }>): Promise<TranslationRow[]> {
   if (!page.length) return [];
   const json = JSON.stringify(page.map((p) => [p.id, p.origin]));
   const rows = await db.all<Omit<TranslationRow, "likes" | "dislikes"> & { votes: string }>(sql`SELECT s.id AS id,

@@ -43,7 +43,9 @@ const listRoute = (alias: boolean) =>
         "(with one of the others). `origin_language` and `target_language` are other names of `from` and `to` " +
         "(both names with different values: 400 naming the second). Each item carries its timing, its original " +
         "(the same segment in the origin language) and its likes and dislikes. Only normal videos of normal " +
-        "containers; an unknown or hidden `video_id`/`container_id` is 404.",
+        "containers; an unknown or hidden `video_id`/`container_id` is 404. A language walk (`to` without `video_id` " +
+        "or `container_id`) counts every video it passes as a position of the page, so a page may show fewer than " +
+        "`per_page` items, even none, with `more: true`; the next page continues after it.",
       middleware: [requireApp] as const,
       request: { query: TranslationsQuery },
       responses: { 200: jsonResponse(TranslationsEnvelope, "the translation page"), ...errorResponses(400, 404) },
@@ -129,8 +131,8 @@ export const translationsRouter = (alias = false) => {
       c.req.url,
       p,
       rows,
-      (t) => translationView(t, votes.get(t.id)),
-      (t) => formatId(t.id, "s"),
+      (t) => (t ? translationView(t, votes.get(t.id)) : null),
+      (t) => (t ? formatId(t.id, "s") : null),
       count,
     );
     return c.json(body, 200);
