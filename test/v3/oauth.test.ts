@@ -83,6 +83,57 @@ describe("POST /oauth/token", () => {
   });
 });
 
+describe("the password grant is HTTPS-only, as v5 logins are", () => {
+  /** A token request over plain HTTP, its credentials in the body (form or JSON), through the Worker with `environment`. */
+  async function overHttp(fields: Record<string, string>, { json = false, environment = "production" } = {}) {
+    const request = new Request("http://api.test/oauth/token", {
+      method: "POST",
+      headers: {
+        "content-type": json ? "application/json" : "application/x-www-form-urlencoded",
+        "cf-connecting-ip": `198.51.100.${1 + Math.floor(Math.random() * 250)}`,
+      },
+      body: json ? JSON.stringify(fields) : new URLSearchParams(fields),
+    });
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(request, { ...env, ENVIRONMENT: environment } as Env, ctx);
+    await waitOnExecutionContext(ctx);
+    return res;
+  }
+  const clientOf = () => ({ client_id: client.wireId, client_secret: "v3-client-secret" });
+
+  it("refuses a username and password, or a social_access_token, sent over plain HTTP (400 invalid_request), issuing nothing", async () => {
+    const password = { grant_type: "password", ...clientOf(), username: user.user.username, password: user.password };
+    const social = { grant_type: "password", ...clientOf(), social_access_token: "not-even-a-jwt" };
+    for (const [fields, json] of [
+      [password, false],
+      [password, true],
+      [social, false],
+    ] as const) {
+      const res = await overHttp(fields, { json });
+      expect(res.status, JSON.stringify(fields)).toBe(400);
+      expect(await res.json()).toEqual({
+        error: "invalid_request",
+        error_description: "the password grant requires HTTPS",
+        request_id: expect.any(String),
+      });
+    }
+    // A wrong client secret is not even looked at: the refusal comes first, and says nothing of the client.
+    const wrongClient = await overHttp({ ...password, client_secret: "nope" });
+    expect(((await wrongClient.json()) as { error: string }).error).toBe("invalid_request");
+  });
+
+  it("leaves client_credentials over plain HTTP and the password grant in local development alone", async () => {
+    const credentials = await overHttp({ grant_type: "client_credentials", ...clientOf() });
+    expect(credentials.status).toBe(200);
+    const local = await overHttp(
+      { grant_type: "password", ...clientOf(), username: user.user.username, password: user.password },
+      { environment: "development" },
+    );
+    expect(local.status).toBe(200);
+    expect(((await local.json()) as { user_id: number }).user_id).toBe(user.user.id);
+  });
+});
+
 describe("v3 token cycle (401 / 403 / new token works)", () => {
   const path = "/api/v3/genres/movies.json";
   it("missing or invalid token is 401 with the v3 error body", async () => {

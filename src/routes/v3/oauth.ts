@@ -59,7 +59,8 @@ const token = withProperties(
       "an OpenID Connect ID token of a configured social network, which creates or links the account as v5 does), " +
       "with `client_id` and `client_secret`, in a form body, a JSON body or the query (as the v4 gem sends them). " +
       "`client_secret`, `password` and `social_access_token` in the query are deprecated (`Deprecation`, `Link`) and " +
-      "refused over plain HTTP outside local development. " +
+      "refused over plain HTTP outside local development. The password grant is HTTPS-only wherever its credentials " +
+      "are sent (400 `invalid_request` over plain HTTP, except in local development). " +
       "Tokens are valid for 24 hours; the password grant's response includes `user_id`.",
     // Parameters are read by tokenParams (query, form or JSON) so every failure keeps the OAuth error body.
     request: { query: TokenRequest },
@@ -100,6 +101,12 @@ documentedAs(token, {
   },
 });
 
+/**
+ * The scheme the client used (`request.url` on Cloudflare) is plain HTTP, outside local development (`ENVIRONMENT`
+ * `development`, set only by `.dev.vars`): the rule of `/v5/sessions` (docs/decisions.md, "Sessions").
+ */
+const overPlainHttp = (c: Context<AppEnv>) => new URL(c.req.url).protocol !== "https:" && c.env.ENVIRONMENT !== "development";
+
 /** The parameters that are credentials: accepted in the query string (the v4 gem sends them there) only as below. */
 const QUERY_CREDENTIALS = ["client_secret", "password", "social_access_token"] as const;
 
@@ -112,7 +119,7 @@ const QUERY_CREDENTIALS = ["client_secret", "password", "social_access_token"] a
 function checkQueryCredentials(c: Context<AppEnv>) {
   const sent = QUERY_CREDENTIALS.filter((name) => c.req.queries(name) !== undefined);
   if (!sent.length) return;
-  if (new URL(c.req.url).protocol !== "https:" && c.env.ENVIRONMENT !== "development") {
+  if (overPlainHttp(c)) {
     throw new OAuthError(
       400,
       "invalid_request",
@@ -201,6 +208,11 @@ export const oauthRouter = createRouter().openapi(
     const p = await tokenParams(c);
     if (p.grant_type !== "client_credentials" && p.grant_type !== "password") {
       throw new OAuthError(400, "unsupported_grant_type", "grant_type must be client_credentials or password");
+    }
+    // A user's password or ID token crosses the wire in this grant, wherever it is sent: HTTPS only, like every v5
+    // login (docs/decisions.md, "v3"). Refused before the client is checked, so the answer tells nothing of it.
+    if (p.grant_type === "password" && overPlainHttp(c)) {
+      throw new OAuthError(400, "invalid_request", "the password grant requires HTTPS");
     }
     const application = await client(c, p);
     let userId: number | undefined;
