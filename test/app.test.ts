@@ -1,7 +1,9 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { toXml } from "../src/lib/xml";
-import { api, errorBody } from "./helpers";
+import { api, createApplication, errorBody, signedInUser } from "./helpers";
+import { createSubtitles } from "./helpers/localisation";
+import { type StreamAnswer, addStream, mpd, playbackScene, streamsOf } from "./helpers/playback";
 
 describe("cross-cutting behaviour", () => {
   it("answers unknown routes with the 404 body of docs/spec/wire.md", async () => {
@@ -62,6 +64,43 @@ describe("safe output", () => {
     // Plain HTTP (local development) gets no HSTS: it would pin a browser to a scheme the server does not serve.
     const plain = await SELF.fetch("http://api.test/");
     expect(plain.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("sends a policy that sandboxes and loads nothing, with nosniff, on every answer but /docs", async () => {
+    // A manifest or subtitle file is text a manager or a contributor wrote, served inline from this origin: opened in
+    // a browser it must neither run nor load anything, nor be sniffed into HTML.
+    const manager = await signedInUser();
+    const app = (await createApplication({ official: true })).wireId;
+    const { video } = await playbackScene(manager.user.id);
+    await createSubtitles(video.id, 2, { en: 2 });
+    await addStream(video.wireId, app, manager.token, { kind: "dash", manifest: mpd("<script>alert(1)</script>") });
+    const streams = (await (await streamsOf(video.wireId, { app })).json()) as StreamAnswer;
+    const answers: Record<string, Response> = {
+      "a JSON read": await api("/v4/containers.json"),
+      "a 404": await api("/v4/nothing.json"),
+      "a 400 naming a field": await api("/v4/containers.json?per_page=many"),
+      "a v3 error": await api("/api/v3/movies/0"),
+      "an OAuth error": await api("/oauth/token", { method: "POST", json: { grant_type: "nope" } }),
+      "a kept manifest": await api(streams.main[0].url),
+      "a subtitle file": await api(`/v4/videos/${video.wireId}/subtitle_tracks/en.srt`, { app }),
+      "a viewer subtitle file": await api(
+        `/v4/videos/${video.wireId}/auth_subtitles/en.vtt?app=${app}&token=None&stream_id=${streams.stream_id}`,
+        { unsigned: true },
+      ),
+      "the OpenAPI document": await api("/openapi.json"),
+      "the index": await api("/"),
+    };
+    expect(answers["a kept manifest"].status).toBe(200);
+    expect(answers["a subtitle file"].status).toBe(200);
+    expect(answers["a viewer subtitle file"].status).toBe(200);
+    for (const [what, res] of Object.entries(answers)) {
+      expect(res.headers.get("content-security-policy"), what).toBe("default-src 'none'; sandbox");
+      expect(res.headers.get("x-content-type-options"), what).toBe("nosniff");
+    }
+    // /docs keeps its own policy (Swagger UI runs there), and its script no sandbox.
+    for (const path of ["/docs", "/docs/init.js"]) {
+      expect((await api(path)).headers.get("content-security-policy") ?? "", path).not.toContain("sandbox");
+    }
   });
 
   it("v3 XML never carries characters XML 1.0 forbids", () => {

@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { createDb, emptyStats, instrument, type D1Stats } from "../db/client";
 import { openShards } from "../db/shards";
 import { log } from "../lib/log";
+import { routingPath } from "../lib/paths";
 import { redactUrl } from "../lib/redact";
 import type { AppEnv } from "../types";
 
@@ -38,6 +39,15 @@ const SECURITY_HEADERS = {
 } as const;
 
 /**
+ * Every answer but /docs is data, never a page: kept manifests and subtitle files are text managers and contributors
+ * wrote, served from this origin, and a browser sent to one must neither run nor load anything from it, whatever the
+ * content type says (docs/decisions.md, "Holding up outside"). /docs is Swagger UI and sets its own policy
+ * (src/routes/docs.ts); its static files are served before the Worker.
+ */
+export const DATA_CSP = "default-src 'none'; sandbox";
+const isDocs = (path: string) => path === "/docs" || path.startsWith("/docs/");
+
+/**
  * Per request: a request id, a D1 session (read replicas for reads, the primary for writes, with the
  * client's bookmark honoured), and the cost headers: Server-Timing with D1 time, queries and rows read, and
  * `cache` (hit, stale or miss) when the edge cache was consulted.
@@ -68,6 +78,7 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   if (newBookmark) res.headers.set(BOOKMARK_HEADER, newBookmark);
   if (!res.headers.has("cache-control")) res.headers.set("cache-control", "private, no-store");
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!res.headers.has(name)) res.headers.set(name, value);
+  if (!isDocs(routingPath(c.req.raw))) res.headers.set("content-security-policy", DATA_CSP);
   if (new URL(c.req.url).protocol === "https:") res.headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
   // An edge-cache answer (fresh or stale) ran no D1 query: it names the cache and carries no D1 entries.
   const edge = c.get("edgeCache");
