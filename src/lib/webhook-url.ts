@@ -227,6 +227,12 @@ function hostPattern(pattern: string) {
 
 const portOf = (u: URL) => u.port || (u.protocol === "http:" ? "80" : "443");
 
+/** Whether `raw` spells its scheme and host (and port) exactly as the URL parser writes them back, case aside. */
+function writtenAsParsed(raw: string, url: URL) {
+  const prefix = `${url.protocol}//${url.host}`;
+  return raw.slice(0, prefix.length).toLowerCase() === prefix && /^([/?#]|$)/.test(raw.slice(prefix.length));
+}
+
 /**
  * Why `raw` cannot be a receiver, or null when it can. The message completes "url: ...", so the 400 names the field.
  */
@@ -241,9 +247,15 @@ export function webhookUrlProblem(raw: string, rules: WebhookUrlRules): string |
   if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an https URL";
   if (url.username || url.password) return "must not carry a user name or password";
   if (raw.includes("#")) return "must not have a fragment";
+  // No DNS name has an empty label; one trailing dot is the root (`example.com.`), two are not (`localhost..`).
+  const written = url.hostname.replace(/^\[|\]$/g, "");
+  if (written.startsWith(".") || written.includes(".."))
+    return "must name a host without an empty label (a leading dot or two dots in a row)";
   const host = bare(url.hostname);
   if (!host) return "must name a host";
-  const loopbackAllowed = rules.allowLoopback && isLoopback(host);
+  // The local exception takes loopback only as the parser writes it (`localhost`, `127.0.0.1`, `[::1]`): `localhost.`,
+  // `127.0.0.1.` or `127.1` are judged by the production rule, so no spelling of "this machine" slips through it.
+  const loopbackAllowed = rules.allowLoopback && !written.endsWith(".") && writtenAsParsed(raw, url) && isLoopback(host);
   if (url.protocol === "http:" && !loopbackAllowed) return "must be an https URL";
   for (const origin of rules.selfOrigins) {
     const self = URL.canParse(origin) ? new URL(origin) : null;

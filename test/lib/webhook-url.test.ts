@@ -53,7 +53,6 @@ describe("webhook receiver URLs (src/lib/webhook-url.ts)", () => {
     for (const url of [
       "https://api.acme.workers.dev/x",
       "https://API.acme.workers.dev./x",
-      "https://api.acme.workers.dev../x",
       "https://0a1b2c3d-api.acme.workers.dev:8443/",
       "https://cdn.example.com/",
     ]) {
@@ -72,7 +71,6 @@ describe("webhook receiver URLs (src/lib/webhook-url.ts)", () => {
     const hosts = [
       "localhost",
       "LOCALHOST.",
-      "localhost..",
       "app.localhost",
       "printer.local",
       "metadata.internal",
@@ -120,6 +118,39 @@ describe("webhook receiver URLs (src/lib/webhook-url.ts)", () => {
     }
     for (const url of ["http://10.0.0.1:9999/", "https://192.168.0.2/", "http://app.localhost:9999/", "http://receiver.example.com/"]) {
       expect(webhookUrlProblem(url, local), url).not.toBeNull();
+    }
+  });
+
+  it("refuses empty labels everywhere, and takes the loopback exception only as the parser writes loopback", () => {
+    // Empty labels (two dots in a row, a leading dot): no DNS name has them; several dots are not one root dot.
+    for (const host of [
+      "localhost..",
+      "LOCALHOST..",
+      "localhost.%2e",
+      "127.0.0.1..",
+      "a..b.example.com",
+      ".example.com",
+      "receiver.example.com..",
+      ".",
+    ]) {
+      const url = `https://${host}/hook`;
+      expect(webhookUrlProblem(url, production), url).toMatch(/empty label/);
+      expect(webhookUrlProblem(url, local), url).toMatch(/empty label/);
+    }
+    // One trailing dot is the DNS root: a public name keeps it, but a loopback name written so is not the exception's.
+    expect(webhookUrlProblem("https://receiver.example.com./hook", production)).toBeNull();
+    for (const url of [
+      "https://localhost./",
+      "http://localhost.:3000/",
+      "https://foo.localhost./",
+      "https://127.0.0.1./", // the parser drops the dot: 127.0.0.1, but not as written
+      "http://127.0.0.1.:9999/",
+      "http://127.1:9999/",
+      "http://0x7f.0.0.1:9999/",
+      "https://localhost.%2e/",
+    ]) {
+      expect(webhookUrlProblem(url, local), url).not.toBeNull();
+      expect(webhookUrlProblem(url, production), url).not.toBeNull();
     }
   });
 

@@ -116,6 +116,27 @@ describe("the loopback exception is for local development only", () => {
   });
 });
 
+describe("trailing dots and empty labels", () => {
+  test("a receiver host with an empty label, or a loopback name with a trailing dot, is a 400 naming url, even locally", async () => {
+    const app = await createApplication();
+    // Here WEBHOOKS_ALLOW_LOOPBACK is true, as locally: only https://localhost/, https://127.0.0.1/ and [::1] as written.
+    for (const url of [
+      "https://localhost../",
+      "https://localhost./",
+      "https://foo.localhost./",
+      "https://127.0.0.1./",
+      "https://127.0.0.1../",
+      "https://a..b.example.com/",
+    ]) {
+      const res = await as(app.wireId, "/v4/webhooks.json", { method: "POST", json: { url } });
+      expect({ status: res.status, fields: (await errorBody(res)).details?.map((d) => d.field) }, url).toEqual({
+        status: 400,
+        fields: ["url"],
+      });
+    }
+  });
+});
+
 describe("pausing and resuming", () => {
   test("active=true on an endpoint the service paused resets its failures and sends the held deliveries", async () => {
     const app = await createApplication();
