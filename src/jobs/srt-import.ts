@@ -5,6 +5,7 @@ import { SUBTITLE_FORMATS, SubtitleError } from "../domain/subtitles/cue";
 import { FORMATS } from "../domain/subtitles/formats";
 import { readSubtitleFile } from "../domain/subtitles/read-file";
 import { formatId } from "../lib/ids";
+import { jobCreatorRefusal } from "../services/access";
 import { bumpGenerations } from "../services/edge-cache";
 import { invalidateSubtitleTrack } from "../services/subtitle-tracks";
 import { ensureBaseline, latestVersion, recordVersion } from "../services/subtitle-versions";
@@ -57,6 +58,9 @@ export const srtImport = defineJob({
     const started = Date.now();
     const { videoId, language } = params;
     if (!job.createdBy) throw new PermanentJobError("the importing user no longer exists");
+    // The job acts for its creator, whoever runs it (a staff retry too): their rights now, not when it was queued.
+    const refused = await jobCreatorRefusal(db, job.createdBy, videoId);
+    if (refused) throw new PermanentJobError(refused);
     if (!job.payloadKey) throw new PermanentJobError("the job has no upload");
 
     const object = await env.SUBTITLES.get(job.payloadKey);

@@ -9,8 +9,10 @@
  *   so a write reveals nothing a read would not.
  */
 import type { DB } from "../db/client";
-import { isContainerManager } from "../db/queries/catalogue";
+import { findVideoWithContainer, isContainerManager } from "../db/queries/catalogue";
+import { findUserById } from "../db/queries/users";
 import { ApiError } from "../lib/errors";
+import { formatId } from "../lib/ids";
 import type { User } from "../types";
 
 /** Anything with a state: a row, or a projection of one (`{ state: r.containerState }`). */
@@ -102,4 +104,21 @@ export async function requireManager<F extends { container: StatedContainer; vid
   if (!found) throw ApiError.notFound();
   if (await who.manages(found.container.id)) return found;
   throw isVisible(found.container, found.video) ? ApiError.forbidden(message) : ApiError.notFound();
+}
+
+/**
+ * Why a job that writes a video's subtitles may not run for its creator now, or undefined when it may. A job acts for
+ * the user who queued it, so each delivery asks again what a request asks (`caller(...).manages`: staff, or a listed
+ * manager of the container): rights lost since the job was queued, a staff flag taken away or an account deleted stop
+ * it, and so on a staff retry, which runs the job for its creator, never with the retrier's rights (docs/decisions.md,
+ * "Jobs"). A missing video is left to the job's own message.
+ */
+export async function jobCreatorRefusal(db: DB, creatorId: number | null, videoId: number): Promise<string | undefined> {
+  const [creator, found] = await Promise.all([
+    creatorId === null ? undefined : findUserById(db, creatorId),
+    findVideoWithContainer(db, videoId),
+  ]);
+  if (!creator) return "its creator's account no longer exists";
+  if (!found || (await caller(db, creator).manages(found.container.id))) return undefined;
+  return `${formatId(creator.id, "u")} no longer manages container ${formatId(found.container.id, "c")} (staff or a listed manager), and the job acts for them`;
 }

@@ -38,8 +38,17 @@ export const srtOf = (cues: TestCue[]) =>
 export const makeCues = (n: number, label = "line", from = 1000): TestCue[] =>
   Array.from({ length: n }, (_, i) => ({ startMs: from + i * 2000, endMs: from + i * 2000 + 1500, text: `${label} ${i + 1}` }));
 
-/** An srt-import job row with its upload already in R2, as the route leaves it (but no message sent). */
+/**
+ * An srt-import job row with its upload already in R2, as the route leaves it (but no message sent). The route queues
+ * an import only for staff or a manager of the video's container, and the job asks again when it runs
+ * (docs/decisions.md, "Jobs"), so the user is made a manager of it (when the video exists).
+ */
 export async function importJob(userId: number, videoId: number, language: string, content: string | Uint8Array) {
+  await env.DB.prepare(
+    "INSERT INTO container_managers (container_id, user_id) SELECT container_id, ?1 FROM videos WHERE id = ?2 ON CONFLICT DO NOTHING",
+  )
+    .bind(userId, videoId)
+    .run();
   const job = await insertJob(db(), { type: "srt-import", params: { videoId, language }, createdBy: userId });
   const key = importUploadKey(job.id);
   await env.SUBTITLES.put(key, content);
