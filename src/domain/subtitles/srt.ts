@@ -30,12 +30,13 @@ function digitsEnd(s: string, pos: number): number {
 }
 
 /**
- * `h:m:s` with an optional fraction after one of `separators`: hours of any width up to 7 digits, minutes and
- * seconds of 1-2 digits, a fraction of 1-9 digits read as a fraction (`,5` = 500 ms, `,04` = 40 ms; beyond the third
- * digit it is cut). Null when the text there is not a timestamp. Every run of digits is bounded, so work is linear.
- * The result is shared: read it before the next call.
+ * `h:m:s` with optional digits after one of `separators`: hours of any width up to 7 digits, minutes and seconds of
+ * 1-2 digits, then 1-9 digits of which the first three count. SubRip (`digits: "milliseconds"`) reads them as whole
+ * milliseconds (`,5` = 5 ms, `,04` = 4 ms), as FFmpeg, VLC and mpv do (docs/decisions.md, "Subtitle formats"); SBV
+ * (`"fraction"`) as a decimal fraction (`.5` = 500 ms). Null when the text there is not a timestamp. Every run of
+ * digits is bounded, so work is linear. The result is shared: read it before the next call.
  */
-export function scanClock(s: string, pos: number, separators: string): ClockRead | null {
+export function scanClock(s: string, pos: number, separators: string, digits: "milliseconds" | "fraction" = "fraction"): ClockRead | null {
   let p = pos;
   let h = 0;
   let m = 0;
@@ -62,7 +63,7 @@ export function scanClock(s: string, pos: number, separators: string): ClockRead
     let q = from;
     for (let c = s.charCodeAt(q); c >= 48 && c <= 57; c = s.charCodeAt(++q)) {
       if (q - from === 9) return null;
-      if (q - from < 3) ms += (c - 48) * (q === from ? 100 : q === from + 1 ? 10 : 1);
+      if (q - from < 3) ms = digits === "milliseconds" ? ms * 10 + c - 48 : ms + (c - 48) * (q === from ? 100 : q === from + 1 ? 10 : 1);
     }
     if (q > from) p = q;
   }
@@ -91,7 +92,7 @@ function readTiming(line: string): Timing | string | null {
   let p = skipSpaces(line, 0);
   const first = line.charCodeAt(p);
   if (first < 48 || first > 57) return null;
-  const start = scanClock(line, p, ",.");
+  const start = scanClock(line, p, ",.", "milliseconds");
   if (!start) return brokenTiming(line);
   p = skipSpaces(line, start.end);
   // Any run of dashes, optional spaces, then ">": `-->`, the `- >` some tools write, and `->`.
@@ -104,7 +105,7 @@ function readTiming(line: string): Timing | string | null {
   const startMs = start.ms;
   const startOutOfRange = start.outOfRange;
   p = skipSpaces(line, arrowEnd + 1);
-  const end = scanClock(line, p, ",.");
+  const end = scanClock(line, p, ",.", "milliseconds");
   if (!end) return `the end time is not a timestamp: ${EXPECTED}, found "${shown(line)}"`;
   if (startOutOfRange || end.outOfRange) return `minutes and seconds must be below 60, found "${shown(line)}"`;
   return { startMs, endMs: end.ms, trailing: end.end < line.length && !isBlank(line.slice(end.end)), oddArrow };

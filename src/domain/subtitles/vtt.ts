@@ -175,8 +175,9 @@ function timestamp(s: string, p: number): [number, number] | null {
 }
 
 /**
- * What a browser drops but a SubRip reader takes (times without a fraction, a fraction of 1-2 or 4+ digits read as
- * a fraction, "," before it, one-digit fields): read so, and noted, rather than losing the cue.
+ * What a browser drops but a SubRip reader takes (times without milliseconds, 1-2 or 4+ digits of them, "," before
+ * them, one-digit fields): read as the SubRip reader reads them (the first three digits as whole milliseconds, as
+ * FFmpeg's WebVTT reader does too), and noted, rather than losing the cue.
  */
 function lenientTimings(line: string): Timings | null {
   const start = looseTimestamp(line, skipSpaces(line, 0));
@@ -202,14 +203,14 @@ function looseTimestamp(s: string, p: number): [number, number] | null {
   if (fields.length < 2) return null;
   const [h, m, sec] = fields.length === 3 ? fields : [0, fields[0], fields[1]];
   if (m > 59 || sec > 59) return null;
-  let fraction = 0;
+  let milliseconds = 0;
   if (s[q] === "." || s[q] === ",") {
     const e = digitsEnd(s, q + 1);
     if (e === q + 1) return null;
-    fraction = Math.round(Number(`0.${s.slice(q + 1, Math.min(e, q + 10))}`) * 1000);
+    milliseconds = Number(s.slice(q + 1, Math.min(e, q + 4)));
     q = e;
   }
-  const ms = h * 3_600_000 + m * 60_000 + sec * 1000 + fraction;
+  const ms = h * 3_600_000 + m * 60_000 + sec * 1000 + milliseconds;
   return Number.isSafeInteger(ms) ? [ms, q] : null;
 }
 
@@ -228,7 +229,7 @@ function notesOf(c: Counts): string[] {
     );
   if (c.lenient.length)
     notes.push(
-      `${c.lenient.length} timing${c.lenient.length > 1 ? "s" : ""} not in WebVTT form (no milliseconds, a 1-2 digit fraction, a comma) read as SubRip reads them, where a browser drops the cue (${lines(c.lenient)})`,
+      `${c.lenient.length} timing${c.lenient.length > 1 ? "s" : ""} not in WebVTT form (no milliseconds, 1-2 digits of them, a comma) read as SubRip reads them, where a browser drops the cue (${lines(c.lenient)})`,
     );
   if (c.settings) notes.push(`cue settings after the end time dropped on ${c.settings} timing line${c.settings > 1 ? "s" : ""}`);
   if (c.identifiers) notes.push(`${c.identifiers} cue identifier${c.identifiers > 1 ? "s" : ""} dropped`);

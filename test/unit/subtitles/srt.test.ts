@@ -39,19 +39,22 @@ describe("readSrt", () => {
     expect(notes).toEqual(["text after the end time dropped on 2 timing lines"]);
   });
 
-  it("reads 1-3 digit fractions as fractions, with a comma or a dot, mixed in one timing", () => {
+  it("reads 1-3 digits of milliseconds as whole milliseconds, as FFmpeg, VLC and mpv do, with a comma or a dot", () => {
     expect(
-      timed("1\n00:00:01,5 --> 00:00:02.04\nx\n\n2\n00:00:07,000 --> 00:00:11.890\ny\n\n3\n00:11:01,97 --> 00:11:02,123\nz\n"),
+      timed("1\n00:00:01,5 --> 00:00:02.04\nx\n\n2\n00:00:07,000 --> 00:00:11.890\ny\n\n3\n00:11:01,97 --> 00:11:01,831\nz\n"),
     ).toEqual([
-      { startMs: 1500, endMs: 2040, text: "x" },
+      { startMs: 1005, endMs: 2004, text: "x" },
       { startMs: 7000, endMs: 11_890, text: "y" },
-      { startMs: 661_970, endMs: 662_123, text: "z" },
+      // A real film writes its milliseconds unpadded: 97 ms, so the cue ends after it starts.
+      { startMs: 661_097, endMs: 661_831, text: "z" },
     ]);
+    // Past three digits only the first three count (FFmpeg reads at most three).
+    expect(timed("00:00:01,1234 --> 00:00:02,0009\nx\n")).toEqual([{ startMs: 1123, endMs: 2000, text: "x" }]);
   });
 
   it("reads timestamps without milliseconds, one-digit fields and hours of three or more digits", () => {
     expect(timed("1\n00:01:39 --> 00:01:41,04\na\n\n2\n0:0:1,000 --> 00:00:0,500\nb\n\n3\n100:00:00,500 --> 1234:05:06,700\nc\n")).toEqual([
-      { startMs: 99_000, endMs: 101_040, text: "a" },
+      { startMs: 99_000, endMs: 101_004, text: "a" },
       { startMs: 1000, endMs: 500, text: "b" },
       { startMs: 360_000_500, endMs: 4_442_706_700, text: "c" },
     ]);
@@ -209,7 +212,7 @@ describe("readSrt in linear time", () => {
     const { cues } = readSrt(text);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(cues).toHaveLength(100_000);
-    expect(cues[99_999]).toEqual({ index: 100_000, line: 299_998, startMs: 99_999_500, endMs: 100_000_000, text: "L" });
+    expect(cues[99_999]).toEqual({ index: 100_000, line: 299_998, startMs: 99_999_005, endMs: 100_000_000, text: "L" });
   });
 });
 

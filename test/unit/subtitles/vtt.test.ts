@@ -152,9 +152,10 @@ describe("readVtt: the file as a browser reads it", () => {
   it("reads as SubRip does the timings a browser drops (no fraction, 2-digit fraction, comma), with a note", () => {
     const file = "WEBVTT\n\n1\n00:01:39 --> 00:01:41.04 region:x\na\n\n00:02:04,5 --> 00:02:07.12\nb\n\n00:02:08.000 --> 00:02:09.000\nc\n";
     const out = readVtt(file);
-    expect(out.cues).toEqual([cue(1, 4, 99_000, 101_040, "a"), cue(2, 7, 124_500, 127_120, "b"), cue(3, 10, 128_000, 129_000, "c")]);
+    // Digits after the seconds are whole milliseconds, as the SubRip reader (and FFmpeg's WebVTT reader) takes them.
+    expect(out.cues).toEqual([cue(1, 4, 99_000, 101_004, "a"), cue(2, 7, 124_005, 127_012, "b"), cue(3, 10, 128_000, 129_000, "c")]);
     expect(out.notes).toContain(
-      "2 timings not in WebVTT form (no milliseconds, a 1-2 digit fraction, a comma) read as SubRip reads them, where a browser drops the cue (lines 4, 7)",
+      "2 timings not in WebVTT form (no milliseconds, 1-2 digits of them, a comma) read as SubRip reads them, where a browser drops the cue (lines 4, 7)",
     );
   });
 
