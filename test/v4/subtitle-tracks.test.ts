@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error -- webvtt-parser (the W3C validator's parser) ships no type declarations
+import { WebVTTParser } from "webvtt-parser";
 import { readAss } from "../../src/domain/subtitles/ass";
 import type { Cue } from "../../src/domain/subtitles/cue";
 import { readSbv } from "../../src/domain/subtitles/sbv";
@@ -144,6 +146,37 @@ describe("GET /v4/videos/<id>/subtitle_tracks/<language>.<ext>", () => {
     expect((await errorBody(res)).vcode).toBe(5403);
     const unsigned = await api(trackPath(video.wireId, "ko.vtt"), { unsigned: true });
     expect(unsigned.status).toBe(401);
+  });
+
+  it("writes a zero-length cue to WebVTT 1 ms long, so the W3C parser reads the file with no error", async () => {
+    const c = await createContainer({ title: "Zero length", managers: [manager.user.id] });
+    const flash = await createVideo(c.id);
+    const file =
+      "1\n00:00:01,000 --> 00:00:02,000\nBefore\n\n2\n00:00:03,000 --> 00:00:03,000\n(flash)\n\n3\n00:00:04,000 --> 00:00:05,000\nAfter\n";
+    const res = await api(`/v4/videos/${flash.wireId}/subtitles/import_srt.json?app=${official}&language=en&token=${manager.token}`, {
+      method: "POST",
+      body: file,
+      headers: { "content-type": "text/plain" },
+    });
+    const job = await waitForJob(((await res.json()) as { job: { id: string } }).job.id, manager.token);
+    expect(job.status).toBe("succeeded");
+    // Stored as read, and noted in the import's quality report.
+    expect((job.result as { quality: { zero_length: unknown } }).quality.zero_length).toEqual({ count: 1, cues: [2] });
+    await waitForJob((job.result as { completion_job: string }).completion_job, manager.token);
+    const json = (await (await api(trackPath(flash.wireId, "en.json"))).json()) as { cues: Array<{ start_ms: number; end_ms: number }> };
+    expect(json.cues.map((q) => [q.start_ms, q.end_ms])).toEqual([
+      [1000, 2000],
+      [3000, 3000],
+      [4000, 5000],
+    ]);
+    const vtt = await (await api(trackPath(flash.wireId, "en.vtt"))).text();
+    const oracle = new WebVTTParser().parse(vtt) as { cues: Array<{ startTime: number; endTime: number }>; errors: unknown[] };
+    expect(oracle.errors).toEqual([]);
+    expect(oracle.cues.map((q) => [Math.round(q.startTime * 1000), Math.round(q.endTime * 1000)])).toEqual([
+      [1000, 2000],
+      [3000, 3001],
+      [4000, 5000],
+    ]);
   });
 
   it("keeps the .srt route of the interface as it was, with the same ETag rules and timing", async () => {

@@ -248,7 +248,11 @@ export function writeVtt(cues: CueInput[]): string {
   const blocks = [SIGNATURE];
   for (const cue of [...cues].sort((a, b) => a.startMs - b.startMs)) {
     const text = vttText(cue.text);
-    blocks.push(`${clock(cue.startMs, ".")} --> ${clock(cue.endMs, ".")}${text ? `\n${text}` : ""}`);
+    // WebVTT wants the end after the start (the W3C parser refuses the file otherwise): a zero-length cue, stored as
+    // read and counted in the import's quality report, is written with the smallest valid length (docs/api.md,
+    // "Subtitle files").
+    const endMs = cue.endMs > cue.startMs ? cue.endMs : cue.startMs + 1;
+    blocks.push(`${clock(cue.startMs, ".")} --> ${clock(endMs, ".")}${text ? `\n${text}` : ""}`);
   }
   return `${blocks.join("\n\n")}\n`;
 }
