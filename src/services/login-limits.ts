@@ -1,3 +1,4 @@
+import { isKnownClient, rememberClient } from "../db/queries/login-limits";
 import { sha256Hex } from "../lib/encoding";
 import { ApiError, VCODE } from "../lib/errors";
 import { type RateLimitPolicy, policyField } from "../lib/rate-limit-headers";
@@ -12,10 +13,16 @@ import { authenticate, badLogin } from "./sessions";
  * - `login-address`, 20 a minute per client: every attempt, before any credential is checked;
  * - `login-account`, 10 a minute: a password login per account *and client*, asked after the password check
  *   (`passwordLogin`), so only a client's own attempts can lock it out of an account: someone else's failures,
- *   from another address, never lock the owner out; an external identity per verified identity (`limitLoginByAccount`).
+ *   from another address, never lock the owner out; an external identity per verified identity (`limitLoginByAccount`);
+ * - `login-account-ceiling`, 20 a minute per account across clients: the password logins of clients new to the
+ *   account (every failure, and a success from a client that has not logged in to it in 90 days), so a guess spread
+ *   over many addresses is slowed, while a client that logged in before still gets in with the right password.
  * Windows are 60 s, aligned to the clock; Retry-After says when the exhausted one ends.
  */
 export const LOGIN_WINDOW_SECONDS = 60;
+
+/** How long a client that logged in to an account stays known to it: the ceiling does not slow its right password. */
+export const KNOWN_CLIENT_SECONDS = 90 * 24 * 60 * 60;
 
 /**
  * The client a limit counts: `CF-Connecting-IP` (Cloudflare sets it on every request; only local runs lack it and
@@ -43,6 +50,8 @@ export function clientOf(address: string): string {
 export const LOGIN_POLICIES = {
   address: { name: "login-address", quota: 20, window: LOGIN_WINDOW_SECONDS },
   account: { name: "login-account", quota: 10, window: LOGIN_WINDOW_SECONDS },
+  // Twice a client's own quota: no single client (a stuck device with an old password) can spend it alone.
+  ceiling: { name: "login-account-ceiling", quota: 20, window: LOGIN_WINDOW_SECONDS },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 /** The `RateLimit-Policy` every login answers (src/lib/rate-limit-headers.ts), set by the login routes. */
@@ -66,9 +75,13 @@ export async function limitLoginByAccount(deps: QuotaDeps, account: string) {
  * A username and password login, limited per (username, client) after the password check. A client that failed 10
  * times in the window gets 429 for that username whatever it sends next, the right password included, so the limit
  * gives its guesses no answer; a client that has not (the owner, elsewhere) logs in as usual. The check that lets a
- * success through counts it too: only that client's. Unknown
- * usernames are counted like known ones, so the limit reveals no account. The caller has counted the attempt
- * against the client (`limitLoginByAddress`).
+ * success through counts it too: only that client's. Unknown usernames are counted like known ones, so the limit
+ * reveals no account. The caller has counted the attempt against the client (`limitLoginByAddress`).
+ *
+ * Then the per-account ceiling across clients, for clients new to the account only: one that logged in to it with its
+ * password in the last 90 days is never slowed by others' guesses. Once the ceiling is spent, a new client gets 429
+ * whatever it sends, the right password too (a 201 there is the answer a spread guess looks for), after the same work
+ * either way. A success from a new client makes it known.
  */
 export async function passwordLogin(
   deps: Pick<Deps, "db" | "env" | "report">,
@@ -76,14 +89,23 @@ export async function passwordLogin(
   username: string,
   password: string,
 ): Promise<User> {
+  const name = username.toLowerCase();
+  const now = Math.floor(Date.now() / 1000);
+  const since = now - KNOWN_CLIENT_SECONDS;
+  // The account's tag of this client: neither the address nor the same for two accounts sharing it.
+  const tag = (await sha256Hex(`login-client:${name}\n${client}`)).slice(0, 32);
+  // Asked whatever the password, before it is checked: the answer and its cost must not depend on it.
+  const known = await isKnownClient(deps.db, username, tag, since);
   let user: User | undefined;
   try {
     user = await authenticate(deps.db, username, password);
   } catch (err) {
     if (!(err instanceof ApiError && err.vcode === VCODE.badLogin)) throw err;
   }
-  const key = `account:${(await sha256Hex(`password:${username.toLowerCase()}\n${client}`)).slice(0, 32)}`;
+  const key = `account:${(await sha256Hex(`password:${name}\n${client}`)).slice(0, 32)}`;
   await takeQuota(deps, LOGIN_POLICIES.account, key, ALL);
+  if (!known) await takeQuota(deps, LOGIN_POLICIES.ceiling, `account:${(await sha256Hex(`password:${name}`)).slice(0, 32)}`, ALL);
   if (!user) throw badLogin();
+  await rememberClient(deps.db, user.id, tag, since, now);
   return user;
 }

@@ -120,9 +120,10 @@ describe("write limits answer their policy", () => {
 });
 
 describe("login limits answer their policies", () => {
-  const both = '"login-address";q=20;w=60, "login-account";q=10;w=60';
+  const both = '"login-address";q=20;w=60, "login-account";q=10;w=60, "login-account-ceiling";q=20;w=60';
 
   it("on every login answer, a refused one included, v5 and the v3 password grant, with each counted policy's state", async () => {
+    await freshWindow();
     const address = "192.0.2.77";
     const res = await api("/v5/sessions.json", {
       method: "POST",
@@ -131,10 +132,12 @@ describe("login limits answer their policies", () => {
     });
     expect(res.status).toBe(401);
     expect(res.headers.get("ratelimit-policy")).toBe(both);
-    // Counted against the address first, then (after the password check) the username for this client.
+    // Counted against the address first, then (after the password check) the username for this client, then the
+    // username across clients (this client is new to it).
     expect(states(res.headers.get("ratelimit"))).toMatchObject([
       { name: "login-address", r: 19 },
       { name: "login-account", r: 9 },
+      { name: "login-account-ceiling", r: 19 },
     ]);
     const someone = await createUser();
     const ok = await api("/v5/sessions.json", {
@@ -146,6 +149,17 @@ describe("login limits answer their policies", () => {
     expect(states(ok.headers.get("ratelimit"))).toMatchObject([
       { name: "login-address", r: 18 },
       { name: "login-account", r: 9 },
+      { name: "login-account-ceiling", r: 19 },
+    ]);
+    // A client that logged in to the account before is not counted against the ceiling.
+    const again = await api("/v5/sessions.json", {
+      method: "POST",
+      headers: { "cf-connecting-ip": address },
+      json: { username: someone.user.username, password: someone.password },
+    });
+    expect(states(again.headers.get("ratelimit"))).toMatchObject([
+      { name: "login-address", r: 17 },
+      { name: "login-account", r: 8 },
     ]);
     const client = await createApplication({ secret: "rate-limit-client-secret" });
     const v3 = await api("/oauth/token", {
@@ -161,7 +175,7 @@ describe("login limits answer their policies", () => {
     });
     expect(v3.status).toBe(400);
     expect(v3.headers.get("ratelimit-policy")).toBe(both);
-    expect(states(v3.headers.get("ratelimit"))[0]).toMatchObject({ name: "login-address", r: 17 });
+    expect(states(v3.headers.get("ratelimit"))[0]).toMatchObject({ name: "login-address", r: 16 });
   });
 
   it("on a 429: which policy ran out, nothing remaining, reset when its window ends", async () => {

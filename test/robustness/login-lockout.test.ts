@@ -6,7 +6,8 @@ import { postSession } from "../helpers/identity";
 /**
  * Nobody can lock a known username out by failing to log in as it: the per-account limit counts per account and
  * client, after the password check, so someone else's failures never refuse the owner's login from their own address
- * (docs/api.md, "Login rate limits"). The guessing client itself is refused even with the right password.
+ * (docs/api.md, "Login rate limits"). The guessing client itself is refused even with the right password. A guess
+ * spread over many addresses meets the per-account ceiling, which slows only addresses new to the account.
  */
 async function freshWindow() {
   // The local limiter counts in 60 s windows aligned to the clock: start early in one rather than straddle two.
@@ -15,19 +16,65 @@ async function freshWindow() {
 }
 
 describe("failed logins from other clients do not lock the owner out", () => {
-  it("30 wrong passwords for a staff username from three addresses: each is refused, the owner still logs in", async () => {
+  it("a guess spread over addresses: each address stops at 10, the account at 20 new-address attempts; the owner still logs in", async () => {
     await freshWindow();
     const staff = await createUser({ staff: true });
-    const attackers = [randomAddress(), randomAddress(), randomAddress()];
-    for (const address of attackers) {
-      for (let i = 0; i < 10; i++) {
-        expect((await postSession({ username: staff.user.username, password: `guess-${i}` }, { address })).status).toBe(401);
-      }
-      // Past its limit the attacking client learns nothing more, not even from the right password.
-      expect((await postSession({ username: staff.user.username, password: staff.password }, { address })).status).toBe(429);
+    // The owner's address, known to the account since this login (which counted once against the ceiling).
+    const home = randomAddress();
+    expect((await postSession({ username: staff.user.username, password: staff.password }, { address: home })).status).toBe(201);
+    const first = randomAddress();
+    for (let i = 0; i < 10; i++) {
+      expect((await postSession({ username: staff.user.username, password: `guess-${i}` }, { address: first })).status).toBe(401);
     }
-    const owner = await postSession({ username: staff.user.username, password: staff.password }, { address: randomAddress() });
+    // Past its limit the attacking client learns nothing more, not even from the right password.
+    expect((await postSession({ username: staff.user.username, password: staff.password }, { address: first })).status).toBe(429);
+    // One guess from each of nine more addresses reaches the ceiling (1 + 10 + 9 = 20 attempts from addresses new to
+    // the account this minute); then every new address is slowed to the window's end, whatever it sends.
+    for (let i = 0; i < 9; i++) {
+      expect((await postSession({ username: staff.user.username, password: `spread-${i}` })).status, `address ${i}`).toBe(401);
+    }
+    const slowed = await postSession({ username: staff.user.username, password: "spread-last" });
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(slowed.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect(slowed.headers.get("ratelimit")).toMatch(/^"login-account-ceiling";r=0;t=\d+$/);
+    expect((await postSession({ username: staff.user.username, password: staff.password })).status, "a new address").toBe(429);
+    // The owner, from the address that logged in before, is not slowed by anyone's guesses (a typo is a plain 401).
+    expect((await postSession({ username: staff.user.username, password: "typo" }, { address: home })).status).toBe(401);
+    const owner = await postSession({ username: staff.user.username, password: staff.password }, { address: home });
     expect(owner.status).toBe(201);
+    // Another account is untouched.
+    const other = await createUser();
+    expect((await postSession({ username: other.user.username, password: other.password })).status).toBe(201);
+  });
+
+  it("the ceiling through the v3 password grant too, shared with v5 logins", async () => {
+    await freshWindow();
+    const client = await createApplication({ secret: "ceiling-secret" });
+    const victim = await createUser();
+    const grant = (password: string, address = randomAddress()) =>
+      api("/oauth/token", {
+        method: "POST",
+        headers: { "cf-connecting-ip": address },
+        json: {
+          grant_type: "password",
+          client_id: client.wireId,
+          client_secret: "ceiling-secret",
+          username: victim.user.username,
+          password,
+        },
+      });
+    const home = randomAddress();
+    expect((await grant(victim.password, home)).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await grant(`v3-${i}`)).status, `v3 address ${i}`).toBe(400);
+    for (let i = 0; i < 9; i++) {
+      expect((await postSession({ username: victim.user.username, password: `v5-${i}` })).status, `v5 address ${i}`).toBe(401);
+    }
+    const slowed = await grant(victim.password);
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await slowed.json()) as { error: string }).error).toBe("temporarily_unavailable");
+    expect((await grant(victim.password, home)).status).toBe(200);
   });
 
   it("the same through the v3 password grant", async () => {

@@ -74,6 +74,25 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user").on(t.userId)],
 );
 
+/**
+ * The clients (an address; an IPv6 /64) that logged in to an account with its password in the last 90 days: the
+ * per-account login ceiling does not slow them, so a guess spread over many addresses cannot keep the owner out
+ * (src/services/login-limits.ts; docs/decisions.md, "External identity"). `client` is a SHA-256 tag of the account
+ * and the client, never the address; the account's rows past 90 days go at its next login from a new client.
+ */
+export const loginClients = sqliteTable(
+  "login_clients",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    client: text("client").notNull(),
+    // Unix seconds of the last password login from this client.
+    lastLoginAt: integer("last_login_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.client] })],
+);
+
 export const containerManagers = sqliteTable(
   "container_managers",
   {
