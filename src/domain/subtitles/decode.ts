@@ -237,6 +237,8 @@ function byLanguage(legacy: Legacy, code: string, entry: { encodings: string[]; 
   }
   if (passing.length && high < FEW_BYTES)
     return take(...passing[0], `, and it reads as ${name} (${high} non-ASCII bytes: too few for the detector to judge)`);
+  if (passing.length && exp.detectorBlind)
+    return take(...passing[0], `, and it reads as ${name} (the only code page of its script; the detector names no confident rival)`);
   const bar = Math.max(NOISE, (best?.guess.confidence ?? 0) / 2);
   let agreed: [string, string, Guess] | null = null;
   for (const [e, text] of passing)

@@ -112,6 +112,43 @@ describe("legacy encodings chosen from the language, checked by the detector", (
     expect(decodeSubtitleBytes(bytesOf(fixture("zh-gb18030").base64), {})).toMatchObject({ encoding: "gb18030", source: "detector" });
   });
 
+  it("reads Thai dialogue in windows-874 with the language th, though the detector's Thai recogniser does not rank it", () => {
+    // windows-874 is TIS-620: Thai U+0E01-U+0E5B at bytes 0xA1-0xFB, ASCII as itself.
+    const tis620 = (s: string) => Uint8Array.from(s, (c) => (c >= "\u0e01" && c <= "\u0e5b" ? c.charCodeAt(0) - 0xd60 : c.charCodeAt(0)));
+    const lines = [
+      "สวัสดีครับ วันนี้อากาศดีมาก",
+      "คุณจะไปไหนคะ",
+      "ฉันจะไปตลาดกับแม่",
+      "เดี๋ยวก่อน! รอฉันด้วย",
+      "ขอบคุณมากครับ",
+      "ไม่เป็นไร",
+      "เราต้องรีบไปแล้ว",
+      "พรุ่งนี้เจอกันนะ",
+      "ระวังนะ! มีรถมา",
+      "ฉันรักเธอ",
+      '"อะไรนะ?" เขาถาม',
+      "- ใช่\r\n- ไม่ใช่",
+      "ราคา 500 บาท",
+      "ตอนที่ 1: จุดเริ่มต้น",
+      "ผู้หญิงคนนั้นเป็นใคร",
+      "ฆ่ามัน!",
+      "ฤดูฝนมาถึงแล้ว",
+      "ฯลฯ",
+      "ๆ",
+      "โอ้ พระเจ้า...",
+    ];
+    const clock = (ms: number) => new Date(ms).toISOString().slice(11, 23).replace(".", ",");
+    const text = Array.from(
+      { length: 120 },
+      (_, k) => `${k + 1}\r\n${clock(k * 3000)} --> ${clock(k * 3000 + 2000)}\r\n${lines[k % 6]}\r\n`,
+    ).join("\r\n");
+    const decoded = decodeSubtitleBytes(tis620(text), { language: "th" });
+    expect(decoded).toMatchObject({ text, encoding: "windows-874", source: "language" });
+    expect(decoded.reason).toMatch(/the language th suggests windows-874, and it reads as Thai/);
+    // Another language's hint still never gives mojibake.
+    for (const language of ["ru", "ko", "en", "ar", "he"]) rightOrRefused(tis620(text), { language }, text);
+  });
+
   it("takes the language's code page alone when a long file has too few non-ASCII bytes for the detector", () => {
     const english = ENCODING_FIXTURES.find((f) => f.name === "en-windows-1252")!;
     const decoded = decodeSubtitleBytes(bytesOf(english.base64), { language: "en" });
