@@ -2,7 +2,7 @@
 // "Shards"). The one place scripts learn which databases exist, so migrations, backups and seeds reach all of them.
 import { ROOT } from "./lib.mjs";
 
-/** `[{ binding, migrationsDir, kind }]` for `env` (undefined: the top-level, local configuration). */
+/** `[{ binding, name, migrationsDir, kind }]` for `env` (undefined: the top-level, local configuration); `name` is the D1 database's. */
 export async function d1Databases(env) {
   const { experimental_readRawConfig } = await import("wrangler");
   const { rawConfig } = experimental_readRawConfig({ config: `${ROOT}/wrangler.toml` });
@@ -10,6 +10,7 @@ export async function d1Databases(env) {
   if (!config) throw new Error(`wrangler.toml defines no environment ${env}`);
   return (config.d1_databases ?? []).map((d) => ({
     binding: d.binding,
+    name: d.database_name,
     migrationsDir: d.migrations_dir,
     kind: d.binding === "DB" ? "catalogue" : "shard",
   }));

@@ -3,7 +3,7 @@
 // "Shards") into one .sql file per database, in one directory that npm run db:restore loads. `wrangler d1 export` refuses a
 // database with fts5 tables, so this exports the ordinary tables only (`--table`, data only) and the restore refills
 // the full-text indexes from them (docs/decisions.md, "Backups"; docs/operations.md, "Backup and restore").
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { d1Databases } from "./d1-bindings.mjs";
@@ -30,7 +30,11 @@ async function main(argv) {
     .replace(/\.\d+Z$/, "Z")
     .replaceAll(":", "");
   const dir = options.out ? fromCwd(options.out) : join(ROOT, "backups", `${target.env ?? "local"}-${stamp}`);
-  mkdirSync(dir, { recursive: true });
+  // The files hold password hashes, emails and application secrets: the directory and each file are the owner's alone
+  // (0700, 0600), whatever the umask, and an existing directory named by --out is closed too (docs/operations.md,
+  // "Backup and restore"). wrangler's dump goes to a directory of mkdtemp's, 0700 as well.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
   // One after the other: a remote export stops its database answering until it ends, one database at a time.
   for (const { binding } of await d1Databases(target.env)) await backupDatabase({ ...target, binding }, join(dir, `${binding}.sql`));
 }
@@ -68,8 +72,8 @@ async function backupDatabase(target, out) {
   }
   const fixups = textFixups(target, schema.tables);
 
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, writeBackup({ source: where, binding: target.binding, schema, dump, fixups }));
+  mkdirSync(dirname(out), { recursive: true, mode: 0o700 });
+  writePrivate(out, writeBackup({ source: where, binding: target.binding, schema, dump, fixups }));
   const rows = countRows(dump);
   const total = [...rows.values()].reduce((a, b) => a + b, 0);
   console.log(`${relative(process.cwd(), out) || out}: ${total} rows of ${schema.tables.length} tables, ${statSync(out).size} bytes`);
@@ -78,6 +82,13 @@ async function backupDatabase(target, out) {
   );
   if (fixups.length)
     console.log(`${fixups.length} rows with both line breaks and literal \\n or \\r kept exactly (docs/decisions.md, "Backups")`);
+}
+
+/** A file readable and writable by its owner only (0600) whatever the umask, closed before any byte is written. */
+function writePrivate(path, text) {
+  if (existsSync(path)) chmodSync(path, 0o600);
+  writeFileSync(path, text, { mode: 0o600 });
+  chmodSync(path, 0o600);
 }
 
 try {

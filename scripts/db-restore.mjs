@@ -1,4 +1,4 @@
-// npm run db:restore -- --file DIR|FILE [--local [--persist-to DIR] | --remote --env staging|production] [--force]
+// npm run db:restore -- --file DIR|FILE [--local [--persist-to DIR] | --remote --env staging|production --confirm ENV] [--force]
 // Loads a backup of npm run db:backup (a directory: every database; one file: that database) into empty D1 databases,
 // each into the binding it was taken from (DB, SHARD_<n>; docs/decisions.md, "Shards"): the backup's own migrations (the schema the rows
 // were taken from), then every row (d1_migrations too), the full-text indexes refilled as they are loaded, all in one
@@ -9,15 +9,18 @@ import { join } from "node:path";
 import { d1Databases } from "./d1-bindings.mjs";
 import { wrangler } from "./lib.mjs";
 import { D1Error, execute } from "./admin/d1.mjs";
+import { confirmRemoteRestore } from "./backup/confirm.mjs";
 import { countRows, readBackup, restoreSql } from "./backup/format.mjs";
 import { BackupError, UsageError, checkoutMigrations, describeTarget, fromCwd, parseArgs, targetArgs } from "./backup/target.mjs";
 
-const USAGE = `usage: npm run db:restore -- --file DIR|FILE [--local [--persist-to DIR] | --remote --env staging|production] [--force]
+const USAGE = `usage: npm run db:restore -- --file DIR|FILE [--local [--persist-to DIR] | --remote --env staging|production --confirm ENV] [--force]
 
   --file DIR|FILE     a backup directory written by npm run db:backup (every database in it), or one of its files
   --local             the local D1 of npm start and npm run dev (the default)
   --persist-to DIR    another local state directory (as wrangler dev --persist-to)
   --remote --env ENV  the deployed D1 of that environment's wrangler.toml binding
+  --confirm ENV       the environment's name again, typed: a remote restore asks for it (on a terminal, at a prompt)
+                      and refuses without it (exit 2) before touching anything
   --force             replace the rows of a database that already has tables (otherwise refused)
 
 The target gets the backup's migrations, then its rows. Restore into a new database and check it before pointing
@@ -33,7 +36,7 @@ function targetTables(target) {
 }
 
 async function main(argv) {
-  const { options, target } = await parseArgs(argv, { values: ["file"], flags: ["force"] });
+  const { options, target } = await parseArgs(argv, { values: ["file", "confirm"], flags: ["force"] });
   if (options.help) return console.log(USAGE);
   if (!options.file) throw new UsageError("--file DIR|FILE names the backup to load");
   const path = fromCwd(options.file);
@@ -58,9 +61,17 @@ async function main(argv) {
     }
   });
   // Every database the backup names must exist here before anything is loaded.
-  const bindings = new Set((await d1Databases(target.env)).map((d) => d.binding));
+  const databases = await d1Databases(target.env);
+  const bindings = new Set(databases.map((d) => d.binding));
   const unknown = backups.map((b) => b.meta.binding ?? "DB").filter((b) => !bindings.has(b));
   if (unknown.length) throw new BackupError(`wrangler.toml has no D1 binding ${unknown.join(", ")} for the ${describeTarget(target)}`);
+  // A deployed environment's databases are replaced only with its name typed; asked before any wrangler call.
+  const restored = new Set(backups.map((b) => b.meta.binding ?? "DB"));
+  await confirmRemoteRestore(
+    target,
+    databases.filter((d) => restored.has(d.binding)),
+    options.confirm,
+  );
   // Every target checked before any is loaded, so a refusal leaves them all as they were.
   const targets = backups.map((backup) => {
     const t = { ...target, binding: backup.meta.binding ?? "DB" };

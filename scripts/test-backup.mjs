@@ -3,13 +3,17 @@
 // each shard), restores the backup into a second, empty one, and compares every table of every database (row count
 // and a hash of its rows in primary key or rowid order), sqlite_master, the shards' id counters, and the answers of
 // every full-text index to the same queries; then checks that a restore into a non-empty database is refused without
-// --force and replaces it with --force. Prints a PASS or FAIL line per check
+// --force and replaces it with --force; that the backup is its owner's alone (0700, 0600) under a umask of 000; and that
+// a remote restore without its typed confirmation is refused (exit 2) before any wrangler call (a guard loaded into
+// the script fails on any subprocess or fetch, so nothing reaches the network). Prints a PASS or FAIL line per check
 // and the closing line CI reads ("backup: N passed, N failed"); exits 1 on any failure.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { PassThrough } from "node:stream";
+import { confirmRemoteRestore } from "./backup/confirm.mjs";
 import { shardBindings } from "./d1-bindings.mjs";
 import { ROOT, WRANGLER, migrateLocal, seedLocal, wranglerEnv } from "./lib.mjs";
 
@@ -130,8 +134,17 @@ function compareTable(a, b, t) {
   return `${ra.length} rows, ${hash(ra)}`;
 }
 
+// The backup directory already there and open to all, with a stale file open to all, and the backup run with umask
+// 000: the directory and every file must still end up the owner's alone.
+mkdirSync(FILE, { recursive: true });
+chmodSync(FILE, 0o777);
+writeFileSync(join(FILE, "DB.sql"), "stale");
+chmodSync(join(FILE, "DB.sql"), 0o666);
+const underUmask000 = (name, args) =>
+  run("/bin/sh", ["-c", 'umask 000 && exec "$0" "$@"', process.execPath, join(ROOT, "scripts", name), ...args]);
+
 await check("db:backup writes a backup of the seeded database", async () => {
-  const res = await script("db-backup.mjs", ["--local", "--persist-to", SOURCE, "--out", FILE]);
+  const res = await underUmask000("db-backup.mjs", ["--local", "--persist-to", SOURCE, "--out", FILE]);
   assert.equal(res.status, 0, res.stdout + res.stderr);
   const meta = JSON.parse(
     readFileSync(join(FILE, "DB.sql"), "utf8")
@@ -144,6 +157,73 @@ await check("db:backup writes a backup of the seeded database", async () => {
     .split("\n")
     .filter((l) => l.endsWith("bytes"))
     .join("; ");
+});
+
+await check("the backup is its owner's alone: directory 0700, every file 0600, under umask 000", () => {
+  const mode = (path) => statSync(path).mode & 0o777;
+  assert.equal(mode(FILE).toString(8), "700", FILE);
+  const files = readdirSync(FILE);
+  for (const f of files) assert.equal(mode(join(FILE, f)).toString(8), "600", f);
+  return `${files.length} files`;
+});
+
+// Any subprocess (wrangler) or fetch in the restore script exits at once with 99 or 98, saying so: a refusal that
+// exits 2 without it touched nothing, let alone the network.
+const GUARD = `data:text/javascript,${encodeURIComponent(`
+  import cp from "node:child_process";
+  import { syncBuiltinESMExports } from "node:module";
+  for (const name of ["spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync", "fork"]) {
+    cp[name] = () => { process.stderr.write("GUARD: " + name + " called\\n"); process.exit(99); };
+  }
+  syncBuiltinESMExports();
+  globalThis.fetch = () => { process.stderr.write("GUARD: fetch called\\n"); process.exit(98); };
+`)}`;
+const guardedRestore = (args) => run(process.execPath, ["--import", GUARD, join(ROOT, "scripts", "db-restore.mjs"), ...args]);
+const REMOTE = ["--file", FILE, "--remote", "--env", "production", "--force"];
+
+await check("a remote restore without --confirm and no terminal is refused (exit 2) before any wrangler call", async () => {
+  const res = await guardedRestore(REMOTE);
+  assert.equal(res.status, 2, res.stdout + res.stderr);
+  assert.doesNotMatch(res.stderr, /GUARD/);
+  assert.match(res.stderr, /--confirm production/);
+  assert.match(res.stderr, /media-catalogue-production\b/);
+  return res.stderr.trim().split("\n").at(-1);
+});
+await check("a --confirm naming another environment is refused the same way", async () => {
+  const res = await guardedRestore([...REMOTE, "--confirm", "staging"]);
+  assert.equal(res.status, 2, res.stdout + res.stderr);
+  assert.doesNotMatch(res.stderr, /GUARD/);
+  assert.match(res.stderr, /--confirm "staging" does not match.*--confirm production/);
+});
+await check("--confirm production goes past the confirmation: its first act is a wrangler call (stopped by the guard)", async () => {
+  const res = await guardedRestore([...REMOTE, "--confirm", "production"]);
+  assert.equal(res.status, 99, res.stdout + res.stderr);
+  assert.match(res.stderr, /GUARD: spawnSync called/);
+});
+await check("on a terminal the environment's name typed at the prompt confirms, anything else refuses", async () => {
+  const databases = [{ binding: "DB", name: "media-catalogue-production" }];
+  const ask = async (typed) => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const output = new PassThrough();
+    let prompt = "";
+    output.on("data", (c) => (prompt += c));
+    const answer = confirmRemoteRestore({ remote: true, env: "production" }, databases, undefined, { input, output });
+    input.end(typed);
+    return answer.then(
+      () => ({ ok: true, prompt }),
+      (err) => ({ ok: false, prompt, err }),
+    );
+  };
+  const yes = await ask("production\n");
+  assert.ok(yes.ok, String(yes.err));
+  assert.match(yes.prompt, /Type the environment's name \(production\)/);
+  for (const typed of ["prod\n", "Production\n", ""]) {
+    const no = await ask(typed);
+    assert.equal(no.ok, false, JSON.stringify(typed));
+    assert.match(no.err.message, /--confirm production/);
+  }
+  // A local restore asks nothing.
+  await confirmRemoteRestore({ remote: false }, databases, undefined, { input: new PassThrough() });
 });
 
 const [source] = await Promise.all([
