@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { mergeJobParams } from "../db/queries/jobs";
 import { listVideoSegments } from "../db/queries/subtitles";
-import { SUBTITLE_FORMATS, SubtitleError } from "../domain/subtitles/cue";
+import { SUBTITLE_FORMATS, SubtitleError, type SubtitleFormat } from "../domain/subtitles/cue";
 import { FORMATS } from "../domain/subtitles/formats";
 import { readSubtitleFile } from "../domain/subtitles/read-file";
 import { formatId } from "../lib/ids";
@@ -67,17 +67,9 @@ export const srtImport = defineJob({
     if (!object) throw new PermanentJobError(`upload ${job.payloadKey} is missing`);
     const bytes = new Uint8Array(await object.arrayBuffer());
 
-    let file;
-    try {
-      file = readSubtitleFile(bytes, { language, format: params.format, encoding: params.encoding, timing: params.timing });
-    } catch (err) {
-      if (err instanceof SubtitleError) {
-        throw new PermanentJobError(
-          err.format ? `invalid ${FORMATS[err.format].name} file: ${err.message}` : `unreadable text: ${err.message}`,
-        );
-      }
-      throw err;
-    }
+    const file = await refusingFile(() =>
+      readSubtitleFile(bytes, { language, format: params.format, encoding: params.encoding, timing: params.timing }),
+    );
     const { cues, report } = file;
     await progress(10);
 
@@ -94,19 +86,16 @@ export const srtImport = defineJob({
       await mergeJobParams(db, job.id, { mode });
     }
     // Chunks are named by ranges of cue numbers, so the plan numbers cues in time order (the file's own positions stay in
-    // the report); the order is stable, so a replay numbers them the same.
-    const plan = planImport(
-      cues.map((c, n) => ({ ...c, index: n + 1 })),
-      mode,
-      segments,
-    );
+    // the report and the refusals). Joined cues are held to the cue limits there, as a cue read is.
+    const plan = await refusingFile(() => planImport(cues, mode, segments), report.format);
     await progress(20);
 
     const scope = { videoId, containerId, userId: job.createdBy, username, language };
     // The text before the first import of a track kept from before versions existed becomes its version 1: before any
     // chunk is written, never on a replay that finds this import's own chunks (the text is then partly the import's).
     if (!(await importStarted(store.db, job.id))) await ensureBaseline(store, { videoId, language });
-    const counts = await writeImport(store, job.id, scope, mode, plan, cues.length, progress);
+    // The track as it will be after the import is held to the track limit before the first write.
+    const counts = await refusingFile(() => writeImport(store, job.id, scope, mode, plan, cues.length, progress), report.format);
     // One subtitles.updated per import that changed a text, after its last chunk. A replay counts the chunks an earlier
     // delivery wrote as that delivery did, so one that finds every chunk written still records the event if the
     // delivery that wrote them died first; the job row keeps it from being recorded twice. Imports only create and
@@ -151,6 +140,22 @@ export const srtImport = defineJob({
     };
   },
 });
+
+/**
+ * Runs a step of the import that may refuse the file (SubtitleError naming cue, line and limit): the refusal fails the
+ * job for good, named as the reader's are (`invalid SubRip file: cue 3 (line 10): ...`), since retrying cannot help.
+ */
+async function refusingFile<T>(step: () => T | Promise<T>, format?: SubtitleFormat): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (!(err instanceof SubtitleError)) throw err;
+    err.format ??= format;
+    throw new PermanentJobError(
+      err.format ? `invalid ${FORMATS[err.format].name} file: ${err.message}` : `unreadable text: ${err.message}`,
+    );
+  }
+}
 
 /**
  * Queues an import of an upload the route has read in full; the bytes go to R2, never to the row. `applicationId`:

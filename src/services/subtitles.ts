@@ -10,7 +10,7 @@ import {
 } from "../db/queries/subtitles";
 import { runBatch } from "../db/raw-batch";
 import type { ShardDB } from "../db/shards";
-import type { Cue } from "../domain/subtitles/cue";
+import { SubtitleError, cueTextProblem, trackCharsProblem, type Cue } from "../domain/subtitles/cue";
 import type { TrackShard } from "./subtitle-versions";
 
 /** Subtitle languages: `en`, `pt-br`. */
@@ -22,36 +22,51 @@ export const IMPORT_CHUNK_ROWS = 500;
 const IMPORT_CHUNK_CHARS = 256 * 1024;
 
 export type ImportMode = "create" | "match";
-/** One subtitle to write: the segment it belongs to (by start), the first cue that gave it its text. */
+/**
+ * One subtitle to write: the segment it belongs to (by start) and `cue`, the number in time order of the first cue that
+ * gave it its text (chunk keys are ranges of these); `from`, that cue's position and line in the file, for refusals.
+ */
 export interface PlannedRow {
   cue: number;
   startMs: number;
   endMs: number;
   text: string;
+  from: { cue: number; line: number };
 }
 
 /**
- * Pairs cues with segments. `create` (the video had no segments): one segment per distinct cue start;
- * cues that start at the same millisecond share one segment, their texts joined by a line break.
- * `match`: each cue takes the nearest untaken segment whose start is within ±START_TOLERANCE_MS; a cue
- * with none is `unmatched` and not written (the community's timing is never changed by an import).
+ * Pairs cues (in time order, with their positions in the file) with segments, numbering them in time order; the order
+ * is stable, so a replay numbers them the same. `create` (the video had no segments): one segment per distinct cue
+ * start; cues that start at the same millisecond share one segment, their texts joined by a line break, and the joined
+ * text is held to the cue limits as a cue read is (a refusal names the cue that took it past). `match`: each cue takes
+ * the nearest untaken segment whose start is within ±START_TOLERANCE_MS; a cue with none is `unmatched` and not
+ * written (the community's timing is never changed by an import).
  */
 export function planImport(cues: Cue[], mode: ImportMode, segments: Array<{ startMs: number }>) {
   const rows: PlannedRow[] = [];
   if (mode === "create") {
-    for (const cue of cues) {
+    cues.forEach((cue, n) => {
       const last = rows[rows.length - 1];
       if (last && last.startMs === cue.startMs) {
         last.text = `${last.text}\n${cue.text}`;
         last.endMs = Math.max(last.endMs, cue.endMs);
-      } else rows.push({ cue: cue.index, startMs: cue.startMs, endMs: cue.endMs, text: cue.text });
-    }
+        // Joining is where a text grows past what any cue read may hold (docs/decisions.md, "Subtitle formats").
+        const problem = cueTextProblem(last.text);
+        if (problem)
+          throw new SubtitleError(
+            `${problem.reason} once joined with the cues that start at the same time`,
+            cue.index,
+            cue.line,
+            problem.limit,
+          );
+      } else rows.push({ cue: n + 1, startMs: cue.startMs, endMs: cue.endMs, text: cue.text, from: { cue: cue.index, line: cue.line } });
+    });
     return { rows, unmatched: 0 };
   }
   const starts = segments.map((s) => s.startMs).sort((a, b) => a - b);
   const taken = new Uint8Array(starts.length);
   let unmatched = 0;
-  for (const cue of cues) {
+  cues.forEach((cue, n) => {
     let lo = 0;
     let hi = starts.length;
     while (lo < hi) {
@@ -66,10 +81,28 @@ export function planImport(cues: Cue[], mode: ImportMode, segments: Array<{ star
     if (best < 0) unmatched++;
     else {
       taken[best] = 1;
-      rows.push({ cue: cue.index, startMs: starts[best], endMs: cue.endMs, text: cue.text });
+      rows.push({ cue: n + 1, startMs: starts[best], endMs: cue.endMs, text: cue.text, from: { cue: cue.index, line: cue.line } });
     }
-  }
+  });
   return { rows, unmatched };
+}
+
+/**
+ * Refuses an import after which the track would hold more than SUBTITLE_LIMITS.trackChars characters: the stored texts
+ * with the planned ones in their place, so a track cannot grow past the limit across imports in either mode. Names the
+ * cue at which the total first passed the limit. Before any write, and the same on a replay (the track it computes is
+ * the one the import leaves, whatever part of it is already written).
+ */
+function refuseTrackPastLimit(stored: Array<{ text: string }>, storedText: Map<number, string>, rows: PlannedRow[]) {
+  let total = 0;
+  for (const s of stored) total += s.text.length;
+  let first: PlannedRow | undefined;
+  for (const row of rows) {
+    total += row.text.length - (storedText.get(row.startMs)?.length ?? 0);
+    if (!first && trackCharsProblem(total)) first = row;
+  }
+  const problem = trackCharsProblem(total);
+  if (problem && first) throw new SubtitleError(problem, first.from.cue, first.from.line, "trackChars");
 }
 
 const historyPrefix = (jobId: number) => `import:${jobId}:`;
@@ -143,6 +176,7 @@ export async function writeImport(
     historiesWithPrefix(db, prefix),
   ]);
   const storedText = new Map(stored.map((s) => [s.startMs, s.text]));
+  refuseTrackPastLimit(stored, storedText, plan.rows);
   const segmentStarts = new Set(segments.map((s) => s.startMs));
   const done = doneChunks(histories, prefix);
   const counts: ImportCounts = {

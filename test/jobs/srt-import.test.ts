@@ -136,7 +136,7 @@ describe("srt-import consumer", () => {
       ]),
     );
     expect(planImport(cues, "match", [{ startMs: 1000 }])).toEqual({
-      rows: [{ cue: 1, startMs: 1000, endMs: 1000, text: "a" }],
+      rows: [{ cue: 1, startMs: 1000, endMs: 1000, text: "a", from: { cue: 1, line: 2 } }],
       unmatched: 1,
     });
   });

@@ -50,23 +50,64 @@ export class SubtitleError extends Error {
     readonly reason: string,
     readonly cue?: number,
     readonly line?: number,
-    readonly limit?: keyof typeof SUBTITLE_LIMITS,
+    readonly limit?: SubtitleLimit,
   ) {
     super(cue !== undefined ? `cue ${cue} (line ${line}): ${reason}` : line !== undefined ? `line ${line}: ${reason}` : reason);
   }
 }
 
-/** Every limit of an upload, stated in docs/api.md ("Subtitle files"). */
+/**
+ * Every limit of an upload and of what is stored and written, stated in docs/api.md ("Subtitle files"). The cue and
+ * track limits hold for what is stored, whoever writes it (an import after joining cues of one start, an edit, a
+ * restore), so that every download is bounded (docs/decisions.md, "Subtitle formats").
+ */
 export const SUBTITLE_LIMITS = {
   /** bytes of one upload, raw or inside the JSON body (413 at the route) */
   bytes: 2 * 1024 * 1024,
   /** cues in one file */
   cues: 20_000,
-  /** characters of one cue's text */
+  /** characters of one cue's text (also once cues of one start are joined) */
   cueChars: 2_000,
   /** characters of one line of a cue's text */
   lineChars: 500,
+  /** characters of all the texts of one track (a video's subtitles in one language): a 2 MiB file's worth */
+  trackChars: 2 * 1024 * 1024,
+  /** styling tags a writer keeps open at once (a tag inside the same tag counts once); deeper ones are dropped, their text kept */
+  openTags: 8,
+  /** characters a writer writes per character of a cue's stored text at most; styling that would take more is dropped */
+  outputPerChar: 8,
+  /** characters a writer adds per cue for its timing and framing at most (and a fixed header of at most 1 KiB) */
+  outputPerCue: 128,
+  /** fields an SSA/ASS Format line may name */
+  assFields: 64,
 } as const;
+
+export type SubtitleLimit = keyof typeof SUBTITLE_LIMITS;
+
+/**
+ * What is wrong with a cue's text for the cue and line limits, or null: the one statement of both rules, for the
+ * import (each cue read, each cue joined) and the edits.
+ */
+export function cueTextProblem(text: string): { reason: string; limit: "cueChars" | "lineChars" } | null {
+  if (text.length > SUBTITLE_LIMITS.cueChars)
+    return { reason: `the cue's text is over ${SUBTITLE_LIMITS.cueChars} characters`, limit: "cueChars" };
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i === text.length || text.charCodeAt(i) === 10) {
+      if (i - start > SUBTITLE_LIMITS.lineChars)
+        return { reason: `a line of the cue is over ${SUBTITLE_LIMITS.lineChars} characters`, limit: "lineChars" };
+      start = i + 1;
+    }
+  }
+  return null;
+}
+
+/** The refusal of a track that would hold more than SUBTITLE_LIMITS.trackChars characters, or null. */
+export function trackCharsProblem(chars: number): string | null {
+  return chars > SUBTITLE_LIMITS.trackChars
+    ? `the track would hold ${chars} characters of text; a track may hold at most ${SUBTITLE_LIMITS.trackChars}`
+    : null;
+}
 
 /**
  * Splits text into lines at CRLF, CR or LF in one pass (no regular expression over the input), so a line number is

@@ -1,4 +1,4 @@
-import { SUBTITLE_LIMITS, SubtitleError, clock, type Cue, type ReadOutcome, type SubtitleFormat } from "./cue";
+import { SUBTITLE_LIMITS, SubtitleError, clock, cueTextProblem, type Cue, type ReadOutcome, type SubtitleFormat } from "./cue";
 import { decodeSubtitleBytes } from "./decode";
 import { FORMATS, detectFormat } from "./formats";
 import { countCues, qualityReport, type QualityCount, type QualityReport } from "./quality";
@@ -80,15 +80,7 @@ function checkCues(cues: Cue[], format: SubtitleFormat) {
   for (const cue of cues) {
     if (cue.endMs < cue.startMs)
       throw new SubtitleError(`the cue ends before it starts (${at(cue.startMs)} --> ${at(cue.endMs)})`, cue.index, cue.line);
-    if (cue.text.length > SUBTITLE_LIMITS.cueChars)
-      throw new SubtitleError(`the cue's text is over ${SUBTITLE_LIMITS.cueChars} characters`, cue.index, cue.line, "cueChars");
-    let start = 0;
-    for (let i = 0; i <= cue.text.length; i++) {
-      if (i === cue.text.length || cue.text.charCodeAt(i) === 10) {
-        if (i - start > SUBTITLE_LIMITS.lineChars)
-          throw new SubtitleError(`a line of the cue is over ${SUBTITLE_LIMITS.lineChars} characters`, cue.index, cue.line, "lineChars");
-        start = i + 1;
-      }
-    }
+    const problem = cueTextProblem(cue.text);
+    if (problem) throw new SubtitleError(problem.reason, cue.index, cue.line, problem.limit);
   }
 }
