@@ -10,7 +10,7 @@ import { ENCODING_FIXTURES } from "../fixtures/subtitles/encodings";
 import { api, createApplication, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { waitForJob, type JobWire } from "../helpers/jobs";
-import { comparable, expectedText, roundTime } from "../unit/subtitles/format-expectations";
+import { comparable, expectedText, readBackTimes } from "../unit/subtitles/format-expectations";
 
 let official: string;
 let manager: Awaited<ReturnType<typeof signedInUser>>;
@@ -125,7 +125,7 @@ describe("the subtitle corpus, imported through the route", () => {
         // Decoded by hand: workerd warns when .text() meets a type it does not know as text (application/x-subrip).
         const { cues } = FORMATS[ext].read(new TextDecoder().decode(await res.arrayBuffer()));
         const read = cues.map((c) => [c.startMs, c.endMs, comparable(c.text, ext)]);
-        const expected = stored.map(([s, e, text]) => [roundTime(ext, s), roundTime(ext, e), comparable(expectedText(ext, text), ext)]);
+        const expected = stored.map(([s, e, text]) => [...readBackTimes(ext, s, e), comparable(expectedText(ext, text), ext)]);
         expect(read, `${what}, downloaded as ${ext} and read back`).toEqual(expected);
       }
     });

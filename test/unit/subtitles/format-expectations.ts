@@ -40,8 +40,17 @@ export function expectedText(format: SubtitleFormat, stored: string): string {
   return tidyText(splitLines(out));
 }
 
-/** Formats whose read-back times are whole centiseconds (SSA's unit). */
-export const roundTime = (format: SubtitleFormat, ms: number) => (format === "ass" ? Math.round(ms / 10) * 10 : ms);
+/**
+ * The times a format's reader gives back for a cue written in it: SSA's whole centiseconds (a cue with a length keeps
+ * one), and WebVTT's end after the start (its writer ends a zero-length cue 1 ms after its start).
+ */
+export function readBackTimes(format: SubtitleFormat, startMs: number, endMs: number): [number, number] {
+  if (format === "vtt") return [startMs, endMs > startMs ? endMs : startMs + 1];
+  if (format !== "ass") return [startMs, endMs];
+  const start = Math.round(startMs / 10);
+  const end = Math.round(endMs / 10);
+  return [start * 10, (end <= start && endMs > startMs ? start + 1 : end) * 10];
+}
 
 /**
  * A text as lines of runs of one style each (tags open, colour), white space belonging to no style. SSA styling is

@@ -8,7 +8,7 @@ import { FORMATS } from "../../../src/domain/subtitles/formats";
 import { api, createApplication, signedInUser } from "../../helpers";
 import { createContainer, createVideo } from "../../helpers/catalogue";
 import { waitForJob } from "../../helpers/jobs";
-import { comparable, expectedText } from "./format-expectations";
+import { comparable, expectedText, readBackTimes } from "./format-expectations";
 import { cueList, distinctStarts } from "./round-trip-arbitraries";
 
 const SEED = 20_240_611;
@@ -24,7 +24,10 @@ const inWrittenOrder = (format: SubtitleFormat, cues: CueInput[]) =>
 
 /** What `format`'s reader should give back for `cues` written in it. */
 const expectedIn = (format: SubtitleFormat, cues: CueInput[]): CueInput[] =>
-  inWrittenOrder(format, cues).map((c) => ({ ...c, text: expectedText(format, c.text) }));
+  inWrittenOrder(format, cues).map((c) => {
+    const [startMs, endMs] = readBackTimes(format, c.startMs, c.endMs);
+    return { startMs, endMs, text: expectedText(format, c.text) };
+  });
 
 const shape = (cues: CueInput[], ...through: SubtitleFormat[]) => cues.map((c) => [c.startMs, c.endMs, comparable(c.text, ...through)]);
 
