@@ -27,7 +27,8 @@ export interface NewVersion {
 
 /**
  * The next version of a track in one statement, so two writers never take one number: its number follows the track's
- * last, its completion is the cues over the video's segments (as the completion job counts them), and nothing is
+ * last, its completion is the cues over the video's segments, floored (as the completion job counts them; D1 binds a
+ * JavaScript number as REAL, so the cast keeps the division whole), and nothing is
  * written when the track's last version has the same hash (re-importing identical content makes no version). Its id
  * comes from the shard's range: the counter's statement goes first in the batch (a version not written wastes the id).
  * The insert returns the row written, if any.
@@ -40,7 +41,7 @@ export function insertVersionStatements(db: ShardDB, shard: number, v: NewVersio
     SELECT ${nextShardId(shard)}, ${v.containerId}, ${v.videoId}, ${v.language},
       coalesce((SELECT max(number) FROM subtitle_versions WHERE video_id = ${v.videoId} AND language = ${v.language}), 0) + 1,
       ${v.authorId}, ${v.applicationId}, ${v.cause}, ${v.cues},
-      coalesce((SELECT (100 * ${v.cues}) / nullif(count(*), 0) FROM segments WHERE video_id = ${v.videoId}), 0),
+      coalesce((SELECT (100 * CAST(${v.cues} AS INTEGER)) / nullif(count(*), 0) FROM segments WHERE video_id = ${v.videoId}), 0),
       ${v.hash}, ${v.bytes}, ${v.restoredFrom ?? null}
     WHERE coalesce((SELECT hash FROM subtitle_versions WHERE video_id = ${v.videoId} AND language = ${v.language}
       ORDER BY number DESC LIMIT 1), '') <> ${v.hash}
