@@ -9,12 +9,14 @@ import {
   manageableTrack,
   refuseWhileTrackBusy,
   restoreInline,
+  restoreProblem,
   trackJobStart,
   writeRestore,
   type TrackChange,
 } from "../services/subtitle-edits";
 import { SUBTITLE_LANGUAGE_RE } from "../services/subtitles";
 import { latestVersion, versionCues, versionRow, type Track } from "../services/subtitle-versions";
+import { ApiError } from "../lib/errors";
 import { formatId } from "../lib/ids";
 import { completion } from "./completion";
 import { PermanentJobError, defineJob } from "./define";
@@ -54,6 +56,9 @@ export const subtitleRestore = defineJob({
       throw new PermanentJobError(`version ${number} of the ${language} subtitles is no longer kept`);
     });
     const cues = await versionCues({ env }, version);
+    // startRestore refused this already; a job queued before the limits held is refused here, before any write.
+    const problem = restoreProblem(cues);
+    if (problem) throw new PermanentJobError(`version ${number} cannot be restored: ${problem}`);
     await progress(10);
     const scope = { ...t, containerId: found.container.id, userId: job.createdBy, username };
     const written = await writeRestore(store, `restore:${job.id}`, scope, cues, progress, async () => {
@@ -90,6 +95,10 @@ export async function startRestore(deps: Deps, change: TrackChange, t: Track, nu
   const { container, store } = await manageableTrack(deps, change.user, t.videoId);
   const version = await versionRow(store.db, t, number);
   await refuseWhileTrackBusy(db, t);
+  // The limits are checked on the version's cues here, whichever way it is restored, so a refusal is a 400 at once.
+  const cues = await versionCues(deps, version);
+  const problem = restoreProblem(cues);
+  if (problem) throw ApiError.field("number", `version ${number} cannot be restored: ${problem}`);
   if (version.cues > RESTORE_INLINE_CUES) {
     const job = await enqueue(
       { db, env, requestId: deps.requestId } satisfies JobDeps,
@@ -99,7 +108,6 @@ export async function startRestore(deps: Deps, change: TrackChange, t: Track, nu
     );
     return { job } as const;
   }
-  const cues = await versionCues(deps, version);
   const scope = { ...t, containerId: container.id, userId: change.user.id, username: change.user.username };
   await restoreInline(deps, store, scope, cues);
   const made = await finishRestore(deps, store, t, { userId: change.user.id, applicationId: change.applicationId, number });

@@ -12,6 +12,7 @@ import {
   importChunkStatements,
   listSubtitlesByStart,
   listVideoSegments,
+  trackTextsQuery,
   usernameQuery,
   type ImportChunk,
   type ImportScope,
@@ -19,6 +20,7 @@ import {
 import { recordEvent } from "../db/queries/webhook-events";
 import { runBatch } from "../db/raw-batch";
 import { batchWith } from "../db/rider";
+import { clock, cueTextProblem, trackCharsProblem } from "../domain/subtitles/cue";
 import type { SnapshotCue } from "../domain/subtitles/snapshot";
 import { ApiError } from "../lib/errors";
 import { log } from "../lib/log";
@@ -113,15 +115,25 @@ export async function announceOnce(db: DB, jobId: number, scope: ImportScope, ca
 
 /**
  * One cue's text in the track, at a segment the video has (a manager's edit, an applied suggestion). The same text is
- * no change and makes no version. A start where the video has no segment is a 404 naming it.
+ * no change and makes no version. A start where the video has no segment is a 404 naming it. The text is held to the
+ * cue and line limits and the track it makes to the track limit, as an import's are (a 400 naming `field`, the body
+ * field or parameter that gave the text).
  */
-export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs: number, text: string) {
+export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs: number, text: string, field = "text") {
   const { db } = deps;
+  const problem = cueTextProblem(text);
+  if (problem) throw ApiError.field(field, problem.reason);
   const { container, store } = await manageableTrack(deps, change.user, t.videoId);
   await refuseWhileTrackBusy(db, t, ["subtitle-restore"]);
-  const [current] = await cueAtStartQuery(store.db, t.videoId, t.language, startMs);
+  const [[current], texts] = await store.db.batch([
+    cueAtStartQuery(store.db, t.videoId, t.language, startMs),
+    trackTextsQuery(store.db, t.videoId, t.language),
+  ]);
   if (!current) throw ApiError.notFound(`no segment of the video starts at ${startMs} ms`);
   if (current.text === text) return { changed: false, version: null };
+  const after = texts.reduce((sum, r) => sum + r.text.length, 0) - (current.text?.length ?? 0) + text.length;
+  const tooLarge = trackCharsProblem(after);
+  if (tooLarge) throw ApiError.field(field, tooLarge);
   await ensureBaseline(store, t);
   const scope = { ...t, containerId: container.id, userId: change.user.id, username: change.user.username };
   await runBatch(store.db, [
@@ -143,7 +155,7 @@ export async function applySuggestion(deps: Deps, change: TrackChange, suggestio
   const target = await findSuggestionTarget(deps, suggestionId);
   if (!target) throw ApiError.notFound(`no caption suggestion ${suggestionId}`);
   const t = { videoId: target.videoId, language: target.language };
-  return { track: t, ...(await editCue(deps, change, t, target.startMs, target.content)) };
+  return { track: t, ...(await editCue(deps, change, t, target.startMs, target.content, "suggestion_id")) };
 }
 
 /** Deletes every subtitle of the language: one transaction, then its version (no cues). A language with none is a 404. */
@@ -160,6 +172,20 @@ export async function deleteTrack(deps: Deps, change: TrackChange, t: Track) {
   const version = await recordVersion(store, t, { cause: "deletion", authorId: change.user.id, applicationId: change.applicationId });
   await afterChange(deps, t);
   return { version, containerId: container.id };
+}
+
+/**
+ * Why a version's cues may not be restored, or null: the track a restore makes is exactly those texts, so they are held
+ * to the cue, line and track limits as an import's are (a version recorded before the limits held may pass them).
+ */
+export function restoreProblem(cues: readonly SnapshotCue[]): string | null {
+  let total = 0;
+  for (const [start, , text] of cues) {
+    const problem = cueTextProblem(text);
+    if (problem) return `the cue at ${clock(start, ".")}: ${problem.reason}`;
+    total += text.length;
+  }
+  return trackCharsProblem(total);
 }
 
 /**

@@ -179,6 +179,13 @@ export const editCueStatements = (db: ShardDB, shard: number, scope: ImportScope
     ON CONFLICT (source_key) DO NOTHING`,
 ];
 
+/** The texts of a track, for the size it would have after an edit (one index range of subtitles_video_language). */
+export const trackTextsQuery = (db: ShardDB, videoId: number, language: string) =>
+  db
+    .select({ text: subtitles.text })
+    .from(subtitles)
+    .where(and(eq(subtitles.videoId, videoId), eq(subtitles.language, language)));
+
 /** The segment of a video starting at `startMs`, with its text in `language` (null: none yet). */
 export const cueAtStartQuery = (db: ShardDB, videoId: number, language: string, startMs: number) =>
   db
