@@ -118,6 +118,7 @@ describe("the subtitle corpus, imported through the route", () => {
       expect(job.result?.format, what).toBe(entry.format);
       const stored = await storedCues(outcome.videoWireId, entry.language);
       expect(stored, what).toEqual(entry.expect.cues);
+      expect((job.result?.quality as { skipped?: unknown }).skipped, what).toEqual(entry.expect.skipped ?? { count: 0, blocks: [] });
 
       for (const ext of SUBTITLE_FORMATS) {
         const res = await api(trackUrl(outcome.videoWireId, entry.language, ext));

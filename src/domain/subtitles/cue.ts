@@ -39,6 +39,35 @@ export interface ReadOutcome {
   cues: Cue[];
   /** What the reader tolerated or dropped, once per kind, e.g. "text after the end time dropped on 3 timing lines". */
   notes: string[];
+  /** Cue blocks the reader could not read and skipped, as players skip them (SubRip, WebVTT); absent when none. */
+  skipped?: SkippedBlocks;
+}
+
+/**
+ * Cue blocks skipped for a timing a player cannot read either, for the quality report (docs/api.md, "The quality
+ * report"): every one counted, the first `SKIPPED_LISTED` listed with the position the cue has in the file (a skipped
+ * block takes a position, so the cues after it keep theirs), its timing line and why. A reader that skips every
+ * block refuses the file with the first one instead: a file with no readable cue is no subtitle file.
+ */
+export interface SkippedBlocks {
+  count: number;
+  blocks: { cue: number; line: number; reason: string }[];
+}
+
+export const SKIPPED_LISTED = 10;
+
+export function addSkipped(skipped: SkippedBlocks, cue: number, line: number, reason: string): void {
+  skipped.count++;
+  if (skipped.blocks.length < SKIPPED_LISTED) skipped.blocks.push({ cue, line, reason });
+}
+
+/** The reader's outcome: its cues, or the first skipped block's refusal when it skipped every block it found. */
+export function outcomeOf(cues: Cue[], notes: string[], skipped: SkippedBlocks): ReadOutcome {
+  if (cues.length === 0 && skipped.count > 0) {
+    const first = skipped.blocks[0];
+    throw new SubtitleError(first.reason, first.cue, first.line);
+  }
+  return skipped.count > 0 ? { cues, notes, skipped } : { cues, notes };
 }
 
 /** Why a file was refused: where (cue position and line, when known) and what. `limit` names a limit that was passed. */

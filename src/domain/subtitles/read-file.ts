@@ -1,4 +1,13 @@
-import { SUBTITLE_LIMITS, SubtitleError, clock, cueTextProblem, type Cue, type ReadOutcome, type SubtitleFormat } from "./cue";
+import {
+  SUBTITLE_LIMITS,
+  SubtitleError,
+  clock,
+  cueTextProblem,
+  type Cue,
+  type ReadOutcome,
+  type SkippedBlocks,
+  type SubtitleFormat,
+} from "./cue";
 import { decodeSubtitleBytes } from "./decode";
 import { FORMATS, detectFormat } from "./formats";
 import { countCues, qualityReport, type QualityCount, type QualityReport } from "./quality";
@@ -24,6 +33,8 @@ export interface FileReport extends QualityReport {
   empty: QualityCount;
   /** Cues that ended before zero after `offset_ms`: not stored. */
   shifted_before_zero: QualityCount;
+  /** Cue blocks skipped for a timing no player reads either (SubRip, WebVTT), with the first few positions and lines. */
+  skipped: SkippedBlocks;
   /** What the reader tolerated, e.g. text after the end time dropped. */
   notes: string[];
 }
@@ -64,6 +75,7 @@ export function readSubtitleFile(bytes: Uint8Array, options: ReadOptions): { cue
     ...qualityReport(read, ordered),
     empty: countCues(empty),
     shifted_before_zero: countCues(dropped),
+    skipped: outcome.skipped ?? { count: 0, blocks: [] },
     notes,
   };
   return { cues: ordered, report };

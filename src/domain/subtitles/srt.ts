@@ -2,7 +2,19 @@
  * SubRip (.srt) read as players read it (FFmpeg, VLC, mpv): a cue is found by its timing line, whatever numbers,
  * blank lines or stray text around it, in one pass over the lines with hand-written scanners (linear on any input).
  */
-import { type Cue, type CueInput, type ReadOutcome, SubtitleError, clock, isBlank, splitLines, tidyText } from "./cue";
+import {
+  type Cue,
+  type CueInput,
+  type ReadOutcome,
+  type SkippedBlocks,
+  SubtitleError,
+  addSkipped,
+  clock,
+  isBlank,
+  outcomeOf,
+  splitLines,
+  tidyText,
+} from "./cue";
 
 /** A timestamp read from `text` at `pos`: its milliseconds, where it ends, and whether a field is out of range. */
 export interface ClockRead {
@@ -132,12 +144,19 @@ export function shown(line: string): string {
  * SubRip text to cues. Before the first cue only blank lines and cue numbers may appear; after it, every line that
  * is not a timing line, nor a number line whose next non-blank line is a timing, is text of the current cue, even
  * after a blank line (players do the same: nothing is dropped). A number line after a blank line that no timing
- * follows is a cue whose timing is missing, and is refused rather than read into the previous cue.
+ * follows is a cue whose timing is missing, and is refused rather than read into the previous cue. A timing line
+ * that does not read (a broken time, minutes or seconds of 60) starts a cue that is skipped with its text, as VLC
+ * skips it, and reported (docs/decisions.md, "Subtitle formats"); the file is refused only if no cue reads.
  */
 export function readSrt(text: string): ReadOutcome {
   const lines = splitLines(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   const cues: Cue[] = [];
   let current: Cue | null = null;
+  // Cues met, read or skipped (a skipped cue keeps its position, so the report's cue numbers are the file's), and
+  // whether the lines now are the text of a skipped cue.
+  let position = 0;
+  let skipping = false;
+  const skipped: SkippedBlocks = { count: 0, blocks: [] };
   const body: string[] = [];
   let blank = false;
   let gapInCue = false;
@@ -162,17 +181,23 @@ export function readSrt(text: string): ReadOutcome {
       continue;
     }
     const timing = i === aheadAt ? ahead : readTiming(line);
-    if (typeof timing === "string") throw new SubtitleError(timing, cues.length + 1, i + 1);
+    if (timing !== null && current) {
+      if (body.length > 0 && !blank) joined++;
+      close(current);
+      current = null;
+    }
+    if (typeof timing === "string") {
+      addSkipped(skipped, ++position, i + 1, timing);
+      skipping = true;
+      blank = false;
+      continue;
+    }
     if (timing) {
-      if (current) {
-        if (body.length > 0 && !blank) joined++;
-        close(current);
-      }
-      current = { index: cues.length + 1, line: i + 1, startMs: timing.startMs, endMs: timing.endMs, text: "" };
+      current = { index: ++position, line: i + 1, startMs: timing.startMs, endMs: timing.endMs, text: "" };
       cues.push(current);
       if (timing.trailing) trailing++;
       if (timing.oddArrow) oddArrows++;
-      blank = gapInCue = false;
+      blank = gapInCue = skipping = false;
       continue;
     }
     if (isNumberLine(line)) {
@@ -184,14 +209,18 @@ export function readSrt(text: string): ReadOutcome {
         i = j - 1;
         continue;
       }
-      if (!current || blank) {
+      if ((!current && !skipping) || blank) {
         const where = j < lines.length ? `found "${shown(lines[j])}"` : "found the end of the file";
         throw new SubtitleError(
           `a cue number with no timing line after it: ${EXPECTED}, ${where}`,
-          cues.length + 1,
+          position + 1,
           j < lines.length ? j + 1 : i + 1,
         );
       }
+    }
+    if (skipping) {
+      blank = false;
+      continue;
     }
     if (!current)
       throw new SubtitleError(
@@ -203,8 +232,8 @@ export function readSrt(text: string): ReadOutcome {
     body.push(line);
     blank = false;
   }
-  if (!current) throw new SubtitleError("the file holds no cue", 1, 1);
-  close(current);
+  if (current) close(current);
+  if (!cues.length && !skipped.count) throw new SubtitleError("the file holds no cue", 1, 1);
 
   const notes: string[] = [];
   if (trailing) notes.push(`text after the end time dropped on ${trailing} timing line${plural(trailing)}`);
@@ -212,7 +241,7 @@ export function readSrt(text: string): ReadOutcome {
   if (gaps) notes.push(`blank lines inside ${gaps} cue${plural(gaps)} dropped, the text after them kept in the cue`);
   if (joined > 0) notes.push(`${joined} cue${plural(joined)} starting with no blank line after the previous cue's text`);
   if (empty) notes.push(`${empty} cue${plural(empty)} with no text`);
-  return { cues, notes };
+  return outcomeOf(cues, notes, skipped);
 }
 
 export function plural(n: number): string {

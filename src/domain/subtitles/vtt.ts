@@ -3,7 +3,18 @@
  * written so that the W3C's own parser reads back exactly the cues given. Cue text becomes the stored form (cue.ts):
  * `<i> <b> <u>` stay, every other WebVTT node keeps only its text, entities are unescaped.
  */
-import { SubtitleError, clock, isBlank, splitLines, type Cue, type CueInput, type ReadOutcome } from "./cue";
+import {
+  SubtitleError,
+  addSkipped,
+  clock,
+  isBlank,
+  outcomeOf,
+  splitLines,
+  type Cue,
+  type CueInput,
+  type ReadOutcome,
+  type SkippedBlocks,
+} from "./cue";
 import { parseMarkup } from "./markup";
 import { decodeCueText, type TextStats } from "./vtt-text";
 
@@ -18,6 +29,9 @@ export function looksLikeVtt(text: string): boolean {
 }
 
 interface Counts {
+  /** Cue blocks met so far, read or skipped: the position of the next. */
+  position: number;
+  unreadable: SkippedBlocks;
   settings: number;
   identifiers: number;
   skipped: number;
@@ -40,6 +54,8 @@ export function readVtt(input: string): ReadOutcome {
       1,
     );
   const counts: Counts = {
+    position: 0,
+    unreadable: { count: 0, blocks: [] },
     settings: 0,
     identifiers: 0,
     skipped: 0,
@@ -60,7 +76,7 @@ export function readVtt(input: string): ReadOutcome {
     if (lines[i] === "") i++;
     else i = readBlock(lines, i, cues, counts);
   }
-  return { cues, notes: notesOf(counts) };
+  return outcomeOf(cues, notesOf(counts), counts.unreadable);
 }
 
 /**
@@ -85,19 +101,17 @@ function readBlock(lines: string[], start: number, cues: Cue[], counts: Counts):
     else if (lines.slice(start, i).some((l) => !isBlank(l))) counts.strays.push(start + 1);
     return next;
   }
-  const index = cues.length + 1;
   const times = strictTimings(lines[timing]) ?? lenientTimings(lines[timing]);
+  // A comment holding "-->" is malformed, but it is a comment: a browser drops it as it drops any comment.
+  if (!times && isComment(lines[start])) {
+    counts.skipped++;
+    return next;
+  }
+  const index = ++counts.position;
   if (!times) {
-    // A comment holding "-->" is malformed, but it is a comment: a browser drops it as it drops any comment.
-    if (isComment(lines[start])) {
-      counts.skipped++;
-      return next;
-    }
-    throw new SubtitleError(
-      `the timing line ${quote(lines[timing])} is not "hh:mm:ss.ttt --> hh:mm:ss.ttt" (a browser would drop this cue)`,
-      index,
-      timing + 1,
-    );
+    // A browser drops the block and shows the rest (the W3C parsing algorithm): so does the import, reporting it.
+    addSkipped(counts.unreadable, index, timing + 1, `the timing line ${quote(lines[timing])} is not "hh:mm:ss.ttt --> hh:mm:ss.ttt"`);
+    return next;
   }
   if (!times.strict) counts.lenient.push(timing + 1);
   if (!isBlank(times.rest)) counts.settings++;

@@ -53,6 +53,18 @@ describe("readSubtitleFile", () => {
     expect(report.empty).toEqual({ count: 1, cues: [2] });
   });
 
+  it("reports the blocks a reader skipped, as players skip them, and refuses a file with none readable", () => {
+    const vtt = read("WEBVTT\n\n00:01.000 --> 00:02.000\none\n\n00:03.000 --> later\nlost\n\n00:04.000 --> 00:05.000\nthree\n");
+    expect(vtt.cues.map((c) => [c.index, c.text])).toEqual([
+      [1, "one"],
+      [3, "three"],
+    ]);
+    expect(vtt.report).toMatchObject({ cues_read: 2, skipped: { count: 1, blocks: [{ cue: 2, line: 6 }] } });
+    expect(read("1\n00:00:01,000 --> 00:00:02,000\nok\n").report.skipped).toEqual({ count: 0, blocks: [] });
+    const none = refusal(() => read("WEBVTT\n\n00:03.000 --> later\nlost\n"));
+    expect(none).toMatchObject({ cue: 1, line: 3, format: "vtt" });
+  });
+
   it("refuses a file with no cue, and one whose cues are all empty", () => {
     expect(refusal(() => read("\n\n")).message).toMatch(/no cue/);
     expect(refusal(() => read("1\n00:00:01,000 --> 00:00:02,000\n\n")).message).toMatch(/empty/);

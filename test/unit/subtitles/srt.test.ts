@@ -165,16 +165,55 @@ describe("readSrt refusals", () => {
     expect(refusal("1\n00:00:01,000 --> 00:00:02,000\na\n\n2\n\n")).toMatchObject({ cue: 2, line: 5 });
   });
 
-  it("refuses minutes or seconds of 60 or more naming the line", () => {
-    expect(refusal("1\n00:00:01,000 --> 00:00:02,000\na\n\n2\n00:60:00,000 --> 01:00:01,000\nb\n")).toMatchObject({ cue: 2, line: 6 });
-    expect(refusal("1\n00:00:01,000 --> 00:00:75,000\na\n").message).toContain("below 60");
+  it("refuses a file whose only timing lines it cannot read, naming the first", () => {
+    const err = refusal("1\n00:00:01,000 --> 00:00:75,000\na\n\n2\n00:00:03,000 --> 0:0\nb\n");
+    expect(err).toMatchObject({ cue: 1, line: 2 });
+    expect(err.message).toBe('cue 1 (line 2): minutes and seconds must be below 60, found "00:00:01,000 --> 00:00:75,000"');
+  });
+});
+
+describe("readSrt skips what players skip", () => {
+  it("skips a cue whose timing line it cannot read, with its text, and reports cue, line and reason", () => {
+    const { cues, skipped } = readSrt(
+      "1\n00:00:01,000 --> 00:00:02,000\na\n\n2\n00:00:03,000 --> 0:0\nb\nmore b\n\n3\n00:00:05,000 --> 00:00:06,000\nc\n",
+    );
+    expect(cues.map((c) => [c.index, c.line, c.text])).toEqual([
+      [1, 2, "a"],
+      [3, 11, "c"],
+    ]);
+    expect(skipped).toEqual({
+      count: 1,
+      blocks: [
+        {
+          cue: 2,
+          line: 6,
+          reason: 'the end time is not a timestamp: expected "hh:mm:ss,mmm --> hh:mm:ss,mmm", found "00:00:03,000 --> 0:0"',
+        },
+      ],
+    });
   });
 
-  it("refuses a broken timing line rather than reading it as text", () => {
-    expect(refusal("1\n00:00:01,000 --> 00:00:02,000\na\n\n2\n00:00:03,000 --> 0:0\nb\n")).toMatchObject({ cue: 2, line: 6 });
-    expect(refusal("1\n00:00:01,000 --> 00:00:02,000\na\n\n2\n00:00:03 ,000 --> 00:00:04,000\nb\n")).toMatchObject({ cue: 2, line: 6 });
+  it("skips timings with minutes or seconds of 60 or more, or a space inside a time, and a broken first cue", () => {
+    const { cues, skipped } = readSrt(
+      "1\n00:60:00,000 --> 01:00:01,000\nx\n\n2\n00:00:01,000 --> 00:00:02,000\na\n\n3\n00:00:03 ,000 --> 00:00:04,000\nb\n\n4\n00:00:05,000 --> 00:00:06,000\nc\n",
+    );
+    expect(cues.map((c) => [c.index, c.text])).toEqual([
+      [2, "a"],
+      [4, "c"],
+    ]);
+    expect(skipped?.blocks.map((b) => [b.cue, b.line])).toEqual([
+      [1, 2],
+      [3, 10],
+    ]);
+    expect(skipped?.blocks[0].reason).toBe('minutes and seconds must be below 60, found "00:60:00,000 --> 01:00:01,000"');
   });
 
+  it("reports nothing when nothing was skipped", () => {
+    expect(readSrt("1\n00:00:01,000 --> 00:00:02,000\na\n").skipped).toBeUndefined();
+  });
+});
+
+describe("readSrt refusals, continued", () => {
   it("refuses an empty file", () => {
     expect(refusal("\n \n").message).toContain("no cue");
   });

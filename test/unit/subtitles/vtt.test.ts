@@ -169,18 +169,36 @@ describe("readVtt: the file as a browser reads it", () => {
     expect(readVtt("WEBVTT\t\n").cues).toEqual([]);
   });
 
-  it("refuses a timing line it cannot read, naming the cue and the line, rather than drop the cue", () => {
+  it("skips a block whose timing line it cannot read, as a browser does, and reports it with its cue and line", () => {
     const ok = "WEBVTT\n\n00:01.000 --> 00:02.000\nok\n\n";
-    const bad = refusal(`${ok}2\n00:03.000 --> soon\nlost\n`);
-    expect(bad).toMatchObject({ cue: 2, line: 7 });
-    expect(bad.message).toBe(
-      'cue 2 (line 7): the timing line "00:03.000 --> soon" is not "hh:mm:ss.ttt --> hh:mm:ss.ttt" (a browser would drop this cue)',
-    );
-    // An arrow inside cue text starts a new block, which a browser drops.
-    expect(refusal(`${ok}00:03.000 --> 00:04.000\nx\ny --> z\n`)).toMatchObject({ cue: 3, line: 8 });
-    expect(refusal(`${ok}00:60.000 --> 00:61.000\nx\n`)).toMatchObject({ cue: 2, line: 6 });
-    // A comment holding an arrow is still a comment.
-    expect(readVtt(`${ok}NOTE a --> b\n\nNOTE\nc --> d\n`).cues).toHaveLength(1);
+    const out = readVtt(`${ok}2\n00:03.000 --> soon\nlost\n\n00:04.000 --> 00:05.000\nshown\n`);
+    expect(out.cues).toEqual([cue(1, 3, 1000, 2000, "ok"), cue(3, 10, 4000, 5000, "shown")]);
+    expect(out.skipped).toEqual({
+      count: 1,
+      blocks: [{ cue: 2, line: 7, reason: 'the timing line "00:03.000 --> soon" is not "hh:mm:ss.ttt --> hh:mm:ss.ttt"' }],
+    });
+    // An arrow inside cue text starts a new block, which a browser drops; so is a minute or second of 60.
+    expect(readVtt(`${ok}00:03.000 --> 00:04.000\nx\ny --> z\n`).skipped?.blocks).toEqual([
+      { cue: 3, line: 8, reason: 'the timing line "y --> z" is not "hh:mm:ss.ttt --> hh:mm:ss.ttt"' },
+    ]);
+    expect(readVtt(`${ok}00:60.000 --> 00:61.000\nx\n`)).toMatchObject({ cues: [cue(1, 3, 1000, 2000, "ok")], skipped: { count: 1 } });
+    // A comment holding an arrow is still a comment: nothing skipped.
+    const comments = readVtt(`${ok}NOTE a --> b\n\nNOTE\nc --> d\n`);
+    expect(comments.cues).toEqual([cue(1, 3, 1000, 2000, "ok")]);
+    expect(comments.skipped).toBeUndefined();
+  });
+
+  it("refuses a file with no readable cue, naming the first block it skipped", () => {
+    const bad = refusal("WEBVTT\n\n1\n00:03.000 --> soon\nlost\n\n00:04:00.000 -> 00:05:00.000\nlost too\n");
+    expect(bad).toMatchObject({ cue: 1, line: 4 });
+    expect(bad.message).toBe('cue 1 (line 4): the timing line "00:03.000 --> soon" is not "hh:mm:ss.ttt --> hh:mm:ss.ttt"');
+  });
+
+  it("lists at most the first ten skipped blocks, and counts them all", () => {
+    const file = `WEBVTT\n\n00:00.000 --> 00:01.000\nok\n${Array.from({ length: 30 }, (_, k) => `\n00:${k}.000 --> x\nbad\n`).join("")}`;
+    const { skipped } = readVtt(file);
+    expect(skipped?.count).toBe(30);
+    expect(skipped?.blocks.map((b) => b.cue)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 
   it("agrees with the W3C parser on hand-written spec-valid files: cue count, times and text", () => {

@@ -102,7 +102,9 @@ export const SUBTITLE_IMPORT_DESCRIPTION =
   `±${START_TOLERANCE_MS} ms and cues without one are counted as \`unmatched\` and not written. Job result: the write ` +
   "counts `{cues, created, updated, unchanged, unmatched, segments_created, rows_written, mode}`, what was read " +
   "`{format, format_source, encoding: {name, source, reason}, notes}`, the quality report `quality`, `completion_job` " +
-  "and `duration_ms`; a file no player can read fails the job with an error naming the cue number and line.";
+  "and `duration_ms`; a cue whose timing line does not read is skipped as players skip it and listed in " +
+  "`quality.skipped` (`{count, blocks: [{cue, line, reason}]}`); a file no player can read fails the job with an error " +
+  "naming the cue number and line.";
 
 /** `<language>.srt` of the SubRip route, `<language>.<ext>` of the track route. */
 export const SubtitleFileParams = z.object({
