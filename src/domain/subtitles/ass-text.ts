@@ -3,7 +3,7 @@
  * in one pass: italic, bold, underline, strike-out and the primary colour become SubRip tags, `\r` resets to a style,
  * everything else (positions, karaoke, fades, drawings and their vector text) is dropped whole.
  */
-import { hexColor, parseMarkup } from "./markup";
+import { boundedStyling, hexColor, parseMarkup, type MarkupToken } from "./markup";
 
 /** What a style sets that the stored form can carry. Bold is left out: SSA scripts set it on whole styles for looks. */
 export interface StyleLook {
@@ -222,26 +222,45 @@ function bgr(hex: string): string {
  * (`{…}` would hide the text), and a backslash before N, n or h as a fullwidth backslash (it would break the line).
  */
 export function storedToAssText(text: string): string {
-  let out = "";
-  const colors: Array<string | null> = [];
   const tokens = parseMarkup(text.replace(/\r/g, ""), { balanced: true });
+  return boundedStyling(text, (styled, budget) => assText(tokens, styled, budget));
+}
+
+/** The Dialogue text of the tokens (without their tags unless `styled`); null once it passes `budget` characters. */
+function assText(tokens: MarkupToken[], styled: boolean, budget: number): string | null {
+  // Pieces joined once: appending to one string builds a rope as deep as the cue has tokens.
+  const out: string[] = [];
+  let size = 0;
+  const put = (s: string) => {
+    out.push(s);
+    size += s.length;
+  };
+  // Per open font: its colour (null: none) and the colour in force inside it, so a close finds the outer one at once.
+  const colors: Array<{ own: string | null; inForce: string | null }> = [];
   for (const t of tokens) {
-    if (t.kind === "text") {
-      let s = t.text.replace(/[{}]/g, (b) => (b === "{" ? "\uff5b" : "\uff5d"));
-      s = s.replace(/\\(?=[Nnh])/g, "\uff3c");
-      out += s;
-    } else if (t.kind === "newline") out += "\\N";
-    else if (t.kind === "override") out += t.text;
+    if (t.kind === "text") put(t.text.replace(UNWRITABLE, (b) => (b === "{" ? "\uff5b" : b === "}" ? "\uff5d" : "\uff3c")));
+    else if (t.kind === "newline") put("\\N");
+    else if (t.kind === "override") put(t.text);
+    else if (!styled) continue;
     else if (t.tag === "font") {
       if (t.kind === "open") {
         const hex = hexColor(t.color);
-        colors.push(hex);
-        if (hex) out += `{\\c&H${bgr(hex)}&}`;
-      } else if (colors.pop()) {
-        const outer = colors.filter((c) => c !== null).pop();
-        out += outer ? `{\\c&H${bgr(outer)}&}` : "{\\c}";
+        colors.push({ own: hex, inForce: hex ?? colors[colors.length - 1]?.inForce ?? null });
+        if (hex) put(`{\\c&H${bgr(hex)}&}`);
+      } else if (colors.pop()?.own) {
+        const outer = colors[colors.length - 1]?.inForce;
+        put(outer ? `{\\c&H${bgr(outer)}&}` : "{\\c}");
       }
-    } else out += `{\\${t.tag}${t.kind === "open" ? 1 : 0}}`;
+    } else put(ASS_TAGS[t.kind][t.tag]);
+    if (size > budget) return null;
   }
-  return out;
+  return out.join("");
 }
+
+const ASS_TAGS = {
+  open: { i: "{\\i1}", b: "{\\b1}", u: "{\\u1}", s: "{\\s1}" },
+  close: { i: "{\\i0}", b: "{\\b0}", u: "{\\u0}", s: "{\\s0}" },
+};
+
+/** What ASS would read as markup in text: braces, and a backslash before N, n or h. */
+const UNWRITABLE = /[{}]|\\(?=[Nnh])/g;

@@ -5,6 +5,8 @@
  * is literal text. A `{\…}` block is an SSA override that SubRip players honour (`{\an8}`): a token of its own, so
  * the SSA writer keeps it and the others drop it.
  */
+import { SUBTITLE_LIMITS } from "./cue";
+
 export type StyleTag = "i" | "b" | "u" | "s" | "font";
 
 export type MarkupToken =
@@ -82,29 +84,56 @@ function readTag(inner: string): MarkupToken | null {
   return color ? { kind: "open", tag: "font", color } : { kind: "open", tag: "font" };
 }
 
-/** Closes what is left open, drops closes with nothing to close, and re-opens tags closed out of order. */
+type OpenToken = Extract<MarkupToken, { kind: "open" }>;
+
+/**
+ * Closes what is left open, drops closes with nothing to close, and re-opens tags closed out of order; a tag inside the
+ * same tag (`<i>` in `<i>`) is not opened again, and at most SUBTITLE_LIMITS.openTags tags are open at once (deeper
+ * opens are dropped as styling, their text kept). Each tag costs at most that many steps and tokens, so writing stays
+ * linear and its size a bounded multiple of the text (docs/decisions.md, "Subtitle formats").
+ */
 function balance(tokens: MarkupToken[]): MarkupToken[] {
   const out: MarkupToken[] = [];
-  const open: Array<Extract<MarkupToken, { kind: "open" }>> = [];
+  /** The tags written and still open, outermost first: at most one of each simple style, fonts nested. */
+  const open: OpenToken[] = [];
+  /** Per style, each open tag of the text not yet closed, innermost last: whether it was written (else dropped). */
+  const pending: Record<StyleTag, boolean[]> = { i: [], b: [], u: [], s: [], font: [] };
+  const written: Record<StyleTag, number> = { i: 0, b: 0, u: 0, s: 0, font: 0 };
   for (const t of tokens) {
     if (t.kind === "open") {
-      open.push(t);
-      out.push(t);
-    } else if (t.kind === "close") {
-      const at = open.map((o) => o.tag).lastIndexOf(t.tag);
-      if (at < 0) continue;
-      const reopen = open.splice(at + 1);
-      for (let k = reopen.length - 1; k >= 0; k--) out.push({ kind: "close", tag: reopen[k].tag });
-      out.push(t);
-      open.pop();
-      for (const r of reopen) {
-        out.push(r);
-        open.push(r);
+      const write = (t.tag === "font" || written[t.tag] === 0) && open.length < SUBTITLE_LIMITS.openTags;
+      pending[t.tag].push(write);
+      if (write) {
+        written[t.tag]++;
+        open.push(t);
+        out.push(t);
       }
+    } else if (t.kind === "close") {
+      // A close with nothing open is dropped; one whose open was dropped drops too.
+      if (!pending[t.tag].pop()) continue;
+      written[t.tag]--;
+      // The innermost written tag of this style is the one closing (a simple style has only one written).
+      let at = open.length - 1;
+      while (open[at].tag !== t.tag) at--;
+      for (let k = open.length - 1; k > at; k--) out.push({ kind: "close", tag: open[k].tag });
+      out.push(t);
+      for (let k = at + 1; k < open.length; k++) out.push(open[k]);
+      open.splice(at, 1);
     } else out.push(t);
   }
   for (let k = open.length - 1; k >= 0; k--) out.push({ kind: "close", tag: open[k].tag });
   return out;
+}
+
+/**
+ * A writer's form of a cue's stored text, with its styling unless that would pass SUBTITLE_LIMITS.outputPerChar
+ * characters per character of the text (pathological nesting): then without it, the text kept. `write(styled, budget)`
+ * gives up (null) as soon as what it has written passes `budget`, so a cue over it costs no more than one within it.
+ * Every writer's text without styling is within the bound (its escapes are shorter), so a written file is a bounded
+ * multiple of what is stored (docs/api.md, "Limits and retention").
+ */
+export function boundedStyling<T>(text: string, write: (styled: boolean, budget: number) => T | null): T {
+  return write(true, SUBTITLE_LIMITS.outputPerChar * text.length) ?? write(false, Infinity)!;
 }
 
 /** The text without any styling or override blocks: lines joined by "\n". */

@@ -6,7 +6,7 @@
  */
 import { xmlText } from "../../lib/xml";
 import { type Cue, type CueInput, type ReadOutcome, SubtitleError, clock } from "./cue";
-import { hexColor, parseMarkup } from "./markup";
+import { boundedStyling, hexColor, parseMarkup, type MarkupToken } from "./markup";
 import { NO_SPEC, PLAIN, type Spec, type Style, apply, attr, over, preserves, styleSheet } from "./ttml-style";
 import { NL, Notes, type Tok, pushText, storedText, transition } from "./ttml-text";
 import { type TimeBase, parseTime, timeBase } from "./ttml-time";
@@ -197,7 +197,8 @@ const SPAN: Record<"b" | "i" | "u" | "s", string> = {
   s: 'tts:textDecoration="lineThrough"',
 };
 
-const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+const escapeXml = (s: string) => s.replace(/[&<>"]/g, (c) => XML_ESCAPES[c]);
 
 /**
  * One `<p>`'s content: styling as nested spans, breaks as `<br/>`, SSA override blocks dropped, characters XML 1.0
@@ -205,10 +206,16 @@ const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").
  * text (leading or doubled spaces, tabs), so the document reads back as the stored text.
  */
 function pContent(text: string): { body: string; preserve: boolean } {
+  const tokens = parseMarkup(text, { balanced: true });
+  return boundedStyling(text, (styled, budget) => pBody(tokens, styled, budget));
+}
+
+/** The `<p>` content of the tokens (without their spans unless `styled`); null once it passes `budget` characters. */
+function pBody(tokens: MarkupToken[], styled: boolean, budget: number): { body: string; preserve: boolean } | null {
   let body = "";
   let plain = "";
   const spans: boolean[] = [];
-  for (const t of parseMarkup(text, { balanced: true })) {
+  for (const t of tokens) {
     if (t.kind === "text") {
       const s = xmlText(t.text).replace(/\r/g, "");
       body += escapeXml(s);
@@ -216,12 +223,14 @@ function pContent(text: string): { body: string; preserve: boolean } {
     } else if (t.kind === "newline") {
       body += "<br/>";
       plain += "\n";
-    } else if (t.kind === "open") {
+    } else if (!styled) continue;
+    else if (t.kind === "open") {
       const color = t.tag === "font" ? hexColor(t.color) : null;
       const style = t.tag === "font" ? (color ? `tts:color="#${color}"` : null) : SPAN[t.tag];
       spans.push(style !== null);
       if (style) body += `<span ${style}>`;
     } else if (t.kind === "close" && spans.pop()) body += "</span>";
+    if (body.length > budget) return null;
   }
   const preserve = plain.split("\n").some((line) => /^ | $| {2}|\t/.test(line));
   return { body, preserve };

@@ -15,7 +15,7 @@ import {
   type ReadOutcome,
   type SkippedBlocks,
 } from "./cue";
-import { parseMarkup } from "./markup";
+import { boundedStyling, parseMarkup, type MarkupToken } from "./markup";
 import { decodeCueText, type TextStats } from "./vtt-text";
 
 const SIGNATURE = "WEBVTT";
@@ -277,18 +277,32 @@ export function writeVtt(cues: CueInput[]): string {
  * blank, since a blank line ends the cue.
  */
 function vttText(text: string): string {
+  const tokens = parseMarkup(splitLines(text).join("\n"), { balanced: true });
+  return boundedStyling(text, (styled, budget) => vttLines(tokens, styled, budget));
+}
+
+/** The cue text of the tokens (without their tags unless `styled`); null once it passes `budget` characters. */
+function vttLines(tokens: MarkupToken[], styled: boolean, budget: number): string | null {
   let line: MarkupLine = { markup: "", tags: "", visible: false };
   const lines = [line];
-  for (const t of parseMarkup(splitLines(text).join("\n"), { balanced: true })) {
-    if (t.kind === "newline") lines.push((line = { markup: "", tags: "", visible: false }));
-    else if (t.kind === "text") {
-      line.markup += t.text.replace(/[&<>]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;"));
+  // What joinVisible can make of it: every line's markup, or its tags alone, and a line break between two.
+  let written = 0;
+  for (const t of tokens) {
+    if (t.kind === "newline") {
+      lines.push((line = { markup: "", tags: "", visible: false }));
+      written++;
+    } else if (t.kind === "text") {
+      const escaped = t.text.replace(/[&<>]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;"));
+      line.markup += escaped;
+      written += escaped.length;
       if (!isBlank(t.text)) line.visible = true;
-    } else if ((t.kind === "open" || t.kind === "close") && (t.tag === "i" || t.tag === "b" || t.tag === "u")) {
+    } else if (styled && (t.kind === "open" || t.kind === "close") && (t.tag === "i" || t.tag === "b" || t.tag === "u")) {
       const tag = t.kind === "open" ? `<${t.tag}>` : `</${t.tag}>`;
       line.markup += tag;
       line.tags += tag;
+      written += tag.length;
     }
+    if (written > budget) return null;
   }
   return joinVisible(lines).join("\n");
 }
