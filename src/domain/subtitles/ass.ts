@@ -4,6 +4,7 @@
  * input whatever it holds (a 600 KB uuencoded font, a 2 MiB line of braces).
  */
 import { SubtitleError, isBlank, splitLines, tidyText, type Cue, type CueInput, type ReadOutcome } from "./cue";
+import { ASS_STYLE_FIELDS, SSA_STYLE_FIELDS, flag, formatFields, header, isSpace, keyAt, styleName, timeField } from "./ass-line";
 import { assTextToStored, storedToAssText, type StyleLook } from "./ass-text";
 
 type Section = "none" | "info" | "styles" | "events" | "other";
@@ -11,9 +12,6 @@ type Section = "none" | "info" | "styles" | "events" | "other";
 // Where the fields sit when [Events] has no Format line: SSA's `Marked` and ASS's `Layer` come first, so one order
 // (Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text) serves both.
 const DEFAULT_ORDER = { start: 1, end: 2, style: 3, text: 9 };
-const SSA_STYLE_FORMAT = "name,fontname,fontsize,primarycolour,secondarycolour,tertiarycolour,backcolour,bold,italic".split(",");
-const ASS_STYLE_FORMAT = [...SSA_STYLE_FORMAT.slice(0, 5), "outlinecolour", "backcolour", "bold", "italic", "underline", "strikeout"];
-
 const PLAIN: StyleLook = { i: false, u: false, s: false };
 
 /** Whether the text reads as SSA/ASS: a section header or a Dialogue line among its first lines (bounded look). */
@@ -29,93 +27,13 @@ export function looksLikeAss(text: string): boolean {
   return false;
 }
 
-/** The comma-separated field names of a Format line, trimmed and lower case. */
-function formatFields(rest: string): string[] {
-  return rest.split(",").map((f) => f.trim().toLowerCase());
-}
-
-/**
- * `H:MM:SS.cc` between `from` and `to` of `line` to milliseconds, or -1: hours of 1–3 digits, a fraction of 1–3
- * digits read as a fraction (or none), white space around. Read by hand: it runs once per cue.
- */
-function readTime(line: string, from: number, to: number): number {
-  let i = from;
-  while (i < to && isSpace(line.charCodeAt(i))) i++;
-  while (to > i && isSpace(line.charCodeAt(to - 1))) to--;
-  let total = 0;
-  for (const [unit, most] of CLOCK_PARTS) {
-    let value = 0;
-    let digits = 0;
-    for (; i < to && digits < most; i++, digits++) {
-      const d = line.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) break;
-      value = value * 10 + d;
-    }
-    if (digits === 0) return -1;
-    // Minutes or seconds past 59 add up as libass adds them.
-    total += value * unit;
-    if (unit === 1000) break;
-    if (line[i++] !== ":") return -1;
-  }
-  if (i < to && (line[i] === "." || line[i] === ",")) {
-    let scale = 100;
-    for (i++; i < to && scale >= 1; i++, scale /= 10) {
-      const d = line.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) return -1;
-      total += d * scale;
-    }
-  }
-  return i === to ? total : -1;
-}
-const CLOCK_PARTS: Array<[number, number]> = [
-  [3_600_000, 3],
-  [60_000, 2],
-  [1000, 2],
-];
-const isSpace = (c: number) => c === 32 || c === 9;
-
-/** Whether `line` holds `word` (lower case, with its colon) at `at`, in any case. */
-function keyAt(line: string, at: number, word: string): boolean {
-  for (let k = 0; k < word.length; k++) {
-    const c = line.charCodeAt(at + k);
-    if (c !== word.charCodeAt(k) && (c | 0x20) !== word.charCodeAt(k)) return false;
-  }
-  return true;
-}
-
-/** The time in field `k` of a Dialogue line whose fields begin at `starts`; refused, naming cue and line, if unreadable. */
-function timeField(line: string, starts: number[], k: number, which: string, cue: number, lineNo: number): number {
-  const end = k + 1 < starts.length ? starts[k + 1] - 1 : line.length;
-  const ms = k < starts.length ? readTime(line, starts[k], end) : -1;
-  if (ms >= 0) return ms;
-  const shown = k < starts.length ? `"${line.slice(starts[k], Math.min(end, starts[k] + 40)).trim()}"` : "missing";
-  throw new SubtitleError(`the ${which} time of this Dialogue line is ${shown}, not a time like 0:01:02.50`, cue, lineNo);
-}
-
-/** A section header: `[name]` on a line of its own. Returns the lower-case name, or null. */
-function header(line: string): string | null {
-  const t = line.trim();
-  return t.length > 2 && t[0] === "[" && t[t.length - 1] === "]" && t.length < 80 ? t.slice(1, -1).trim().toLowerCase() : null;
-}
-
-function styleName(raw: string): string {
-  let i = 0;
-  while (raw[i] === "*") i++; // SSA marks some styles with a leading `*`; libass ignores it
-  return raw.slice(i).trim();
-}
-
-function flag(value: string | undefined): boolean {
-  const n = parseInt((value ?? "").trim(), 10);
-  return Number.isFinite(n) && n !== 0;
-}
-
 export function readAss(text: string): ReadOutcome {
   const lines = splitLines(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   const styles = new Map<string, StyleLook>();
   const stylesLower = new Map<string, StyleLook>();
   let section: Section = "none";
   let ssa = false;
-  let styleFormat: string[] | null = null;
+  let styleFormat: Map<string, number> | null = null;
   let order = DEFAULT_ORDER;
   const starts: number[] = [];
   let styled = false;
@@ -146,11 +64,11 @@ export function readAss(text: string): ReadOutcome {
     let at = 0;
     while (at < line.length && isSpace(line.charCodeAt(at))) at++;
     if (section === "styles") {
-      if (keyAt(line, at, "format:")) styleFormat = formatFields(line.slice(at + 7));
+      if (keyAt(line, at, "format:")) styleFormat = formatFields(line, at + 7, n + 1);
       if (!keyAt(line, at, "style:")) continue;
       const fields = line.slice(at + 6).split(",");
-      const styleOrder = styleFormat ?? (ssa ? SSA_STYLE_FORMAT : ASS_STYLE_FORMAT);
-      const field = (f: string) => fields[styleOrder.indexOf(f)];
+      const styleOrder = styleFormat ?? (ssa ? SSA_STYLE_FIELDS : ASS_STYLE_FIELDS);
+      const field = (f: string) => fields[styleOrder.get(f) ?? -1];
       const look = { i: flag(field("italic")), u: flag(field("underline")), s: flag(field("strikeout")) };
       const styleKey = styleName(field("name") ?? "Default") || "Default";
       styles.set(styleKey, look);
@@ -161,17 +79,17 @@ export function readAss(text: string): ReadOutcome {
     // Events are read in [Events], and before any header so a bare list of Dialogue lines still reads.
     if (section !== "events" && section !== "none") continue;
     if (keyAt(line, at, "format:")) {
-      const fields = formatFields(line.slice(at + 7));
-      const missing = ["Start", "End", "Text"].find((f) => !fields.includes(f.toLowerCase()));
+      const fields = formatFields(line, at + 7, n + 1);
+      const missing = ["Start", "End", "Text"].find((f) => !fields.has(f.toLowerCase()));
       // Before any header a Format line may be a styles one; in [Events] an order without times cannot be read.
       if (missing !== undefined && section === "events")
         throw new SubtitleError(`the [Events] Format line names no ${missing} field`, undefined, n + 1);
       if (missing === undefined)
         order = {
-          start: fields.indexOf("start"),
-          end: fields.indexOf("end"),
-          style: fields.indexOf("style"),
-          text: fields.indexOf("text"),
+          start: fields.get("start")!,
+          end: fields.get("end")!,
+          style: fields.get("style") ?? -1,
+          text: fields.get("text")!,
         };
       continue;
     }
