@@ -203,6 +203,30 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     });
   });
 
+  it("refuses at once, with a 400 naming the file and the cue limit, an upload that plainly holds more cues", async () => {
+    const before = await srtJobCount();
+    const at = (n: number) => `${Math.floor(n / 3600)}:${Math.floor(n / 60) % 60}:${n % 60}`;
+    const many = Array.from({ length: 48_144 }, (_, n) => `${n + 1}\n${at(n)},500 --> ${at(n + 1)},000\nL\n`).join("\n");
+    expect(many.length).toBeLessThan(SRT_UPLOAD_LIMIT);
+    const message = "the file holds 48144 cues; a file may hold at most 20000 (cue 20001, at line 80002, is the first past it)";
+    const raw = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), many);
+    expect(raw.status).toBe(400);
+    expect((await errorBody(raw)).details).toEqual([{ field: "body", message }]);
+    const json = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: many });
+    expect(json.status).toBe(400);
+    expect((await errorBody(json)).details).toEqual([{ field: "content", message }]);
+    expect(await srtJobCount()).toBe(before);
+    // Arrows that start no cue are not counted: the upload is queued, and its job refuses what it finds.
+    const arrows = `1\n00:00:01,000 --> 00:00:02,000\n${"a -> b\n".repeat(25_000)}`;
+    const queued = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), arrows);
+    expect(queued.status).toBe(202);
+    const job = await waitForJob(((await queued.json()) as JobBody).job.id, manager.token);
+    expect(job).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("cue 1 (line 2): the cue's text is over 2000 characters"),
+    });
+  });
+
   it("a broken file is accepted, then its job fails with the cue and line", async () => {
     const broken = `${srtOf(makeCues(2))}\r\n3\r\n00:00:09,000 --> 00:00:08,000\r\nbackwards\r\n`;
     const res = await postRaw(importPath(videoId, `&language=it&token=${manager.token}`), broken);

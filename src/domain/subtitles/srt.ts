@@ -128,6 +128,12 @@ function brokenTiming(line: string): string | null {
   return line.includes("-->") ? `${EXPECTED}, found "${shown(line)}"` : null;
 }
 
+/** Whether the reader reads `line` as the timing line of a cue (and so as one cue): the import route's early count. */
+export function isSrtCueLine(line: string): boolean {
+  const timing = readTiming(line);
+  return timing !== null && typeof timing !== "string";
+}
+
 /** A line holding only a number, white space around it allowed: a cue number. */
 function isNumberLine(line: string): boolean {
   const t = line.trim();

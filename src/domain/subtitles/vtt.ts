@@ -122,6 +122,15 @@ function readBlock(lines: string[], start: number, cues: Cue[], counts: Counts):
   return next;
 }
 
+/**
+ * Whether the reader reads `line` (after the signature) as the timing line of a cue, for the import route's early
+ * count: every line holding "-->" is the timing line of its block (readBlock starts a new block at one that comes
+ * later in a block), and a block is a cue when its timings read.
+ */
+export function isVttCueLine(line: string): boolean {
+  return line.includes("-->") && (strictTimings(line) ?? lenientTimings(line)) !== null;
+}
+
 /** NOTE comments, STYLE and REGION blocks: nothing a viewer sees. */
 function isComment(line: string): boolean {
   if (line.startsWith("NOTE")) return line.length === 4 || line[4] === " " || line[4] === "\t";

@@ -1,6 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import { signingApplicationId } from "../../jobs/enqueue";
+import { SUBTITLE_LIMITS } from "../../domain/subtitles/cue";
+import { plainlyOverCueLimit } from "../../domain/subtitles/early-count";
 import { startSrtImport } from "../../jobs/srt-import";
 import { ApiError } from "../../lib/errors";
 import { parseId, tryParseId } from "../../lib/ids";
@@ -142,6 +144,13 @@ export const subtitlesRouter = createRouter()
       encoding: isJson(c.req.header("content-type")) ? undefined : query.encoding,
       timing: timingChange(fields),
     };
+    // A file that plainly holds more cues than the job may read is refused now, not by a job failing a moment later.
+    const over = plainlyOverCueLimit(bytes, options.format);
+    if (over)
+      throw ApiError.field(
+        isJson(c.req.header("content-type")) ? "content" : "body",
+        `the file holds ${over.cues} cues; a file may hold at most ${SUBTITLE_LIMITS.cues} (cue ${over.cue}, at line ${over.line}, is the first past it)`,
+      );
     const job = await startSrtImport(deps, {
       user: c.get("user")!,
       videoId,
