@@ -83,7 +83,11 @@ export const CueEditBody = z
       .trim()
       .min(1, "a cue needs text; delete the language to remove all")
       .max(SUBTITLE_LIMITS.cueChars)
-      .openapi({ description: `the cue's text in the stored form (SubRip tags), at most ${SUBTITLE_LIMITS.cueChars} characters` }),
+      .openapi({
+        description:
+          `the cue's text in the stored form (SubRip tags), at most ${SUBTITLE_LIMITS.cueChars} characters and ` +
+          `${SUBTITLE_LIMITS.lineChars} a line; the track it makes at most ${SUBTITLE_LIMITS.trackChars} characters`,
+      }),
   })
   .openapi("SubtitleCueEdit");
 

@@ -96,7 +96,8 @@ export const SUBTITLE_IMPORT_DESCRIPTION =
   `Formats: SubRip, WebVTT, SBV, SSA/ASS and TTML, detected from the content (\`format=\` names one). Encodings: a byte ` +
   `order mark decides, else UTF-8, else \`encoding=\`, else the legacy encoding of the import's language checked by a ` +
   `statistical detector. Timing: \`offset_ms\`, \`fps_from\` with \`fps_to\`. At most ${LIMIT_TEXT} (413 above), ` +
-  `${SUBTITLE_LIMITS.cues} cues, ${SUBTITLE_LIMITS.cueChars} characters per cue and ${SUBTITLE_LIMITS.lineChars} per line. ` +
+  `${SUBTITLE_LIMITS.cues} cues, ${SUBTITLE_LIMITS.cueChars} characters per cue (also once cues of one start are joined) ` +
+  `and ${SUBTITLE_LIMITS.lineChars} per line, and ${SUBTITLE_LIMITS.trackChars} characters in the track the import leaves. ` +
   `The upload is kept in R2 until the job ends and an \`srt-import\` job is queued (202). A video with no segments gets ` +
   `one segment per distinct cue start; otherwise each cue goes to the nearest segment starting within ` +
   `±${START_TOLERANCE_MS} ms and cues without one are counted as \`unmatched\` and not written. Job result: the write ` +
