@@ -1,47 +1,9 @@
 import { describe, expect, it } from "vitest";
-// @ts-expect-error -- webvtt-parser (the W3C validator's parser) ships no type declarations
-import { WebVTTParser } from "webvtt-parser";
 import htmlEntities from "webvtt-parser/html-entities.json";
 import { SubtitleError, type Cue, type CueInput } from "../../../src/domain/subtitles/cue";
 import { looksLikeVtt, readVtt, writeVtt } from "../../../src/domain/subtitles/vtt";
+import { stored, w3c } from "./reference-parsers";
 import { refused } from "./refused";
-
-/** The W3C parser's view of a file: its cues (times in seconds, a node tree) and its conformance errors. */
-interface W3cNode {
-  type: "text" | "object" | "timestamp";
-  name?: string;
-  value?: string | number;
-  children?: W3cNode[];
-}
-interface W3cResult {
-  cues: Array<{ startTime: number; endTime: number; tree: { children: W3cNode[] } }>;
-  errors: Array<{ message: string; line: number }>;
-}
-const w3c = (text: string): W3cResult => new WebVTTParser(htmlEntities).parse(text);
-
-/**
- * A W3C cue tree in the stored form: `<i> <b> <u>` kept (empty ones, ones inside the same style and the close and
- * reopen of one style dropped), every other node's text kept.
- */
-function stored(nodes: W3cNode[]): string {
-  const walk = (n: W3cNode, styles: string[]): string => {
-    if (n.type === "text") return String(n.value);
-    if (n.type === "timestamp") return "";
-    const name = n.name ?? "";
-    const styled = ["i", "b", "u"].includes(name) && !styles.includes(name);
-    const inner = (n.children ?? []).map((child) => walk(child, styled ? [...styles, name] : styles)).join("");
-    return styled && inner ? `<${name}>${inner}</${name}>` : inner;
-  };
-  const lines = nodes
-    .map((n) => walk(n, []))
-    .join("")
-    .replace(/<\/([ibu])><\1>/g, "")
-    .split("\n");
-  return lines
-    .map((l) => l.trimEnd())
-    .filter((l) => l.replace(/<\/?[ibu]>/g, "").trim() !== "")
-    .join("\n");
-}
 
 const refusal = (text: string) => refused(() => readVtt(text));
 
