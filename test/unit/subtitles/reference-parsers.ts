@@ -82,7 +82,7 @@ interface IsdNode {
 }
 
 /**
- * What imsc shows at each moment a TTML document changes: `[seconds, texts of the paragraphs shown]`, each text with
+ * What imsc shows between the moments a TTML document changes: `[seconds, texts of the paragraphs shown]`, each text with
  * `<br/>` as a line break and every line trimmed, the texts sorted. Throws what imsc refuses (a time base IMSC does
  * not allow, such as smpte).
  */
@@ -92,7 +92,10 @@ export function imscScreens(text: string): { errors: string[]; screens: Array<[n
   const doc = fromXML(text, { warn: report, error: report, fatal: report, info: () => {} });
   if (!doc) return { errors, screens: [] };
   const screens: Array<[number, string[]]> = [];
-  for (const t of doc.getMediaTimeEvents() as number[]) {
+  const events = doc.getMediaTimeEvents() as number[];
+  for (let i = 0; i < events.length; i++) {
+    // Halfway to the next change (a second after the last), away from a time's sub-millisecond rounding.
+    const t = i + 1 < events.length ? (events[i] + events[i + 1]) / 2 : events[i] + 1;
     const shown: string[] = [];
     const walk = (n: IsdNode, into: { t: string } | null) => {
       if (n.kind === "p") {
