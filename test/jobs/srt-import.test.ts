@@ -202,7 +202,8 @@ describe("srt-import consumer", () => {
 
   it("fails a broken file at once, naming the cue and the line, and writes nothing", async () => {
     const videoId = await newVideo();
-    const broken = "1\n00:00:01,000 --> 00:00:02,000\nfine\n\n2\n00:00:03,000 --> soon\nbroken end time\n";
+    // A block whose timing does not read is skipped as players skip it; a cue that ends before it starts is refused.
+    const broken = "1\n00:00:01,000 --> 00:00:02,000\nfine\n\n2\n00:00:03,000 --> 00:00:02,500\nends before it starts\n";
     const { outcome, row } = await runImport(videoId, "en", broken);
     expect(outcome.explicitAcks).toHaveLength(1);
     expect(outcome.retryMessages).toHaveLength(0);

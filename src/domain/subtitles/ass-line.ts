@@ -33,7 +33,8 @@ export const SSA_STYLE_FIELDS = indexed(SSA_STYLE_FORMAT);
 export const ASS_STYLE_FIELDS = indexed(ASS_STYLE_FORMAT);
 
 /**
- * `H:MM:SS.cc` between `from` and `to` of `line` to milliseconds, or -1: hours of 1–3 digits, a fraction of 1–3
+ * `H:MM:SS.cc` between `from` and `to` of `line` to milliseconds, or -1: hours of 1–5 digits (libass reads any; the
+ * writer writes a WebVTT import's 1,000 hours as they are, and the reader must read its own writer's output), a fraction of 1–3
  * digits read as a fraction (or none), white space around. Read by hand: it runs once per cue.
  */
 function readTime(line: string, from: number, to: number): number {
@@ -66,7 +67,7 @@ function readTime(line: string, from: number, to: number): number {
   return i === to ? total : -1;
 }
 const CLOCK_PARTS: Array<[number, number]> = [
-  [3_600_000, 3],
+  [3_600_000, 5],
   [60_000, 2],
   [1000, 2],
 ];

@@ -301,6 +301,11 @@ describe("writeAss", () => {
     expect(times(-5, 359_999_999)).toEqual(["0:00:00.00", "100:00:00.00"]);
   });
 
+  it("reads back times past 999 hours, as a WebVTT import may store them", () => {
+    const cues = [{ startMs: 3_600_022_860, endMs: 3_600_025_000, text: "late" }];
+    expect(readAss(writeAss(cues)).cues.map((c) => [c.startMs, c.endMs])).toEqual([[3_600_022_860, 3_600_025_000]]);
+  });
+
   it("reads back what it writes", () => {
     const cues = [
       { startMs: 0, endMs: 1230, text: '<i>Hi</i>, <b>you</b>\n<font color="#00ff00">green</font> and {curly}' },
