@@ -12,7 +12,7 @@ import {
   importChunkStatements,
   listSubtitlesByStart,
   listVideoSegments,
-  trackTextsQuery,
+  trackCharsQuery,
   usernameQuery,
   type ImportChunk,
   type ImportScope,
@@ -125,13 +125,13 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
   if (problem) throw ApiError.field(field, problem.reason);
   const { container, store } = await manageableTrack(deps, change.user, t.videoId);
   await refuseWhileTrackBusy(db, t, ["subtitle-restore"]);
-  const [[current], texts] = await store.db.batch([
+  const [[current], [stored]] = await store.db.batch([
     cueAtStartQuery(store.db, t.videoId, t.language, startMs),
-    trackTextsQuery(store.db, t.videoId, t.language),
+    trackCharsQuery(store.db, t.videoId, t.language),
   ]);
   if (!current) throw ApiError.notFound(`no segment of the video starts at ${startMs} ms`);
   if (current.text === text) return { changed: false, version: null };
-  const after = texts.reduce((sum, r) => sum + r.text.length, 0) - (current.text?.length ?? 0) + text.length;
+  const after = stored.chars - (current.text?.length ?? 0) + text.length;
   const tooLarge = trackCharsProblem(after);
   if (tooLarge) throw ApiError.field(field, tooLarge);
   await ensureBaseline(store, t);

@@ -179,10 +179,13 @@ export const editCueStatements = (db: ShardDB, shard: number, scope: ImportScope
     ON CONFLICT (source_key) DO NOTHING`,
 ];
 
-/** The texts of a track, for the size it would have after an edit (one index range of subtitles_video_language). */
-export const trackTextsQuery = (db: ShardDB, videoId: number, language: string) =>
+/**
+ * The characters of a track's texts, for the size it would have after an edit: one index range of
+ * subtitles_video_language, summed in the database so the texts themselves never travel.
+ */
+export const trackCharsQuery = (db: ShardDB, videoId: number, language: string) =>
   db
-    .select({ text: subtitles.text })
+    .select({ chars: sql<number>`coalesce(sum(length(${subtitles.text})), 0)` })
     .from(subtitles)
     .where(and(eq(subtitles.videoId, videoId), eq(subtitles.language, language)));
 
