@@ -3,7 +3,6 @@ import { createMiddleware } from "hono/factory";
 import { createDb, emptyStats, instrument, type D1Stats } from "../db/client";
 import { openShards } from "../db/shards";
 import { log } from "../lib/log";
-import { routingPath } from "../lib/paths";
 import { redactUrl } from "../lib/redact";
 import type { AppEnv } from "../types";
 
@@ -32,20 +31,20 @@ export function requestIdOf(headers: Headers): string {
   return headers.get("cf-ray") ?? crypto.randomUUID();
 }
 
-/** On every response, so no route can leave them out; HSTS is added on HTTPS ones, a Content-Security-Policy on /docs. */
-const SECURITY_HEADERS = {
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-} as const;
-
 /**
  * Every answer but /docs is data, never a page: kept manifests and subtitle files are text managers and contributors
  * wrote, served from this origin, and a browser sent to one must neither run nor load anything from it, whatever the
- * content type says (docs/decisions.md, "Holding up outside"). /docs is Swagger UI and sets its own policy
- * (src/routes/docs.ts); its static files are served before the Worker.
+ * content type says (docs/decisions.md, "Holding up outside"). /docs is Swagger UI and sets its own policy on its
+ * routes (src/routes/docs.ts), which this default leaves as it is; its static files are served before the Worker.
  */
 export const DATA_CSP = "default-src 'none'; sandbox";
-const isDocs = (path: string) => path === "/docs" || path.startsWith("/docs/");
+
+/** On every response that has not set its own, so no route can leave them out; HSTS is added on HTTPS ones. */
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "content-security-policy": DATA_CSP,
+} as const;
 
 /**
  * Per request: a request id, a D1 session (read replicas for reads, the primary for writes, with the
@@ -78,7 +77,6 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   if (newBookmark) res.headers.set(BOOKMARK_HEADER, newBookmark);
   if (!res.headers.has("cache-control")) res.headers.set("cache-control", "private, no-store");
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!res.headers.has(name)) res.headers.set(name, value);
-  if (!isDocs(routingPath(c.req.raw))) res.headers.set("content-security-policy", DATA_CSP);
   if (new URL(c.req.url).protocol === "https:") res.headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
   // An edge-cache answer (fresh or stale) ran no D1 query: it names the cache and carries no D1 entries.
   const edge = c.get("edgeCache");

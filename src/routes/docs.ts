@@ -69,4 +69,4 @@ const INIT = `"use strict";
 
 export const docsRouter = new Hono<AppEnv>();
 docsRouter.get("/docs", docsPolicy, (c) => c.html(PAGE));
-docsRouter.get("/docs/init.js", (c) => c.body(INIT, 200, { "content-type": "text/javascript; charset=utf-8" }));
+docsRouter.get("/docs/init.js", docsPolicy, (c) => c.body(INIT, 200, { "content-type": "text/javascript; charset=utf-8" }));
