@@ -1,9 +1,9 @@
 import { log } from "../src/lib/log";
 import type { DB } from "../src/db/client";
 import { continueJob, failJob, finishJob, markJobRunning, noteJobError, setJobProgress } from "../src/db/queries/jobs";
-import { ContinueJob, PermanentJobError, type JobHandler } from "../src/jobs";
+import { ContinueJob, LostClaim, PermanentJobError, type JobHandler } from "../src/jobs";
 import { discardPayload } from "../src/jobs/payload";
-import { LEASE_SECONDS } from "../src/jobs/deadlines";
+import { LEASE_SECONDS, RENEW_SECONDS } from "../src/jobs/deadlines";
 import { sendDeliveries } from "../src/webhooks/pump";
 
 /** Seconds before the next delivery: 2, 4, 8, ... capped at five minutes. */
@@ -12,6 +12,10 @@ export const backoffSeconds = (attempts: number) => Math.min(300, 2 ** Math.max(
 /**
  * Runs one delivery of a job. Delivery is at least once, so a job that already finished is acked
  * untouched; handlers themselves write with upserts keyed so that a replay changes nothing.
+ * A delivery runs only if it claims the job (docs/decisions.md, "Exclusive claims"): one that finds another delivery
+ * holding it under a live lease is acked without running, since that holder finishes it, hands it back with a
+ * message of its own (a retry, a continuation), or dies and the sweeper re-sends it once the lease runs out. Every
+ * write after the claim is conditional on it; one that finds the claim lost stops the delivery (`LostClaim`), acked.
  */
 export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandler, message: Message<unknown>) {
   const job = await markJobRunning(db, jobId, LEASE_SECONDS);
@@ -19,6 +23,11 @@ export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandle
     message.ack();
     return;
   }
+  let renewed = Date.now();
+  const held = async (write: Promise<boolean>) => {
+    if (!(await write)) throw new LostClaim(jobId);
+    renewed = Date.now();
+  };
   const started = performance.now();
   const log = (transition: JobTransition, extra: Record<string, unknown> = {}) =>
     logJobTransition(transition, {
@@ -31,31 +40,50 @@ export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandle
     });
   log("running");
   try {
-    const result = await handler({ db, env, job, progress: (p) => setJobProgress(db, jobId, p, LEASE_SECONDS).then(() => undefined) });
-    await finishJob(db, jobId, result);
+    const result = await handler({
+      db,
+      env,
+      job,
+      progress: (p) => held(setJobProgress(db, job, p, LEASE_SECONDS)),
+      renew: async () => {
+        if (Date.now() - renewed >= RENEW_SECONDS * 1000) await held(setJobProgress(db, job, null, LEASE_SECONDS));
+      },
+    });
+    await held(finishJob(db, job, result));
     message.ack();
     log("succeeded");
     await announceEnd(env, job);
-  } catch (err) {
+  } catch (caught) {
+    let err = caught;
+    try {
+      if (err instanceof ContinueJob) await held(continueJob(db, job, err.state, LEASE_SECONDS));
+      else if (err instanceof PermanentJobError) await held(failJob(db, jobId, describeError(err), { claim: job }));
+      else if (!(err instanceof LostClaim)) {
+        const delaySeconds = backoffSeconds(message.attempts);
+        await held(noteJobError(db, job, describeError(err), delaySeconds + LEASE_SECONDS));
+        message.retry({ delaySeconds });
+        log("retry", { error: describeError(err), delaySeconds });
+        return;
+      }
+    } catch (lost) {
+      if (!(lost instanceof LostClaim)) throw lost;
+      err = lost;
+    }
+    if (err instanceof LostClaim) {
+      // Another delivery holds the job: its outcome is that delivery's to write, and this message's work is done.
+      message.ack();
+      log("lost", { error: err.message });
+      return;
+    }
     if (err instanceof ContinueJob) {
-      await continueJob(db, jobId, err.state, LEASE_SECONDS);
       await env.JOBS.send({ type: job.type, jobId });
       message.ack();
       log("continued", { state: err.state });
       return;
     }
-    const reason = describeError(err);
-    if (err instanceof PermanentJobError) {
-      await failJob(db, jobId, reason);
-      message.ack();
-      log("failed", { error: reason });
-      await announceEnd(env, job);
-      return;
-    }
-    const delaySeconds = backoffSeconds(message.attempts);
-    await noteJobError(db, jobId, reason, delaySeconds + LEASE_SECONDS);
-    message.retry({ delaySeconds });
-    log("retry", { error: reason, delaySeconds });
+    message.ack();
+    log("failed", { error: describeError(err) });
+    await announceEnd(env, job);
   }
 }
 
@@ -77,7 +105,7 @@ async function announceEnd(env: Env, job: { applicationId: number | null; payloa
   if (job.applicationId !== null) await sendDeliveries(env);
 }
 
-export type JobTransition = "running" | "succeeded" | "failed" | "retry" | "continued";
+export type JobTransition = "running" | "succeeded" | "failed" | "retry" | "continued" | "lost";
 
 /** One JSON line per job state change (`wrangler tail`, Workers Logs); failures and retries at a level that alerts. */
 export function logJobTransition(transition: JobTransition, fields: Record<string, unknown>) {

@@ -35,7 +35,7 @@ export const containerDelete = defineJob({
   type: "container-delete",
   params: ContainerDeleteParams,
   payload: null,
-  async handler({ db, env, params, progress }) {
+  async handler({ db, env, params, progress, renew }) {
     // The whole container's shard rows, recorded first: its videos' deletes then add no row each (a continuation
     // recorded them already).
     if (!params.versions) await recordContainerCleanup(db, params.containerId);
@@ -58,6 +58,7 @@ export const containerDelete = defineJob({
     });
     const removal = await removeContainerInChunks(db, params.containerId, progress, {
       prior: params.removal,
+      renew,
       checkpoint: (sofar) => {
         state = { versions, removal: sofar, shardRows: params.shardRows };
         checkpoint(1);

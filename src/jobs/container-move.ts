@@ -7,7 +7,7 @@ import { emptyStats, instrument } from "../db/client";
 import { createShardDb, shardBinding, type ShardDB } from "../db/shards";
 import { formatId } from "../lib/ids";
 import { ContinuationParams, costSoFar } from "./continuation";
-import { ContinueJob, defineJob, PermanentJobError } from "./define";
+import { ContinueJob, defineJob, LostClaim, PermanentJobError } from "./define";
 
 export const ContainerMoveParams = z.object({
   containerId: z.number().int().positive(),
@@ -38,11 +38,17 @@ export const MOVE_CHUNK_ROWS = 500;
  * Re-run after a crash at any point, it resumes: before the switch it copies again, after it only deletes.
  * Result `{container_id, from, to, rows: {table: n}, statements, d1_rows_read, d1_rows_written, ms}` (the shards' cost).
  */
-/** Every row of a container on a shard, a chunk per statement, what refers to a row first; then its zeroed counts. */
-async function deleteAll(db: ShardDB, containerId: number, checkpoint: () => void) {
+/**
+ * Every row of a container on a shard, a chunk per statement, what refers to a row first; then its zeroed counts.
+ * The lease is renewed before each chunk (docs/decisions.md, "Exclusive claims"): a delivery that lost its job to
+ * another stops before its next chunk rather than delete what the other has copied, or made live.
+ */
+async function deleteAll(db: ShardDB, containerId: number, checkpoint: () => void, renew: () => Promise<void>) {
   for (const table of DELETE_ORDER) {
-    do checkpoint();
-    while ((await deleteRows(db, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS);
+    do {
+      checkpoint();
+      await renew();
+    } while ((await deleteRows(db, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS);
   }
   await clearDerived(db, containerId);
 }
@@ -51,7 +57,7 @@ export const containerMove = defineJob({
   type: "container-move",
   params: ContainerMoveParams,
   payload: null,
-  async handler({ db, env, job, params, progress }) {
+  async handler({ db, env, job, params, progress, renew }) {
     const started = Date.now();
     const { containerId, from, to } = params;
     // What the move cost on the shards, as D1 counts it (the job's result).
@@ -90,7 +96,7 @@ export const containerMove = defineJob({
       // of a run that crashed, or of a move abandoned earlier. They go first, so the copy is exactly the source's. A
       // continuation has cleared them already and resumes at its cursor (what a crash after it wrote is skipped).
       if (!cursor) {
-        await deleteAll(target, containerId, checkpoint);
+        await deleteAll(target, containerId, checkpoint, renew);
         cursor = { table: 0, after: 0 };
       }
       for (let stage = cursor.table; stage < SHARD_TABLES.length; stage++) {
@@ -98,6 +104,7 @@ export const containerMove = defineJob({
         for (let after: number = stage === cursor.table ? cursor.after : 0; ;) {
           cursor = { table: stage, after };
           checkpoint();
+          await renew();
           const chunk = await containerRowsAfter(source, table, containerId, after, MOVE_CHUNK_ROWS);
           await insertRows(target, table, chunk);
           rows[table] += chunk.length;
@@ -110,17 +117,21 @@ export const containerMove = defineJob({
       const short = SHARD_TABLES.filter((t) => there[t] !== here[t]);
       // A difference means rows changed under the copy: the retry copies again from the start.
       if (short.length) {
-        await mergeJobParams(db, job.id, { cursor: null, copied: null });
+        if (!(await mergeJobParams(db, job, { cursor: null, copied: null }))) throw new LostClaim(job.id);
         throw new Error(`copy incomplete: ${short.map((t) => `${t} ${here[t]} of ${there[t]}`).join(", ")}`);
       }
-      await switchMove(db, containerId, to);
+      // Only while this delivery holds the job, in the switch's own statement: a delivery that lost it to another
+      // (its lease ran out) must not make its copy live over the other's (docs/decisions.md, "Exclusive claims").
+      // The progress after it checks the claim: nothing switched and the job still held means the mark is gone (the
+      // container deleted meanwhile), and the deletes below go by the directory as ever.
+      await switchMove(db, containerId, to, job);
       await progress(80);
     }
     placement = await findPlacement(db, containerId);
     // Never from the shard the directory names. A container deleted during the move has no placement: its cleanup
     // (both shards) may have run before this copy wrote, so whatever is left of it goes from both.
-    if (!placement || placement.shard !== from) await deleteAll(source, containerId, checkpoint);
-    if (!placement) await deleteAll(target, containerId, checkpoint);
+    if (!placement || placement.shard !== from) await deleteAll(source, containerId, checkpoint, renew);
+    if (!placement) await deleteAll(target, containerId, checkpoint, renew);
     const total = cost();
     return {
       container_id: formatId(containerId, "c"),

@@ -18,6 +18,13 @@ export const QUEUED_TIMEOUT_SECONDS = 60;
 export const LEASE_SECONDS = 120;
 
 /**
+ * How often `ctx.renew` writes (docs/decisions.md, "Exclusive claims"): long loops call it before every chunk, and a
+ * call this soon after the last renewal writes nothing. A lease renewed this often never runs out under a live
+ * delivery, and a delivery stalled past its lease checks its claim before its next chunk.
+ */
+export const RENEW_SECONDS = 10;
+
+/**
  * Attempts before the sweeper fails a job: the deliveries the queue makes of one message (wrangler.toml
  * `max_retries = 5`, so 6), counting a send that never arrived as one. A job whose every message is lost thus
  * fails about 32 minutes after it was accepted (60 + 60 + 120 + 240 + 480 + 960 s).

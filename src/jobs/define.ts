@@ -6,8 +6,13 @@ export interface JobContext {
   db: DB;
   env: Env;
   job: Job;
-  /** Reports progress (0..100) to GET /v4/jobs/<id>.json. */
+  /**
+   * Reports progress (0..100) to GET /v4/jobs/<id>.json and renews the lease; throws `LostClaim` once another
+   * delivery has claimed the job (docs/decisions.md, "Exclusive claims").
+   */
   progress(percent: number): Promise<void>;
+  /** Renews the lease alone, as `progress` does (inside long deletes); throws `LostClaim` the same way. */
+  renew(): Promise<void>;
 }
 
 export type JobResult = Record<string, unknown>;
@@ -17,6 +22,17 @@ export type JobHandler = (ctx: JobContext) => Promise<JobResult>;
 
 /** A failure that retrying cannot fix (a broken file, a deleted video): the job fails at once. */
 export class PermanentJobError extends Error {}
+
+/**
+ * This delivery no longer holds its job (docs/decisions.md, "Exclusive claims"): its lease ran out and another
+ * delivery claimed it, or the sweeper took it back. It stops without writing anything more; the runner acks its
+ * message, since the job is the other delivery's (or the sweeper's re-send's) now.
+ */
+export class LostClaim extends Error {
+  constructor(jobId: number) {
+    super(`job ${jobId}: another delivery holds it now`);
+  }
+}
 
 /**
  * Work that does not fit one delivery: D1 allows a Worker invocation a bounded number of queries (docs/decisions.md,

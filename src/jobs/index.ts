@@ -35,6 +35,6 @@ export type JobMessage = z.infer<typeof JobMessage>;
 export const jobHandlers = (): Record<JobType, JobHandler> =>
   Object.fromEntries(JOBS.map((definition) => [definition.type, consumerOf(definition)])) as Record<JobType, JobHandler>;
 
-export { ContinueJob, PermanentJobError, type JobContext, type JobHandler } from "./define";
+export { ContinueJob, LostClaim, PermanentJobError, type JobContext, type JobHandler } from "./define";
 export { enqueue } from "./enqueue";
 export type { JobDeps } from "./types";

@@ -14,7 +14,7 @@ import { SUBTITLE_LANGUAGE_RE, importStarted, planImport, writeImport, type Impo
 import { sendDeliveries } from "../webhooks/pump";
 import type { User } from "../types";
 import { completion } from "./completion";
-import { PermanentJobError, defineJob } from "./define";
+import { LostClaim, PermanentJobError, defineJob } from "./define";
 import { enqueue } from "./enqueue";
 import type { JobDeps } from "./types";
 
@@ -83,7 +83,7 @@ export const srtImport = defineJob({
     const segments = mode === "create" ? [] : await listVideoSegments(store.db, videoId);
     if (!mode) {
       mode = segments.length ? "match" : "create";
-      await mergeJobParams(db, job.id, { mode });
+      if (!(await mergeJobParams(db, job, { mode }))) throw new LostClaim(job.id);
     }
     // Chunks are named by ranges of cue numbers, so the plan numbers cues in time order (the file's own positions stay in
     // the report and the refusals). Joined cues are held to the cue limits there, as a cue read is.

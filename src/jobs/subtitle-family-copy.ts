@@ -12,7 +12,7 @@ import { createShardDb, shardBinding } from "../db/shards";
 import { containerRowCounts } from "../db/queries/shard-rows";
 import { formatId } from "../lib/ids";
 import { ContinuationParams, costSoFar } from "./continuation";
-import { ContinueJob, defineJob, PermanentJobError } from "./define";
+import { ContinueJob, defineJob, LostClaim, PermanentJobError } from "./define";
 
 export const SubtitleFamilyCopyParams = z.object({
   containerId: z.number().int().positive(),
@@ -45,7 +45,7 @@ export const subtitleFamilyCopy = defineJob({
   type: "subtitle-family-copy",
   params: SubtitleFamilyCopyParams,
   payload: null,
-  async handler({ db, env, job, params, progress }) {
+  async handler({ db, env, job, params, progress, renew }) {
     const started = Date.now();
     const { containerId } = params;
     const [container, placement] = await Promise.all([findContainer(db, containerId), findPlacement(db, containerId)]);
@@ -72,8 +72,12 @@ export const subtitleFamilyCopy = defineJob({
     const videos = await containerVideoFacts(db, containerId);
     if (!cursor) {
       for (const table of [...SUBTITLE_FAMILY_TABLES].reverse()) {
-        do checkpoint();
-        while ((await deleteRows(shard, table, containerId, null, COPY_CHUNK_ROWS)) === COPY_CHUNK_ROWS);
+        // The lease renewed before each chunk (docs/decisions.md, "Exclusive claims"): a delivery that lost its job
+        // stops before it clears what the delivery holding it now has copied.
+        do {
+          checkpoint();
+          await renew();
+        } while ((await deleteRows(shard, table, containerId, null, COPY_CHUNK_ROWS)) === COPY_CHUNK_ROWS);
       }
       await clearDerived(shard, containerId);
       const facts = { containerId, state: container.state, originLanguage: container.originLanguage, changeId: 0 };
@@ -88,6 +92,7 @@ export const subtitleFamilyCopy = defineJob({
         for (let after: number = first && t === cursor.table ? cursor.after : 0; ;) {
           cursor = { video: i, table: t, after };
           checkpoint();
+          await renew();
           catalogueReads++;
           const chunk = await familyRowsAfter(db, table, videos[i].video_id, after, COPY_CHUNK_ROWS);
           await insertRows(shard, table, chunk);
@@ -112,11 +117,14 @@ export const subtitleFamilyCopy = defineJob({
     ];
     if (differences.length) {
       // The next attempt copies again from the start.
-      await mergeJobParams(db, job.id, { cursor: null, copied: null, cost: null });
+      if (!(await mergeJobParams(db, job, { cursor: null, copied: null, cost: null }))) throw new LostClaim(job.id);
       throw new Error(`copy differs: ${differences.join("; ")}`);
     }
     // From here the container's subtitle routes use its shard (docs/decisions.md, "Subtitles on the shards").
-    await markSubtitlesCopied(db, containerId);
+    // Only while this delivery holds the job, in the mark's own statement (docs/decisions.md, "Exclusive claims"): a
+    // delivery that lost it must not mark a copy the one holding it now may be clearing. Not marked and still held:
+    // the container's directory row is gone (deleted meanwhile).
+    if (!(await markSubtitlesCopied(db, containerId, job))) await progress(100);
     const total = cost();
     return {
       container_id: formatId(containerId, "c"),

@@ -19,7 +19,7 @@ import { latestVersion, versionCues, versionRow, type Track } from "../services/
 import { ApiError } from "../lib/errors";
 import { formatId } from "../lib/ids";
 import { completion } from "./completion";
-import { PermanentJobError, defineJob } from "./define";
+import { LostClaim, PermanentJobError, defineJob } from "./define";
 import { enqueue } from "./enqueue";
 import type { JobDeps } from "./types";
 
@@ -63,7 +63,7 @@ export const subtitleRestore = defineJob({
     const scope = { ...t, containerId: found.container.id, userId: job.createdBy, username };
     const written = await writeRestore(store, `restore:${job.id}`, scope, cues, progress, async () => {
       // A restore that only removes cues leaves no history to find on a replay: what it will change is noted first.
-      if (!params.changes) await mergeJobParams(db, job.id, { changes: true });
+      if (!params.changes) if (!(await mergeJobParams(db, job, { changes: true }))) throw new LostClaim(job.id);
     });
     if (written.changed || params.changes) await announceOnce(db, job.id, scope, "restore");
     const made = await finishRestore({ env }, store, t, { userId: job.createdBy, applicationId: job.applicationId, number });

@@ -38,7 +38,7 @@ export async function removeContainerInChunks(
   db: DB,
   containerId: number,
   progress: (percent: number) => Promise<void>,
-  resume: { prior?: ContainerRemoval; checkpoint?: (sofar: ContainerRemoval) => void } = {},
+  resume: { prior?: ContainerRemoval; checkpoint?: (sofar: ContainerRemoval) => void; renew?: () => Promise<void> } = {},
 ): Promise<ContainerRemoval> {
   const deleted = {
     ...Object.fromEntries([...CHUNK_TABLES, "containers"].map((t) => [t, 0])),
@@ -63,6 +63,9 @@ export async function removeContainerInChunks(
       // A job that must stop (its statements for this delivery spent) stops here and goes on from `sofar()`; each
       // chunk deletes what is still there, so the next delivery simply starts over the stages.
       resume.checkpoint?.(sofar());
+      // The job's lease, renewed before every chunk, not only with progress: a delivery that lost its job stops
+      // here (docs/decisions.md, "Exclusive claims").
+      await resume.renew?.();
       const cost = await deleteContainerChunk(db, containerId, table, limit);
       count(table, cost);
       // A short chunk was the last one.

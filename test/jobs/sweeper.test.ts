@@ -86,8 +86,8 @@ describe("job sweeper", () => {
 
   it("a retry the queue will make is covered by the lease: not re-sent before its delay has passed", async () => {
     const job = await queuedJob();
-    await markJobRunning(db(), job.id, LEASE_SECONDS);
-    await noteJobError(db(), job.id, "D1 is busy", 300 + LEASE_SECONDS);
+    const claim = (await markJobRunning(db(), job.id, LEASE_SECONDS))!;
+    await noteJobError(db(), claim, "D1 is busy", 300 + LEASE_SECONDS);
     const { deps } = recordingQueue();
     expect(await sweepJobs(deps, later(LEASE_SECONDS + 60))).toEqual({ resent: [], failed: [] });
     expect(await sweepJobs(deps, later(300 + LEASE_SECONDS + 1))).toEqual({ resent: [job.id], failed: [] });
@@ -121,8 +121,8 @@ describe("job sweeper", () => {
 
   it("leaves a succeeded job alone, and the runner acks a re-sent one untouched", async () => {
     const job = await queuedJob();
-    await markJobRunning(db(), job.id, LEASE_SECONDS);
-    await finishJob(db(), job.id, { done: true });
+    const claim = (await markJobRunning(db(), job.id, LEASE_SECONDS))!;
+    await finishJob(db(), claim, { done: true });
     const done = await row(job.id);
     const { sent, deps } = recordingQueue();
     expect(await sweepJobs(deps, later(LEASE_SECONDS * 10))).toEqual({ resent: [], failed: [] });

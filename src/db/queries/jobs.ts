@@ -34,86 +34,146 @@ export async function insertJob(
 export const findJob = (db: DB, id: number) => db.query.jobs.findFirst({ where: eq(jobs.id, id) });
 
 /**
- * Claims a job for a delivery: only queued or running (a retry) jobs move; finished ones stay finished. The lease
- * says how long the delivery may go without reporting progress before the sweeper reclaims the job.
+ * The delivery that claimed a job: its id and the epoch its claim bumped to (docs/decisions.md, "Exclusive claims").
+ * The row `markJobRunning` returns is one.
+ */
+export type JobClaim = Pick<Job, "id" | "epoch">;
+
+/** The job is still held by this claim: no later claim took it, and the sweeper has not taken it back. */
+const holds = (claim: JobClaim) => and(eq(jobs.id, claim.id), eq(jobs.epoch, claim.epoch), eq(jobs.status, "running"), eq(jobs.held, true));
+
+/**
+ * The same condition as a statement of another table can state it (`WHERE ... AND ${jobHeldBy(claim)}`): a write
+ * that is only right while the delivery still holds its job (a move's switch, a copy's mark) then changes nothing
+ * once it has lost it, in the same statement, so no later claim can run between the check and the write.
+ */
+export const jobHeldBy = (claim: JobClaim) =>
+  sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${claim.id} AND epoch = ${claim.epoch} AND status = 'running' AND held = 1)`;
+
+/**
+ * Claims a job for a delivery (docs/decisions.md, "Exclusive claims"), in one statement: a queued job, or a running
+ * one no delivery holds (handed back for a queue retry or a continuation) or whose holder's lease ran out. The claim
+ * bumps `epoch`; every later write of the delivery is conditional on it. Nothing comes back for a finished job or
+ * one another delivery holds under a live lease: that delivery finishes it, hands it back, or dies and the sweeper
+ * re-sends it once its lease runs out. The lease says how long the delivery may go without a sign of life.
  */
 export async function markJobRunning(db: DB, id: number, leaseSeconds: number) {
   const [job] = await db
     .update(jobs)
     .set({
       status: "running",
+      held: true,
+      epoch: sql`${jobs.epoch} + 1`,
       attempts: sql`${jobs.attempts} + 1`,
       startedAt: sql`coalesce(${jobs.startedAt}, unixepoch())`,
       leaseUntil: sql`(unixepoch() + ${leaseSeconds})`,
       updatedAt: sql`(unixepoch())`,
     })
-    .where(and(eq(jobs.id, id), inArray(jobs.status, ["queued", "running"])))
+    .where(
+      and(
+        eq(jobs.id, id),
+        sql`(${jobs.status} = 'queued' OR (${jobs.status} = 'running' AND (${jobs.held} = 0 OR ${jobs.leaseUntil} <= unixepoch())))`,
+      ),
+    )
     .returning();
   return job;
 }
 
-/** Merges keys into a job's params (a decision or a cursor later deliveries must follow). */
-export const mergeJobParams = (db: DB, jobId: number, values: Record<string, unknown>) =>
-  db
-    .update(jobs)
-    .set({ params: sql`json_patch(coalesce(${jobs.params}, '{}'), ${JSON.stringify(values)})` })
-    .where(eq(jobs.id, jobId));
+/** Whether a conditional write of a claim's found its row (false: the claim was lost). */
+const changed = async (rows: Promise<unknown[]>) => (await rows).length > 0;
+
+/** Merges keys into a job's params (a decision or a cursor later deliveries must follow); false once the claim is lost. */
+export const mergeJobParams = (db: DB, claim: JobClaim, values: Record<string, unknown>) =>
+  changed(
+    db
+      .update(jobs)
+      .set({ params: sql`json_patch(coalesce(${jobs.params}, '{}'), ${JSON.stringify(values)})` })
+      .where(holds(claim))
+      .returning({ id: jobs.id }),
+  );
 
 /**
  * A running job whose delivery stopped at a checkpoint (src/jobs/define.ts, ContinueJob): its state merged into its
- * params, its attempts back to 0 (the next delivery is a continuation, not a retry) and its lease renewed, so the
- * sweeper sends it again only if the continuation's message is lost.
+ * params, its attempts back to 0 (the next delivery is a continuation, not a retry), its lease renewed and the claim
+ * handed back (the continuation's delivery claims it anew), so the sweeper sends it again only if the continuation's
+ * message is lost. False once the claim is lost (the state is not written).
  */
-export const continueJob = (db: DB, jobId: number, state: Record<string, unknown>, leaseSeconds: number) =>
-  db
-    .update(jobs)
-    .set({
-      params: sql`json_patch(coalesce(${jobs.params}, '{}'), ${JSON.stringify(state)})`,
-      attempts: 0,
-      leaseUntil: sql`(unixepoch() + ${leaseSeconds})`,
-      updatedAt: sql`(unixepoch())`,
-    })
-    .where(and(eq(jobs.id, jobId), eq(jobs.status, "running")));
+export const continueJob = (db: DB, claim: JobClaim, state: Record<string, unknown>, leaseSeconds: number) =>
+  changed(
+    db
+      .update(jobs)
+      .set({
+        params: sql`json_patch(coalesce(${jobs.params}, '{}'), ${JSON.stringify(state)})`,
+        attempts: 0,
+        held: false,
+        leaseUntil: sql`(unixepoch() + ${leaseSeconds})`,
+        updatedAt: sql`(unixepoch())`,
+      })
+      .where(holds(claim))
+      .returning({ id: jobs.id }),
+  );
 
-/** Progress is the delivery's sign of life: it renews the lease. */
-export const setJobProgress = (db: DB, id: number, progress: number, leaseSeconds: number) =>
-  db
-    .update(jobs)
-    .set({
-      progress: Math.max(0, Math.min(100, Math.floor(progress))),
-      leaseUntil: sql`(unixepoch() + ${leaseSeconds})`,
-      updatedAt: sql`(unixepoch())`,
-    })
-    .where(eq(jobs.id, id));
+/** Progress is the delivery's sign of life: it renews the lease (left out, the progress stays). False once the claim is lost. */
+export const setJobProgress = (db: DB, claim: JobClaim, progress: number | null, leaseSeconds: number) =>
+  changed(
+    db
+      .update(jobs)
+      .set({
+        ...(progress === null ? {} : { progress: Math.max(0, Math.min(100, Math.floor(progress))) }),
+        leaseUntil: sql`(unixepoch() + ${leaseSeconds})`,
+        updatedAt: sql`(unixepoch())`,
+      })
+      .where(holds(claim))
+      .returning({ id: jobs.id }),
+  );
 
-export const finishJob = (db: DB, id: number, result: Record<string, unknown>) =>
-  db
-    .update(jobs)
-    .set({ status: "succeeded", progress: 100, result, error: null, finishedAt: sql`(unixepoch())`, updatedAt: sql`(unixepoch())` })
-    .where(eq(jobs.id, id));
+/** False once the claim is lost: the delivery that holds the job now writes its outcome. */
+export const finishJob = (db: DB, claim: JobClaim, result: Record<string, unknown>) =>
+  changed(
+    db
+      .update(jobs)
+      .set({ status: "succeeded", progress: 100, result, error: null, finishedAt: sql`(unixepoch())`, updatedAt: sql`(unixepoch())` })
+      .where(holds(claim))
+      .returning({ id: jobs.id }),
+  );
 
 /**
- * Records the last failure; the job stays running while the queue still retries it, and its lease covers the
- * queue's delay before that retry, so the sweeper does not re-send a job the queue is about to deliver.
+ * Records the last failure and hands the claim back; the job stays running while the queue still retries it, and
+ * its lease covers the queue's delay before that retry, so the sweeper does not re-send a job the queue is about to
+ * deliver (the retry claims it, the job being held by nobody). False once the claim is lost.
  */
-export const noteJobError = (db: DB, id: number, error: string, leaseSeconds: number) =>
-  db
-    .update(jobs)
-    .set({ error, leaseUntil: sql`(unixepoch() + ${leaseSeconds})`, updatedAt: sql`(unixepoch())` })
-    .where(eq(jobs.id, id));
+export const noteJobError = (db: DB, claim: JobClaim, error: string, leaseSeconds: number) =>
+  changed(
+    db
+      .update(jobs)
+      .set({ error, held: false, leaseUntil: sql`(unixepoch() + ${leaseSeconds})`, updatedAt: sql`(unixepoch())` })
+      .where(holds(claim))
+      .returning({ id: jobs.id }),
+  );
 
-/** `deadLetter`: the dead-letter queue's consumer fails it, and the row records when (`jobs dead-letters` lists them). */
-export const failJob = (db: DB, id: number, error: string, { deadLetter = false } = {}) =>
-  db
-    .update(jobs)
-    .set({
-      status: "failed",
-      error,
-      finishedAt: sql`(unixepoch())`,
-      updatedAt: sql`(unixepoch())`,
-      ...(deadLetter ? { deadLetteredAt: sql`(unixepoch())` } : {}),
-    })
-    .where(and(eq(jobs.id, id), inArray(jobs.status, ["queued", "running"])));
+/**
+ * `deadLetter`: the dead-letter queue's consumer fails it, and the row records when (`jobs dead-letters` lists them).
+ * `claim`: a delivery fails the job it holds, and only while it holds it.
+ */
+export const failJob = (
+  db: DB,
+  id: number,
+  error: string,
+  { deadLetter = false, claim }: { deadLetter?: boolean; claim?: JobClaim } = {},
+) =>
+  changed(
+    db
+      .update(jobs)
+      .set({
+        status: "failed",
+        error,
+        finishedAt: sql`(unixepoch())`,
+        updatedAt: sql`(unixepoch())`,
+        ...(deadLetter ? { deadLetteredAt: sql`(unixepoch())` } : {}),
+      })
+      .where(claim ? holds(claim) : and(eq(jobs.id, id), inArray(jobs.status, ["queued", "running"])))
+      .returning({ id: jobs.id }),
+  );
 
 /**
  * A failed job back to `queued` as a new attempt (src/jobs/retry.ts): the same row, id and params, with the state of

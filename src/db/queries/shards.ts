@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { DB } from "../client";
 import { shardCleanups, shardDirectory, shards, videos } from "../schema";
+import { jobHeldBy, type JobClaim } from "./jobs";
 
 const PLACEMENT = {
   containerId: shardDirectory.containerId,
@@ -51,17 +52,30 @@ export const startMove = (db: DB, containerId: number, target: number, now: numb
     .returning()
     .get();
 
-export const switchMove = (db: DB, containerId: number, target: number) =>
+/**
+ * The move's switch, conditional on the mark and on the move job's claim (docs/decisions.md, "Exclusive claims"): a
+ * delivery that lost its job to another switches nothing, in the same statement.
+ */
+export const switchMove = (db: DB, containerId: number, target: number, claim: JobClaim) =>
   db
     .update(shardDirectory)
     .set({ shard: target, movingTo: null, moveStartedAt: null })
-    .where(sql`${shardDirectory.containerId} = ${containerId} AND ${shardDirectory.movingTo} = ${target}`)
+    .where(sql`${shardDirectory.containerId} = ${containerId} AND ${shardDirectory.movingTo} = ${target} AND ${jobHeldBy(claim)}`)
     .returning()
     .get();
 
-/** The container's subtitles are on its shard from now on (the copy job's last step). */
-export const markSubtitlesCopied = (db: DB, containerId: number) =>
-  db.update(shardDirectory).set({ subtitlesCopied: true }).where(eq(shardDirectory.containerId, containerId)).run();
+/**
+ * The container's subtitles are on its shard from now on (the copy job's last step), only while the copy job's
+ * delivery still holds it (docs/decisions.md, "Exclusive claims"). Whether it was marked.
+ */
+export const markSubtitlesCopied = async (db: DB, containerId: number, claim: JobClaim) =>
+  (
+    await db
+      .update(shardDirectory)
+      .set({ subtitlesCopied: true })
+      .where(and(eq(shardDirectory.containerId, containerId), jobHeldBy(claim)))
+      .returning({ id: shardDirectory.containerId })
+  ).length > 0;
 
 export const findPlacement = (db: DB, containerId: number) => containerPlacementQuery(db, containerId).get();
 

@@ -32,6 +32,11 @@ export const jobs = sqliteTable(
     leaseUntil: integer("lease_until", { mode: "timestamp" }),
     // When the dead-letter queue's consumer failed it (its queue retries ran out); cleared when it is retried.
     deadLetteredAt: integer("dead_lettered_at", { mode: "timestamp" }),
+    // Exclusive claims (docs/decisions.md, "Exclusive claims"): each delivery that claims the job bumps `epoch`, and
+    // every later write of that delivery is conditional on it; `held` says a delivery holds it now (its lease is
+    // its own), cleared when the delivery hands the job back for a queue retry or a continuation.
+    epoch: integer("epoch").notNull().default(0),
+    held: integer("held", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
