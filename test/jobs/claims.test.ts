@@ -20,6 +20,8 @@ import { jobs, shardDirectory } from "../../src/db/schema";
 import { timedComments } from "../../src/db/shard-schema";
 import { createShardDb, shardBinding } from "../../src/db/shards";
 import { LEASE_SECONDS } from "../../src/jobs/deadlines";
+import { containerMove } from "../../src/jobs/container-move";
+import { consumerOf, LostClaim } from "../../src/jobs/define";
 import { db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { shardOf } from "../helpers/shards";
@@ -187,5 +189,33 @@ describe("exclusive claims", () => {
     expect(await shardOf(c.id)).toBeTruthy();
     const [row] = await db().select().from(shardDirectory).where(eq(shardDirectory.containerId, c.id));
     expect(row.subtitlesCopied).toBe(true);
+  });
+
+  it("a move that lost its claim stops before its next delete chunk: the holder's copy on the target stays", async () => {
+    const { container, shard } = await commentedContainer(30);
+    const sourceRows = await rowsOf(shard, container.id);
+    const job = await insertJob(db(), {
+      type: "container-move",
+      params: { containerId: container.id, from: shard, to: other(shard), graceMs: 0 },
+    });
+    const stale = (await markJobRunning(db(), job.id, LEASE_SECONDS))!;
+    // Its lease ran out; a second delivery claimed the job, marked the move and copied part of the rows.
+    await setJob(job.id, { leaseUntil: new Date(Date.now() - 1000) });
+    expect(await markJobRunning(db(), job.id, LEASE_SECONDS)).toMatchObject({ epoch: 2 });
+    await db()
+      .update(shardDirectory)
+      .set({ movingTo: other(shard) })
+      .where(eq(shardDirectory.containerId, container.id));
+    await shardDb(other(shard)).insert(timedComments).values(sourceRows.slice(0, 10));
+    // The first delivery goes on where it was, about to clear the target: its renewal before the chunk finds the
+    // claim gone (the runner's renew, unthrottled here).
+    const check = async () => {
+      if (!(await setJobProgress(db(), stale, null, LEASE_SECONDS))) throw new LostClaim(stale.id);
+    };
+    const run = consumerOf(containerMove)({ db: db(), env, job: stale, progress: check, renew: check });
+    await expect(run).rejects.toBeInstanceOf(LostClaim);
+    expect(await rowsOf(other(shard), container.id)).toEqual(sourceRows.slice(0, 10));
+    expect(await rowsOf(shard, container.id)).toEqual(sourceRows);
+    expect(await shardOf(container.id)).toMatchObject({ shard });
   });
 });

@@ -155,10 +155,16 @@ function eventlessEnv(): Env {
   return { ...env, DB } as Env;
 }
 
-/** A finished import made to look as if its delivery had died before finishing it: running, its upload still in R2. */
+/**
+ * A finished import made to look as if its delivery had died before finishing it: running, its upload still in R2,
+ * and its lease run out (until then the dead delivery still holds the job: docs/decisions.md, "Exclusive claims").
+ */
 async function unfinished(jobId: number, payloadKey: string, content: string) {
   await env.SUBTITLES.put(payloadKey, content);
-  await db().update(jobs).set({ status: "running" }).where(eq(jobs.id, jobId));
+  await db()
+    .update(jobs)
+    .set({ status: "running", leaseUntil: new Date(Date.now() - 1000) })
+    .where(eq(jobs.id, jobId));
 }
 
 describe("subtitles.updated: once per import, after its last chunk", () => {
