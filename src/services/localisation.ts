@@ -61,7 +61,7 @@ export async function visibleSubtitle(deps: Deps, id: number) {
  * languages times the shards and is always current.
  */
 export async function currentLanguageTotals(deps: Deps): Promise<LanguageTotals[]> {
-  return sumTotals(await Promise.all((await shardMap(deps)).map((part) => languageTotals(part.db, part.arriving))));
+  return sumTotals(await Promise.all((await shardMap(deps)).map((part) => languageTotals(part.db, part.leftOut))));
 }
 
 function sumTotals(perShard: LanguageTotals[][]): LanguageTotals[] {
@@ -130,7 +130,7 @@ export async function randomCaption(
   const parts = await shardMap(deps);
   const [shards, totals] = await Promise.all([
     Promise.all(parts.map(async (part) => ({ part, spans: await subtitleIdSpans(part.db) }))),
-    to ? [] : Promise.all(parts.map((part) => languageTotals(part.db, part.arriving))),
+    to ? [] : Promise.all(parts.map((part) => languageTotals(part.db, part.leftOut))),
   ]);
   const held = shards.filter((s) => s.spans.length > 0);
   if (!held.length) return undefined;
@@ -139,12 +139,12 @@ export async function randomCaption(
   for (let attempt = 0; attempt < CAPTION_ATTEMPTS - 1; attempt++) {
     const start = randomStart(held, random);
     if (!start) continue;
-    const found = await captionInWindow(start.part.db, start.id, from, target(), start.part.arriving);
+    const found = await captionInWindow(start.part.db, start.id, from, target(), start.part.leftOut);
     if (found) return found;
   }
   // The last window starts at the very beginning of each shard's walk, so the first candidates are always reachable.
   const draw = target();
-  const found = await Promise.all(held.map(({ part }) => captionInWindow(part.db, 0, from, draw, part.arriving)));
+  const found = await Promise.all(held.map(({ part }) => captionInWindow(part.db, 0, from, draw, part.leftOut)));
   const hits = found.filter((c): c is CaptionCandidate => c !== undefined);
   return hits.length ? hits[Math.floor(random() * hits.length)] : undefined;
 }

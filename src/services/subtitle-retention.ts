@@ -76,7 +76,7 @@ export async function pruneVersions(
         turn: Math.floor(nowSeconds / 60),
         window,
         limit,
-        arriving: part.arriving,
+        leftOut: part.leftOut,
       });
       if (!cost.pruned.length) return { pruned: 0, objects: 0, rows_read: cost.rowsRead, rows_written: cost.rowsWritten };
       const { objects, rowsRead } = await deleteUnreferencedSnapshots(part.db, deps.env, cost.pruned);

@@ -66,7 +66,9 @@ export const shardCleanups = sqliteTable(
     videoId: integer("video_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("shard_cleanups_container").on(t.containerId, t.videoId)],
+  // By shard: the shard map's draining containers (shardMapQuery) read only the pending cleanups of each shard, none
+  // when the outbox is empty, as it usually is.
+  (t) => [index("shard_cleanups_container").on(t.containerId, t.videoId), index("shard_cleanups_shard").on(t.shard, t.videoId)],
 );
 
 /**
