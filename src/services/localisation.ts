@@ -38,13 +38,13 @@ export async function visibleContainerPlacement(deps: Deps, user: User | undefin
 
 /**
  * A subtitle named by its id alone, of a video everyone may see (hidden is 404 to all, managers included): asked of
- * every shard in parallel (`findOnShards`), then its video, container and placement from the catalogue in one batch
+ * the shard its id's range names, then of the others only if that one lacks it (`findOnShards`), then its video, container and placement from the catalogue in one batch
  * (the catalogue is the authority on origins and states). The shard it was found on is not where a write goes: that
  * is the placement's (docs/decisions.md, "Subtitles on the shards", "A row named by its id alone").
  */
 export async function visibleSubtitle(deps: Deps, id: number) {
   const { db } = deps;
-  const subtitle = await findOnShards(await shardMap(deps), (shard) => findSubtitleContext(shard, id));
+  const subtitle = await findOnShards(await shardMap(deps), id, (shard) => findSubtitleContext(shard, id));
   if (!subtitle) throw ApiError.notFound();
   const [found, placed] = await batchWith(db, deps.session, [
     videoWithContainerQuery(db, subtitle.video_id),
@@ -175,9 +175,9 @@ export async function suggestCaption(deps: Deps, userId: number, input: { origin
 
 /**
  * A caption suggestion named by its id alone, with where it would go (the origin subtitle's video, container and
- * segment start), asked of every shard in parallel; undefined when no shard holds it. The writer that applies it
+ * segment start), found by `findOnShards` (the issuing shard first); undefined when no shard holds it. The writer that applies it
  * reads the video's catalogue rows and placement itself.
  */
 export async function findSuggestionTarget(deps: Deps, suggestionId: number) {
-  return findOnShards(await shardMap(deps), (db) => suggestionTargetQuery(db, suggestionId).get());
+  return findOnShards(await shardMap(deps), suggestionId, (db) => suggestionTargetQuery(db, suggestionId).get());
 }

@@ -1,5 +1,6 @@
 import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
 import { type Placement, type ShardMapRow, shardMapQuery, videoPlacementQuery } from "../db/queries/shards";
+import { SHARD_ID_RANGE } from "../db/queries/shard-rows";
 import type { ShardDB } from "../db/shards";
 import { batchWith } from "../db/rider";
 import { ApiError, VCODE } from "../lib/errors";
@@ -126,10 +127,23 @@ export async function pageAcrossShards<T>(
 }
 
 /**
- * The row with this id on whichever shard holds it (ids are unique across shards), asked of every shard in parallel.
- * During a move both shards hold it; the caller then uses its container's placement from the catalogue.
+ * The row with this id on whichever shard holds it (ids are unique across shards). The id's range names the shard
+ * that issued it (n·2^32 + k), which holds it unless its container moved since: that shard is asked first, alone,
+ * and the others in parallel only when it does not have the row. An id below every range (a row copied from the
+ * catalogue) or of a shard not in the map names none: every shard is asked at once. During a move both shards hold
+ * the row; the caller then uses its container's placement from the catalogue (docs/decisions.md, "Subtitles on the
+ * shards").
  */
-export async function findOnShards<T>(parts: ShardPart[], find: (db: ShardDB) => Promise<T | undefined>): Promise<T | undefined> {
-  const found = await Promise.all(parts.map((part) => find(part.db)));
+export async function findOnShards<T>(
+  parts: ShardPart[],
+  id: number,
+  find: (db: ShardDB) => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const issuer = parts.find((part) => part.shard === Math.floor(id / SHARD_ID_RANGE));
+  if (issuer) {
+    const row = await find(issuer.db);
+    if (row !== undefined) return row;
+  }
+  const found = await Promise.all(parts.filter((part) => part !== issuer).map((part) => find(part.db)));
   return found.find((row) => row !== undefined);
 }

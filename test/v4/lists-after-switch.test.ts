@@ -3,12 +3,19 @@
 // listed and counted once (docs/decisions.md, "Subtitles on the shards").
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { containerRowCounts, containerRowsAfter, insertRows } from "../../src/db/queries/shard-rows";
+import {
+  clearDerived,
+  containerRowCounts,
+  containerRowsAfter,
+  DELETE_ORDER,
+  deleteRows,
+  insertRows,
+} from "../../src/db/queries/shard-rows";
 import { SHARD_TABLES } from "../../src/db/shard-schema";
 import { api, createApplication, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { createHistories, createSubtitles } from "../helpers/localisation";
-import { shardOf } from "../helpers/shards";
+import { shardDbs, shardOf } from "../helpers/shards";
 
 type Item = { id: string };
 type Page = { more: boolean; response: Item[]; count?: number };
@@ -21,6 +28,7 @@ let a: { id: number; wireId: string };
 let b: { id: number; wireId: string };
 let ids: { en: string[]; all: string[] };
 let histories: number[];
+let moved: { a: string; b: string };
 
 const get = async (path: string, query = "") => {
   const res = await api(`${path}?app=${app}${query}`);
@@ -47,6 +55,7 @@ beforeAll(async () => {
   const wire = (language?: string) =>
     [...sa.subtitles, ...sb.subtitles].filter((s) => (language ? s.language === language : s.language !== "ko")).map((s) => `${s.id}s`);
   ids = { en: wire("en"), all: wire() };
+  moved = { a: sa.at("en", 0).wireId, b: sb.at("en", 0).wireId };
   const rows = await createHistories([
     { userId: alice.user.id, videoId: va.id, containerId: a.id, language: "en" },
     { userId: alice.user.id, videoId: va.id, containerId: a.id, language: "fr" },
@@ -109,5 +118,25 @@ describe("after a move's switch, before the source's rows are gone", () => {
       ].sort(),
     );
     expect(await get(`/v4/users/${alice.user.id}u/contributions/count.json`)).toEqual({ count: 5 });
+  });
+});
+
+describe("a row named by its id after its container moved", () => {
+  const queries = (res: Response) => Number(/d1-queries;desc="(\d+)"/.exec(res.headers.get("server-timing") ?? "")?.[1]);
+
+  it("is found on the shard it moved to once the source's rows are gone, at one lookup more than on its issuer", async () => {
+    // The move's delete ends: a's rows leave the source (the test shard the directory no longer names), and its cleanup.
+    const target = await shardOf(a.id);
+    const other = shardDbs()[target.shard === 1 ? 1 : 0];
+    for (const table of DELETE_ORDER) while ((await deleteRows(other, table, a.id, null, 1000)) > 0);
+    await clearDerived(other, a.id);
+    await env.DB.prepare("DELETE FROM shard_cleanups WHERE container_id = ?").bind(a.id).run();
+    const like = (wireId: string) => api(`/v4/translations/${wireId}/like.json?app=${app}&token=${alice.token}`, { method: "POST" });
+    const onIssuer = await like(moved.b);
+    expect(onIssuer.status).toBe(200);
+    const elsewhere = await like(moved.a);
+    expect(elsewhere.status).toBe(200);
+    expect(await elsewhere.json()).toMatchObject({ id: moved.a, likes: 1 });
+    expect(queries(elsewhere)).toBe(queries(onIssuer) + 1);
   });
 });
