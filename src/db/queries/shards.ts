@@ -47,6 +47,9 @@ export type ShardMapRow = { shard: number; arriving: string; draining: string };
 
 export const listShards = (db: DB) => db.select().from(shards).orderBy(shards.id).all();
 
+/** A shard's size as just seen, for placement (the containers_shard_placement trigger). Batchable. */
+export const recordShardBytes = (db: DB, shard: number, bytes: number) => db.update(shards).set({ bytes }).where(eq(shards.id, shard));
+
 /** The move job's steps on the directory: each conditional, so a replay changes nothing twice. */
 export const startMove = (db: DB, containerId: number, target: number, now: number) =>
   db

@@ -95,6 +95,8 @@ export interface PruneCost {
   pruned: GoneVersion[];
   rowsRead: number;
   rowsWritten: number;
+  /** The shard database's size after the statement (D1's `size_after`), 0 where the runtime does not say. */
+  bytes: number;
 }
 
 export interface PruneBounds {
@@ -108,7 +110,7 @@ export interface PruneBounds {
   window: number;
   /** Rows deleted at most. */
   limit: number;
-  /** Containers moving to this shard: their versions are pruned on the shard they leave (docs/decisions.md, "Shards"). */
+  /** Containers this shard does not answer for (`shardMapQuery`): their versions are pruned on their other shard. */
   leftOut: readonly number[];
 }
 
@@ -152,6 +154,7 @@ export async function pruneVersionRows(db: ShardDB, b: PruneBounds): Promise<Pru
     pruned: res.results.map((r) => ({ videoId: r.video_id, language: r.language, hash: r.hash })),
     rowsRead: res.meta.rows_read ?? 0,
     rowsWritten: res.meta.rows_written ?? 0,
+    bytes: res.meta.size_after ?? 0,
   };
 }
 

@@ -12,6 +12,11 @@ export const shards = sqliteTable("shards", {
   id: integer("id").primaryKey(),
   accepting: integer("accepting", { mode: "boolean" }).notNull().default(true),
   containers: integer("containers").notNull().default(0),
+  /**
+   * The shard database's size in bytes as last seen (D1's `size_after` of the sweeper's statement there, every
+   * minute): what placement weighs (docs/decisions.md, "Shards"). 0 until first seen.
+   */
+  bytes: integer("bytes").notNull().default(0),
 });
 
 /**
