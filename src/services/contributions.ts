@@ -41,10 +41,11 @@ export async function contributionsOfUser(deps: Deps, userId: number, type: Cont
   const parts = await existingUserShards(deps, userId);
   const rows = await pageAcrossShards(
     parts,
-    (part, n) => listUserContributions(part.db, userId, type, n, part.arriving),
+    (part, n) => listUserContributions(part.db, userId, type, n, part.leftOut),
     mostFirst,
     offset,
     limit,
+    (row) => row.containerId,
   );
   if (!rows.length) return [];
   const found = new Map(
@@ -69,7 +70,7 @@ export async function contributionsOfUser(deps: Deps, userId: number, type: Cont
  */
 export async function contributionCountOfUser(deps: Deps, userId: number, type: ContributionType | undefined) {
   const parts = await existingUserShards(deps, userId);
-  const counts = await Promise.all(parts.map((part) => countUserContributions(part.db, userId, type, part.arriving)));
+  const counts = await Promise.all(parts.map((part) => countUserContributions(part.db, userId, type, part.leftOut)));
   return counts.reduce((sum, n) => sum + n, 0);
 }
 

@@ -35,13 +35,14 @@ export async function userHistoryPage(deps: Deps, filter: HistoryFilter, offset:
   const parts = await shardMap(deps);
   const rows = await pageAcrossShards(
     parts,
-    (part, n) => listUserHistories(part.db, filter, 0, n, part.arriving),
+    (part, n) => listUserHistories(part.db, filter, 0, n, part.leftOut),
     newestFirst,
     offset,
     limit,
+    (row) => row.id,
   );
   const count = async () => {
-    const counts = await Promise.all(parts.map((part) => countUserHistories(part.db, filter, part.arriving)));
+    const counts = await Promise.all(parts.map((part) => countUserHistories(part.db, filter, part.leftOut)));
     return Math.min(
       COUNT_LIMIT,
       counts.reduce((sum, n) => sum + n, 0),

@@ -38,13 +38,13 @@ export async function visibleContainerPlacement(deps: Deps, user: User | undefin
 
 /**
  * A subtitle named by its id alone, of a video everyone may see (hidden is 404 to all, managers included): asked of
- * every shard in parallel (`findOnShards`), then its video, container and placement from the catalogue in one batch
+ * the shard its id's range names, then of the others only if that one lacks it (`findOnShards`), then its video, container and placement from the catalogue in one batch
  * (the catalogue is the authority on origins and states). The shard it was found on is not where a write goes: that
  * is the placement's (docs/decisions.md, "Subtitles on the shards", "A row named by its id alone").
  */
 export async function visibleSubtitle(deps: Deps, id: number) {
   const { db } = deps;
-  const subtitle = await findOnShards(await shardMap(deps), (shard) => findSubtitleContext(shard, id));
+  const subtitle = await findOnShards(await shardMap(deps), id, (shard) => findSubtitleContext(shard, id));
   if (!subtitle) throw ApiError.notFound();
   const [found, placed] = await batchWith(db, deps.session, [
     videoWithContainerQuery(db, subtitle.video_id),
@@ -61,7 +61,7 @@ export async function visibleSubtitle(deps: Deps, id: number) {
  * languages times the shards and is always current.
  */
 export async function currentLanguageTotals(deps: Deps): Promise<LanguageTotals[]> {
-  return sumTotals(await Promise.all((await shardMap(deps)).map((part) => languageTotals(part.db, part.arriving))));
+  return sumTotals(await Promise.all((await shardMap(deps)).map((part) => languageTotals(part.db, part.leftOut))));
 }
 
 function sumTotals(perShard: LanguageTotals[][]): LanguageTotals[] {
@@ -130,7 +130,7 @@ export async function randomCaption(
   const parts = await shardMap(deps);
   const [shards, totals] = await Promise.all([
     Promise.all(parts.map(async (part) => ({ part, spans: await subtitleIdSpans(part.db) }))),
-    to ? [] : Promise.all(parts.map((part) => languageTotals(part.db, part.arriving))),
+    to ? [] : Promise.all(parts.map((part) => languageTotals(part.db, part.leftOut))),
   ]);
   const held = shards.filter((s) => s.spans.length > 0);
   if (!held.length) return undefined;
@@ -139,12 +139,12 @@ export async function randomCaption(
   for (let attempt = 0; attempt < CAPTION_ATTEMPTS - 1; attempt++) {
     const start = randomStart(held, random);
     if (!start) continue;
-    const found = await captionInWindow(start.part.db, start.id, from, target(), start.part.arriving);
+    const found = await captionInWindow(start.part.db, start.id, from, target(), start.part.leftOut);
     if (found) return found;
   }
   // The last window starts at the very beginning of each shard's walk, so the first candidates are always reachable.
   const draw = target();
-  const found = await Promise.all(held.map(({ part }) => captionInWindow(part.db, 0, from, draw, part.arriving)));
+  const found = await Promise.all(held.map(({ part }) => captionInWindow(part.db, 0, from, draw, part.leftOut)));
   const hits = found.filter((c): c is CaptionCandidate => c !== undefined);
   return hits.length ? hits[Math.floor(random() * hits.length)] : undefined;
 }
@@ -175,9 +175,9 @@ export async function suggestCaption(deps: Deps, userId: number, input: { origin
 
 /**
  * A caption suggestion named by its id alone, with where it would go (the origin subtitle's video, container and
- * segment start), asked of every shard in parallel; undefined when no shard holds it. The writer that applies it
+ * segment start), found by `findOnShards` (the issuing shard first); undefined when no shard holds it. The writer that applies it
  * reads the video's catalogue rows and placement itself.
  */
 export async function findSuggestionTarget(deps: Deps, suggestionId: number) {
-  return findOnShards(await shardMap(deps), (db) => suggestionTargetQuery(db, suggestionId).get());
+  return findOnShards(await shardMap(deps), suggestionId, (db) => suggestionTargetQuery(db, suggestionId).get());
 }

@@ -1,5 +1,6 @@
 import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
 import { type Placement, type ShardMapRow, shardMapQuery, videoPlacementQuery } from "../db/queries/shards";
+import { SHARD_ID_RANGE } from "../db/queries/shard-rows";
 import type { ShardDB } from "../db/shards";
 import { batchWith } from "../db/rider";
 import { ApiError, VCODE } from "../lib/errors";
@@ -74,17 +75,21 @@ export function subtitleWriteShard(deps: Pick<Deps, "env" | "shards">, placement
   return writeShard(deps, placement);
 }
 
-/** One shard as a read across shards sees it: its database and the containers it must leave out (arriving by a move). */
+/** One shard as a read across shards sees it: its database and the containers it does not answer for (`shardMapQuery`). */
 export interface ShardPart {
   shard: number;
   db: ShardDB;
-  /** Containers moving to this shard: their rows are complete on the shard they leave, and read there. */
-  arriving: number[];
+  /** Containers arriving here by a move or draining from here after one: their rows are read on their other shard. */
+  leftOut: number[];
 }
 
 /** The shards to ask, from the catalogue's `shardMapQuery` (which a read batches with its other catalogue reads). */
 export const shardParts = (deps: Pick<Deps, "env" | "shards">, map: ShardMapRow[]): ShardPart[] =>
-  map.map((row) => ({ shard: row.shard, db: shardDb(deps, row.shard), arriving: JSON.parse(row.arriving) as number[] }));
+  map.map((row) => ({
+    shard: row.shard,
+    db: shardDb(deps, row.shard),
+    leftOut: [...new Set([...(JSON.parse(row.arriving) as number[]), ...(JSON.parse(row.draining) as number[])])],
+  }));
 
 /** Every shard's part of a read across shards, asked in parallel: one round trip of wall time, whatever N. */
 export async function shardMap(deps: Deps) {
@@ -93,8 +98,11 @@ export async function shardMap(deps: Deps) {
 
 /**
  * A page of a list spread over the shards: each shard's first `offset + limit` rows in the list's order, merged by
- * `compare` (the same order), then the page cut. OFFSET paging over N shards reads N·(offset + limit) rows, which the
- * paging ceiling bounds (docs/decisions.md, "Paging ceiling and repeated parameters").
+ * `compare` (the same order), rows of the same `key` kept once, then the page cut. OFFSET paging over N shards reads
+ * N·(offset + limit) rows, which the paging ceiling bounds (docs/decisions.md, "Paging ceiling and repeated parameters").
+ * The shards' `leftOut` already reads each container on one shard; `key` is the merge's own guarantee, for a row two
+ * shards hold in a window the directory does not see (docs/decisions.md, "Subtitles on the shards"). Each shard's rows
+ * are distinct, so the merge still holds `offset + limit` distinct rows whenever one shard gave that many.
  */
 export async function pageAcrossShards<T>(
   parts: ShardPart[],
@@ -102,19 +110,40 @@ export async function pageAcrossShards<T>(
   compare: (a: T, b: T) => number,
   offset: number,
   limit: number,
+  key: (row: T) => string | number,
 ): Promise<T[]> {
   const pages = await Promise.all(parts.map((part) => read(part, offset + limit)));
+  const seen = new Set<string | number>();
   return pages
     .flat()
     .sort(compare)
+    .filter((row) => {
+      const k = key(row);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
     .slice(offset, offset + limit);
 }
 
 /**
- * The row with this id on whichever shard holds it (ids are unique across shards), asked of every shard in parallel.
- * During a move both shards hold it; the caller then uses its container's placement from the catalogue.
+ * The row with this id on whichever shard holds it (ids are unique across shards). The id's range names the shard
+ * that issued it (n·2^32 + k), which holds it unless its container moved since: that shard is asked first, alone,
+ * and the others in parallel only when it does not have the row. An id below every range (a row copied from the
+ * catalogue) or of a shard not in the map names none: every shard is asked at once. During a move both shards hold
+ * the row; the caller then uses its container's placement from the catalogue (docs/decisions.md, "Subtitles on the
+ * shards").
  */
-export async function findOnShards<T>(parts: ShardPart[], find: (db: ShardDB) => Promise<T | undefined>): Promise<T | undefined> {
-  const found = await Promise.all(parts.map((part) => find(part.db)));
+export async function findOnShards<T>(
+  parts: ShardPart[],
+  id: number,
+  find: (db: ShardDB) => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const issuer = parts.find((part) => part.shard === Math.floor(id / SHARD_ID_RANGE));
+  if (issuer) {
+    const row = await find(issuer.db);
+    if (row !== undefined) return row;
+  }
+  const found = await Promise.all(parts.filter((part) => part !== issuer).map((part) => find(part.db)));
   return found.find((row) => row !== undefined);
 }

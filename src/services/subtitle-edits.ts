@@ -151,7 +151,7 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
  * an edit like any other (the applier is its author). An unknown suggestion is a 404.
  */
 export async function applySuggestion(deps: Deps, change: TrackChange, suggestionId: number) {
-  // Named by its id alone: asked of every shard (docs/decisions.md, "Subtitles on the shards").
+  // Named by its id alone: asked of its issuing shard first (docs/decisions.md, "Subtitles on the shards").
   const target = await findSuggestionTarget(deps, suggestionId);
   if (!target) throw ApiError.notFound(`no caption suggestion ${suggestionId}`);
   const t = { videoId: target.videoId, language: target.language };

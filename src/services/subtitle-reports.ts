@@ -80,12 +80,12 @@ interface Plan {
 
 /**
  * Checks that `user` may resolve the report and that it can be resolved with `action`: unknown is 404 (the report is
- * asked of every shard in parallel: its id names no shard), then the container's rule, then 409 for a report already
- * resolved and for a restore with no earlier version kept (the report was made against the track's first version,
- * before any version was kept, or that version has been pruned).
+ * looked for on the shard its id's range names first, then on the others: `findOnShards`), then the container's
+ * rule, then 409 for a report already resolved and for a restore with no earlier version kept (the report was made
+ * against the track's first version, before any version was kept, or that version has been pruned).
  */
 async function plan(deps: Deps, user: User, reportId: number, action: ReportAction): Promise<Plan> {
-  const report = await findOnShards(await shardMap(deps), (db) => findReport(db, reportId));
+  const report = await findOnShards(await shardMap(deps), reportId, (db) => findReport(db, reportId));
   // A report whose place was never known (made before reports kept it) is on no container's list.
   if (!report || report.containerId === null || report.videoId === null || report.language === null) throw ApiError.notFound();
   const { placement } = await manageablePlacement(deps, user, report.containerId);

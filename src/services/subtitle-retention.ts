@@ -1,4 +1,4 @@
-import { findPlacement } from "../db/queries/shards";
+import { findPlacement, recordShardBytes } from "../db/queries/shards";
 import { deleteContainerVideoVersions, pruneVersionRows, referencedHashes, type GoneVersion } from "../db/queries/subtitle-versions";
 import type { ShardDB } from "../db/shards";
 import { type Deps, shardDb } from "./deps";
@@ -60,7 +60,8 @@ async function deleteUnreferencedSnapshots(db: ShardDB, env: Env, gone: GoneVers
 /**
  * One pruning step of the sweep: on every shard in parallel, deletes at most `limit` version rows past retention from
  * this minute's window of ids, then their snapshot objects that nothing else refers to (a track's versions are all on
- * one shard). Containers moving to a shard are left to the shard they leave. `window` and `limit` are for tests.
+ * one shard). Containers a shard does not answer for (`shardMapQuery`) are left to their other shard. Each shard's size
+ * as that statement saw it goes to `shards.bytes`, which placement weighs. `window` and `limit` are for tests.
  */
 export async function pruneVersions(
   deps: Pick<Deps, "db" | "env">,
@@ -76,8 +77,9 @@ export async function pruneVersions(
         turn: Math.floor(nowSeconds / 60),
         window,
         limit,
-        arriving: part.arriving,
+        leftOut: part.leftOut,
       });
+      if (cost.bytes) await recordShardBytes(deps.db, part.shard, cost.bytes);
       if (!cost.pruned.length) return { pruned: 0, objects: 0, rows_read: cost.rowsRead, rows_written: cost.rowsWritten };
       const { objects, rowsRead } = await deleteUnreferencedSnapshots(part.db, deps.env, cost.pruned);
       return { pruned: cost.pruned.length, objects, rows_read: cost.rowsRead + rowsRead, rows_written: cost.rowsWritten };

@@ -74,8 +74,8 @@ async function translationListing(deps: Deps, f: TranslationFilters): Promise<Li
   const parts = await shardMap(deps);
   const to = f.to;
   return to
-    ? { walks: parts.map((p) => ({ db: p.db, walk: languageTranslations(to, f.from, p.arriving) })), parts, compare: byVideoThenId }
-    : { walks: parts.map((p) => ({ db: p.db, walk: allTranslations(p.arriving) })), parts, compare: newestFirst };
+    ? { walks: parts.map((p) => ({ db: p.db, walk: languageTranslations(to, f.from, p.leftOut) })), parts, compare: byVideoThenId }
+    : { walks: parts.map((p) => ({ db: p.db, walk: allTranslations(p.leftOut) })), parts, compare: newestFirst };
 }
 
 /** The page's entries, each with the database that holds it. */
@@ -91,6 +91,8 @@ async function pageEntries(listing: Listing, p: Paging): Promise<Array<PageEntry
     listing.compare ?? newestFirst,
     p.offset,
     p.limit,
+    // An empty position stands for its video (one per video in a language walk).
+    (e) => e.id ?? `v${e.video_id}`,
   );
 }
 

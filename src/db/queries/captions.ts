@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { ShardDB } from "../shards";
 import { captionSuggestions, segments, subtitles } from "../shard-schema";
 import { nextShardId, nextShardIdStatement } from "./shard-rows";
-import { notArriving } from "./translations";
+import { notLeftOut } from "./translations";
 
 /** Rows examined per window of the random-caption walk. */
 export const CAPTION_WINDOW = 50;
@@ -56,14 +56,14 @@ export const subtitleIdSpans = (db: ShardDB) =>
  * With `from` the window walks subtitles_language from the video of the first subtitle at or after `startId` (the
  * beginning of the index when it is 0) onwards; without it, the primary key from `startId` onwards. Each window row
  * costs its index or table row and one probe of subtitles_segment_language; only rows that pass the probe read their
- * video's and container's facts. Containers arriving here by a move are left out (drawn on the shard they leave).
+ * video's and container's facts. Containers this shard does not answer for in lists (`shardMapQuery`: arriving by a move, or draining after one) are left out.
  */
 export async function captionInWindow(
   db: ShardDB,
   startId: number,
   from: string | undefined,
   to: string | TargetDraw,
-  arriving: readonly number[],
+  leftOut: readonly number[],
 ): Promise<CaptionCandidate | undefined> {
   const columns = sql`id, segment_id, video_id, language, text`;
   // The video where a window in the language's index starts: that of the first subtitle at or after the start.
@@ -88,7 +88,7 @@ export async function captionInWindow(
     CROSS JOIN container_facts c ON c.container_id = v.container_id
     CROSS JOIN segments g ON g.id = w.segment_id
     WHERE NOT EXISTS (SELECT 1 FROM subtitles t WHERE t.segment_id = w.segment_id AND t.language = w.target)
-      AND v.state = 'normal' AND c.state = 'normal' AND ${ORIGIN} = w.language${notArriving(sql.raw("v.container_id"), arriving)}
+      AND v.state = 'normal' AND c.state = 'normal' AND ${ORIGIN} = w.language${notLeftOut(sql.raw("v.container_id"), leftOut)}
     LIMIT 1`);
 }
 

@@ -3,7 +3,7 @@ import type { DB } from "../client";
 import { containers, users } from "../schema";
 import type { ShardDB } from "../shards";
 import { containerFacts, contributions } from "../shard-schema";
-import { notArrivingCondition } from "./shard-rows";
+import { notLeftOutCondition } from "./shard-rows";
 
 /**
  * Contributions, kept per (container, user) by the shard's triggers from the subtitle histories (docs/decisions.md,
@@ -21,14 +21,14 @@ const ofType = (type?: ContributionType) =>
  * The containers a user contributed to on this shard, most contributions first (ties: higher container id first):
  * one backwards read of `contributions_user_total` (user, total, container) plus each row and its container's facts.
  * Containers not in the normal state are left out (the shard's copy of the state; the catalogue's read of the page's
- * containers checks again), and so are the containers arriving by a move.
+ * containers checks again), and so are the containers this shard does not answer for (`shardMapQuery`).
  */
 export const listUserContributions = (
   db: ShardDB,
   userId: number,
   type: ContributionType | undefined,
   limit: number,
-  arriving: readonly number[] = [],
+  leftOut: readonly number[] = [],
 ) =>
   db
     .select({
@@ -44,7 +44,7 @@ export const listUserContributions = (
         eq(contributions.userId, userId),
         eq(containerFacts.state, "normal"),
         ofType(type),
-        notArrivingCondition(contributions.containerId, arriving),
+        notLeftOutCondition(contributions.containerId, leftOut),
       ),
     )
     .orderBy(desc(contributions.total), desc(contributions.containerId))
@@ -86,13 +86,13 @@ export async function countUserContributions(
   db: ShardDB,
   userId: number,
   type: ContributionType | undefined,
-  arriving: readonly number[] = [],
+  leftOut: readonly number[] = [],
 ) {
   const column = type === "segments" ? contributions.segments : type === "subtitles" ? contributions.subtitles : contributions.total;
   const row = await db
     .select({ n: sql<number>`coalesce(sum(${column}), 0)` })
     .from(contributions)
-    .where(and(eq(contributions.userId, userId), notArrivingCondition(contributions.containerId, arriving)))
+    .where(and(eq(contributions.userId, userId), notLeftOutCondition(contributions.containerId, leftOut)))
     .get();
   return Number(row?.n ?? 0);
 }

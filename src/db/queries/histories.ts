@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { COUNT_LIMIT } from "../../lib/paging";
-import { notArrivingCondition } from "./shard-rows";
+import { notLeftOutCondition } from "./shard-rows";
 import type { ShardDB } from "../shards";
 import { subtitleHistories } from "../shard-schema";
 
@@ -15,11 +15,11 @@ export interface HistoryFilter {
   language?: string;
 }
 
-function where(f: HistoryFilter, arriving: readonly number[]): SQL {
+function where(f: HistoryFilter, leftOut: readonly number[]): SQL {
   const terms = [eq(subtitleHistories.userId, f.userId)];
   if (f.videoId !== undefined) terms.push(eq(subtitleHistories.videoId, f.videoId));
   if (f.language !== undefined) terms.push(eq(subtitleHistories.language, f.language));
-  return and(...terms, notArrivingCondition(subtitleHistories.containerId, arriving))!;
+  return and(...terms, notLeftOutCondition(subtitleHistories.containerId, leftOut))!;
 }
 
 /**
@@ -29,7 +29,7 @@ function where(f: HistoryFilter, arriving: readonly number[]): SQL {
  * user + language `subtitle_histories_user_language` (user, language, created, id); all three
  * `subtitle_histories_user_video_language` (user, video, language, created, id).
  */
-export const listUserHistories = (db: ShardDB, f: HistoryFilter, offset: number, limit: number, arriving: readonly number[] = []) =>
+export const listUserHistories = (db: ShardDB, f: HistoryFilter, offset: number, limit: number, leftOut: readonly number[] = []) =>
   db
     .select({
       id: subtitleHistories.id,
@@ -45,7 +45,7 @@ export const listUserHistories = (db: ShardDB, f: HistoryFilter, offset: number,
       createdAt: subtitleHistories.createdAt,
     })
     .from(subtitleHistories)
-    .where(where(f, arriving))
+    .where(where(f, leftOut))
     .orderBy(desc(subtitleHistories.createdAt), desc(subtitleHistories.id))
     .limit(limit)
     .offset(offset)
@@ -54,11 +54,11 @@ export const listUserHistories = (db: ShardDB, f: HistoryFilter, offset: number,
 export type HistoryRow = Awaited<ReturnType<typeof listUserHistories>>[number];
 
 /** Only for `with_paging=true`: reads this shard's matching index entries up to the paging ceiling's `COUNT_LIMIT`. */
-export async function countUserHistories(db: ShardDB, f: HistoryFilter, arriving: readonly number[] = []) {
+export async function countUserHistories(db: ShardDB, f: HistoryFilter, leftOut: readonly number[] = []) {
   const capped = db
     .select({ one: sql`1`.as("one") })
     .from(subtitleHistories)
-    .where(where(f, arriving))
+    .where(where(f, leftOut))
     .limit(COUNT_LIMIT)
     .as("capped");
   const row = await db.select({ n: count() }).from(capped).get();

@@ -41,8 +41,8 @@ export const firstAllocatedId = (shard: number, n: number) =>
  * shard they leave and read there (docs/decisions.md, "Subtitles on the shards"). Undefined when none are (the usual:
  * the test would cost a lookup per row).
  */
-export const notArrivingCondition = (column: SQLWrapper, arriving: readonly number[]) =>
-  arriving.length ? sql`${column} NOT IN (SELECT value FROM json_each(${JSON.stringify(arriving)}))` : undefined;
+export const notLeftOutCondition = (column: SQLWrapper, leftOut: readonly number[]) =>
+  leftOut.length ? sql`${column} NOT IN (SELECT value FROM json_each(${JSON.stringify(leftOut)}))` : undefined;
 
 const quoted = (table: ShardTable) => {
   if (!SHARD_TABLES.includes(table)) throw new Error(`not a shard table: ${table}`);

@@ -25,21 +25,31 @@ export const videoPlacementQuery = (db: DB, videoId: number) =>
 export type Placement = { containerId: number; shard: number; movingTo: number | null; subtitlesCopied: boolean };
 
 /**
- * Every shard, with the containers moving to it (a JSON array, usually empty: shard_directory_moving_to). A read across
- * shards asks each one and leaves out, on each, the containers arriving there: their rows are complete on the shard
- * they are leaving, and counted once there. Batchable.
+ * Every shard, with the containers it does not answer for in lists and totals (a JSON array, usually empty): the one
+ * home of that rule (docs/decisions.md, "Subtitles on the shards"). A read across shards leaves them out there, so
+ * each container's rows are read and counted once, on one shard:
+ * - containers moving to it (shard_directory_moving_to): their rows are complete on the shard they are leaving;
+ * - containers draining from it: a whole-container cleanup is pending there (after a move's switch, the source's rows
+ *   stay until their delete ends; also a container being deleted). Their rows are complete on the directory's shard,
+ *   or wanted nowhere. Read by shard (`shard_cleanups_shard`): a row per pending cleanup, none when the outbox is empty.
+ * Batchable.
  */
 export const shardMapQuery = (db: DB) =>
   db
     .select({
       shard: shards.id,
-      arriving: sql<string>`(SELECT json_group_array(d.container_id) FROM shard_directory d WHERE d.moving_to = ${shards.id})`,
+      // The outer row's id spelled out: drizzle writes the column unqualified, and shard_cleanups has an `id` too.
+      arriving: sql<string>`(SELECT json_group_array(container_id) FROM shard_directory WHERE moving_to = shards.id)`,
+      draining: sql<string>`(SELECT json_group_array(container_id) FROM shard_cleanups k WHERE k.shard = shards.id AND k.video_id IS NULL)`,
     })
     .from(shards)
     .orderBy(shards.id);
-export type ShardMapRow = { shard: number; arriving: string };
+export type ShardMapRow = { shard: number; arriving: string; draining: string };
 
 export const listShards = (db: DB) => db.select().from(shards).orderBy(shards.id).all();
+
+/** A shard's size as just seen, for placement (the containers_shard_placement trigger). Batchable. */
+export const recordShardBytes = (db: DB, shard: number, bytes: number) => db.update(shards).set({ bytes }).where(eq(shards.id, shard));
 
 /** The move job's steps on the directory: each conditional, so a replay changes nothing twice. */
 export const startMove = (db: DB, containerId: number, target: number, now: number) =>

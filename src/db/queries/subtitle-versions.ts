@@ -95,6 +95,8 @@ export interface PruneCost {
   pruned: GoneVersion[];
   rowsRead: number;
   rowsWritten: number;
+  /** The shard database's size after the statement (D1's `size_after`), 0 where the runtime does not say. */
+  bytes: number;
 }
 
 export interface PruneBounds {
@@ -108,8 +110,8 @@ export interface PruneBounds {
   window: number;
   /** Rows deleted at most. */
   limit: number;
-  /** Containers moving to this shard: their versions are pruned on the shard they leave (docs/decisions.md, "Shards"). */
-  arriving: readonly number[];
+  /** Containers this shard does not answer for (`shardMapQuery`): their versions are pruned on their other shard. */
+  leftOut: readonly number[];
 }
 
 /**
@@ -124,8 +126,8 @@ export interface PruneBounds {
  * only grow, so a row past its track's newest `keep` stays prunable, whichever run takes it.
  */
 export async function pruneVersionRows(db: ShardDB, b: PruneBounds): Promise<PruneCost> {
-  // Usually no container is arriving: the test is left out then, as D1 bills its lookup as a row read per candidate.
-  const arriving = b.arriving.length ? "AND sv.container_id NOT IN (SELECT value FROM json_each(?6))" : "";
+  // Usually no container is left out: the test is left out then, as D1 bills its lookup as a row read per candidate.
+  const leftOut = b.leftOut.length ? "AND sv.container_id NOT IN (SELECT value FROM json_each(?6))" : "";
   const res = await db.$client
     .prepare(
       `WITH RECURSIVE blocks(lo) AS (
@@ -142,16 +144,17 @@ export async function pruneVersionRows(db: ShardDB, b: PruneBounds): Promise<Pru
            AND sv.created_at < ?1
            AND sv.number <= (SELECT max(m.number) FROM subtitle_versions m
                              WHERE m.video_id = sv.video_id AND m.language = sv.language) - ?2
-           ${arriving}
+           ${leftOut}
          LIMIT ?5)
        RETURNING video_id, language, hash`,
     )
-    .bind(b.beforeSeconds, b.keep, b.turn, b.window, b.limit, ...(b.arriving.length ? [JSON.stringify(b.arriving)] : []))
+    .bind(b.beforeSeconds, b.keep, b.turn, b.window, b.limit, ...(b.leftOut.length ? [JSON.stringify(b.leftOut)] : []))
     .all<{ video_id: number; language: string; hash: string }>();
   return {
     pruned: res.results.map((r) => ({ videoId: r.video_id, language: r.language, hash: r.hash })),
     rowsRead: res.meta.rows_read ?? 0,
     rowsWritten: res.meta.rows_written ?? 0,
+    bytes: res.meta.size_after ?? 0,
   };
 }
 

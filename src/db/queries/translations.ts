@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { COUNT_LIMIT } from "../../lib/paging";
-import { notArrivingCondition } from "./shard-rows";
+import { notLeftOutCondition } from "./shard-rows";
 import type { ShardDB } from "../shards";
 import { translationVotes } from "../shard-schema";
 
@@ -34,8 +34,8 @@ export type TranslationWalk = SQL;
  * Containers a read across shards leaves out on this shard: those moving to it, whose rows are complete on the shard
  * they leave (docs/decisions.md, "Subtitles on the shards"). `column` names the container id of the walk's rows.
  */
-export const notArriving = (column: SQL, arriving: readonly number[]) => {
-  const condition = notArrivingCondition(column, arriving);
+export const notLeftOut = (column: SQL, leftOut: readonly number[]) => {
+  const condition = notLeftOutCondition(column, leftOut);
   return condition ? sql` AND ${condition}` : sql``;
 };
 
@@ -91,7 +91,7 @@ export function containerTranslations(container: { id: number; origin: string },
  * videos hold `to` but no translation to list (docs/decisions.md, "Translations and captions"). The LEFT JOINs keep
  * those rows and, as CROSS JOIN did, the loop order.
  */
-export const languageTranslations = (to: string, from: string | undefined, arriving: readonly number[]): TranslationWalk =>
+export const languageTranslations = (to: string, from: string | undefined, leftOut: readonly number[]): TranslationWalk =>
   sql`WITH RECURSIVE vids(vid) AS (
       SELECT (SELECT min(video_id) FROM subtitles WHERE language = ${to})
       UNION ALL
@@ -101,7 +101,7 @@ export const languageTranslations = (to: string, from: string | undefined, arriv
     LEFT JOIN video_facts v ON v.video_id = vids.vid
     LEFT JOIN container_facts c ON c.container_id = v.container_id
     LEFT JOIN subtitles s ON s.video_id = CASE WHEN v.state = 'normal' AND c.state = 'normal' AND ${ORIGIN} <> ${to}
-        ${from ? sql`AND ${ORIGIN} = ${from}` : sql``}${notArriving(sql.raw("v.container_id"), arriving)} THEN vids.vid END
+        ${from ? sql`AND ${ORIGIN} = ${from}` : sql``}${notLeftOut(sql.raw("v.container_id"), leftOut)} THEN vids.vid END
       AND s.language = ${to}
     WHERE vids.vid IS NOT NULL`;
 
@@ -110,12 +110,12 @@ export const languageTranslations = (to: string, from: string | undefined, arriv
  * backwards, so originals cost nothing; each entry costs its index row plus its video's and container's facts
  * (visibility, and the container a move leaves out).
  */
-export const allTranslations = (arriving: readonly number[]): TranslationWalk =>
+export const allTranslations = (leftOut: readonly number[]): TranslationWalk =>
   sql`SELECT s.id AS id, s.video_id AS video_id, s.created_at AS created_at, ${ORIGIN} AS origin
     FROM subtitles s INDEXED BY subtitles_translations
     CROSS JOIN video_facts v ON v.video_id = s.video_id
     CROSS JOIN container_facts c ON c.container_id = v.container_id
-    WHERE s.is_translation = 1 AND v.state = 'normal' AND c.state = 'normal'${notArriving(sql.raw("v.container_id"), arriving)}
+    WHERE s.is_translation = 1 AND v.state = 'normal' AND c.state = 'normal'${notLeftOut(sql.raw("v.container_id"), leftOut)}
     ORDER BY s.created_at DESC, s.id DESC`;
 
 export interface TranslationRow {
@@ -215,17 +215,17 @@ export interface LanguageTotals {
 
 /**
  * This shard's subtitles per language over visible videos, split into originals (the video's origin language) and
- * translations: the trigger-kept `language_counts`, one row per language ever used. The containers arriving here by a
- * move are counted on the shard they leave, so their share (their container_language_counts while they are normal:
+ * translations: the trigger-kept `language_counts`, one row per language ever used. The containers left out here (`shardMapQuery`: arriving by
+ * a move, or draining after one) are counted on their other shard, so their share (their container_language_counts while they are normal:
  * exactly what language_counts holds of them) is taken off.
  */
-export const languageTotals = (db: ShardDB, arriving: readonly number[]) =>
-  arriving.length
+export const languageTotals = (db: ShardDB, leftOut: readonly number[]) =>
+  leftOut.length
     ? db.all<LanguageTotals>(sql`SELECT l.language AS language, l.originals - COALESCE(a.originals, 0) AS originals,
           l.translations - COALESCE(a.translations, 0) AS translations
         FROM language_counts l LEFT JOIN (
           SELECT k.language AS language, sum(k.originals) AS originals, sum(k.translations) AS translations
           FROM container_language_counts k CROSS JOIN container_facts c ON c.container_id = k.container_id
-          WHERE k.container_id IN (SELECT value FROM json_each(${JSON.stringify(arriving)})) AND c.state = 'normal'
+          WHERE k.container_id IN (SELECT value FROM json_each(${JSON.stringify(leftOut)})) AND c.state = 'normal'
           GROUP BY k.language) a ON a.language = l.language`)
     : db.all<LanguageTotals>(sql`SELECT language, originals, translations FROM language_counts WHERE originals > 0 OR translations > 0`);

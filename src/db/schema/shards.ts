@@ -12,6 +12,11 @@ export const shards = sqliteTable("shards", {
   id: integer("id").primaryKey(),
   accepting: integer("accepting", { mode: "boolean" }).notNull().default(true),
   containers: integer("containers").notNull().default(0),
+  /**
+   * The shard database's size in bytes as last seen (D1's `size_after` of the sweeper's statement there, every
+   * minute): what placement weighs (docs/decisions.md, "Shards"). 0 until first seen.
+   */
+  bytes: integer("bytes").notNull().default(0),
 });
 
 /**
@@ -66,7 +71,9 @@ export const shardCleanups = sqliteTable(
     videoId: integer("video_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("shard_cleanups_container").on(t.containerId, t.videoId)],
+  // By shard: the shard map's draining containers (shardMapQuery) read only the pending cleanups of each shard, none
+  // when the outbox is empty, as it usually is.
+  (t) => [index("shard_cleanups_container").on(t.containerId, t.videoId), index("shard_cleanups_shard").on(t.shard, t.videoId)],
 );
 
 /**

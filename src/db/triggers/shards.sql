@@ -7,11 +7,15 @@
 -- migration that drops and re-creates it, and the same definition here. test/db/triggers.test.ts compares this
 -- folder with a freshly migrated database and names any trigger missing, extra or different.
 
--- Why a trigger: placement is a policy of the data (the accepting shard holding the fewest containers, then the
---   lowest id), so every writer of containers places them alike, in the statement that creates them.
+-- Why a trigger: placement is a policy of the data, so every writer of containers places them alike, in the statement
+--   that creates them. Two random choices among the accepting shards, the smaller of the two taking the container
+--   (bytes in steps of 128 MiB, then fewer containers, then the lower id): a new, empty shard takes about 2/N of new
+--   containers instead of every one until its count catches up, and a shard full of large containers takes fewer.
+--   With two accepting shards both are always drawn, so they alternate while their sizes are within a step.
 CREATE TRIGGER containers_shard_placement AFTER INSERT ON containers BEGIN
   INSERT INTO shard_directory (container_id, shard)
-  SELECT NEW.id, id FROM shards WHERE accepting = 1 ORDER BY containers, id LIMIT 1;
+  SELECT NEW.id, id FROM (SELECT id, bytes, containers FROM shards WHERE accepting = 1 ORDER BY random() LIMIT 2)
+  ORDER BY bytes / 134217728, containers, id LIMIT 1;
 END;
 
 -- Why a trigger: the placement policy reads these counts; they follow every directory change.
