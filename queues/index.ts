@@ -62,10 +62,12 @@ async function consume(db: ReturnType<typeof consumerDb>, env: Env, message: Mes
     const job = await findJob(db, jobId);
     const reason = `failed after ${job?.attempts ?? 0} attempts: ${job?.error ?? "unknown error"}`;
     // Marked as the dead-letter path's (`jobs.dead_lettered_at`): the sweeper's failures read the same way.
-    await failJob(db, jobId, reason, { deadLetter: true });
-    await discardPayload(env, job?.payloadKey);
+    // A job a delivery still holds under a live lease is that delivery's to end, its upload with it.
+    if (await failJob(db, jobId, reason, { deadLetter: true })) {
+      await discardPayload(env, job?.payloadKey);
+      logJobTransition("failed", { job: jobId, type, error: reason, deadLetter: true });
+    }
     message.ack();
-    logJobTransition("failed", { job: jobId, type, error: reason, deadLetter: true });
     return;
   }
   await runJob(db, env, jobId, handlers[type], message);

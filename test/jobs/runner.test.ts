@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { BATCH_CONCURRENCY, handlers, queue } from "../../queues";
 import { backoffSeconds } from "../../queues/runner";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { findJob, insertJob } from "../../src/db/queries/jobs";
 import { ContinueJob } from "../../src/jobs";
 import { jobs } from "../../src/db/schema";
@@ -170,6 +170,23 @@ describe("job runner", () => {
     const failed = await findJob(db(), job.id);
     expect(failed?.status).toBe("failed");
     expect(failed?.error).toBe("failed after 6 attempts: boom");
+  });
+
+  it("the dead-letter consumer leaves alone a job that a delivery holds under a live lease (that delivery ends it)", async () => {
+    const job = await insertJob(db(), { type: "list-edit" });
+    await db()
+      .update(jobs)
+      .set({ status: "running", held: true, error: "boom", attempts: 6, leaseUntil: sql`(unixepoch() + 120)` })
+      .where(eq(jobs.id, job.id));
+    const result = await deliver(env.JOBS_DEAD_LETTER_QUEUE, { type: "list-edit", jobId: job.id });
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(await findJob(db(), job.id)).toMatchObject({ status: "running", held: true });
+    await db()
+      .update(jobs)
+      .set({ leaseUntil: sql`(unixepoch() - 1)` })
+      .where(eq(jobs.id, job.id));
+    await deliver(env.JOBS_DEAD_LETTER_QUEUE, { type: "list-edit", jobId: job.id });
+    expect(await findJob(db(), job.id)).toMatchObject({ status: "failed", error: "failed after 6 attempts: boom" });
   });
 
   it("acks malformed messages instead of retrying them forever", async () => {

@@ -171,7 +171,18 @@ export const failJob = (
         updatedAt: sql`(unixepoch())`,
         ...(deadLetter ? { deadLetteredAt: sql`(unixepoch())` } : {}),
       })
-      .where(claim ? holds(claim) : and(eq(jobs.id, id), inArray(jobs.status, ["queued", "running"])))
+      .where(
+        claim
+          ? holds(claim)
+          : and(
+              eq(jobs.id, id),
+              inArray(jobs.status, ["queued", "running"]),
+              // A dead letter is one message's end, not the job's: a delivery that holds the job under a live lease
+              // (the sweeper re-sent it) writes its outcome, or dies and the sweeper counts it (docs/decisions.md,
+              // "Exclusive claims").
+              deadLetter ? sql`(${jobs.held} = 0 OR ${jobs.leaseUntil} <= unixepoch())` : undefined,
+            ),
+      )
       .returning({ id: jobs.id }),
   );
 
