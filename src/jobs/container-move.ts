@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { mergeJobParams } from "../db/queries/jobs";
-import { findPlacement, startMove, switchMove } from "../db/queries/shards";
+import { endDrain, findPlacement, isDrainingFrom, startMove, switchMove } from "../db/queries/shards";
 import { clearDerived, containerRowCounts, containerRowsAfter, DELETE_ORDER, deleteRows, insertRows } from "../db/queries/shard-rows";
 import { SHARD_TABLES, type ShardTable } from "../db/shard-schema";
 import { emptyStats, instrument } from "../db/client";
@@ -88,6 +88,10 @@ export const containerMove = defineJob({
         throw new PermanentJobError(`container ${formatId(containerId, "c")} is on shard ${placement.shard}, not ${from}`);
       if (placement.movingTo !== to) {
         if (!(await startMove(db, containerId, to, Math.floor(Date.now() / 1000)))) {
+          if (await isDrainingFrom(db, containerId, to))
+            throw new PermanentJobError(
+              `container ${formatId(containerId, "c")} is still being deleted from shard ${to} (an earlier move away from it): move it again once that cleanup is worked off (shards list: cleanups)`,
+            );
           throw new PermanentJobError(`container ${formatId(containerId, "c")} is moving to shard ${placement.movingTo}`);
         }
         if (params.graceMs) await scheduler.wait(params.graceMs);
@@ -130,7 +134,12 @@ export const containerMove = defineJob({
     placement = await findPlacement(db, containerId);
     // Never from the shard the directory names. A container deleted during the move has no placement: its cleanup
     // (both shards) may have run before this copy wrote, so whatever is left of it goes from both.
-    if (!placement || placement.shard !== from) await deleteAll(source, containerId, checkpoint, renew);
+    if (!placement || placement.shard !== from) {
+      await deleteAll(source, containerId, checkpoint, renew);
+      // The switch's cleanup of the source (src/db/triggers/shards.sql) is done: lists count the container there no
+      // longer, and a move back may start. A deleted container's cleanups are its delete's to end.
+      if (placement) await endDrain(db, containerId, from);
+    }
     if (!placement) await deleteAll(target, containerId, checkpoint, renew);
     const total = cost();
     return {

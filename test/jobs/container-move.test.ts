@@ -1,15 +1,16 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { queue } from "../../queues";
 import { findJob, insertJob } from "../../src/db/queries/jobs";
 import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
-import { shardDirectory, shards } from "../../src/db/schema";
+import { shardCleanups, shardDirectory, shards } from "../../src/db/schema";
 import { timedComments } from "../../src/db/shard-schema";
 import { createShardDb, shardBinding } from "../../src/db/shards";
 import { containerMove, MOVE_CHUNK_ROWS } from "../../src/jobs/container-move";
 import { enqueue } from "../../src/jobs/enqueue";
+import { drainShardCleanups } from "../../src/services/shard-cleanups";
 import { api, db, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { waitForJob } from "../helpers/jobs";
@@ -66,6 +67,15 @@ async function deliver(jobId: number) {
   await getQueueResult(batch, createExecutionContext());
   return findJob(db(), jobId);
 }
+
+const wholeCleanups = (containerId: number) =>
+  db()
+    .select({ shard: shardCleanups.shard, containerId: shardCleanups.containerId })
+    .from(shardCleanups)
+    .where(and(eq(shardCleanups.containerId, containerId), isNull(shardCleanups.videoId)))
+    .all();
+
+const placementOf = (containerId: number) => db().select().from(shardDirectory).where(eq(shardDirectory.containerId, containerId)).get();
 
 const moveJob = (containerId: number, from: number, to: number) =>
   insertJob(db(), { type: "container-move", params: { containerId, from, to, graceMs: 0 } });
@@ -181,6 +191,44 @@ describe("container-move", () => {
     const wrong = await deliver((await moveJob(container.id, other(shard) + 5, shard)).id);
     expect(wrong?.status).toBe("failed");
     expect(await rowsOf(shard, container.id)).toEqual(rows);
+  });
+
+  it("the switch leaves the source's rows a pending cleanup there, which the job ends once it has emptied the source", async () => {
+    const { container, shard } = await commentedContainer(1, 30);
+    const rows = await rowsOf(shard, container.id);
+    await copyRows(other(shard), rows);
+    // The switch alone, as a move's switch makes it (the job not yet past it).
+    await db()
+      .update(shardDirectory)
+      .set({ shard: other(shard) })
+      .where(eq(shardDirectory.containerId, container.id));
+    expect(await wholeCleanups(container.id)).toEqual([{ shard, containerId: container.id }]);
+    expect(await deliver((await moveJob(container.id, shard, other(shard))).id)).toMatchObject({ status: "succeeded" });
+    expect(await rowsOf(shard, container.id)).toEqual([]);
+    expect(await wholeCleanups(container.id)).toEqual([]);
+  });
+
+  it("does not start a move back to a shard the container is still draining from, and moves it once that shard is empty", async () => {
+    const { container, shard } = await commentedContainer(1, 30);
+    const rows = await rowsOf(shard, container.id);
+    await copyRows(other(shard), rows);
+    await db()
+      .update(shardDirectory)
+      .set({ shard: other(shard) })
+      .where(eq(shardDirectory.containerId, container.id));
+    // The source still holds every row (the move job that switched died before deleting them).
+    const back = await deliver((await moveJob(container.id, other(shard), shard)).id);
+    expect(back?.status).toBe("failed");
+    expect(back?.error).toContain(`is still being deleted from shard ${shard}`);
+    expect(await placementOf(container.id)).toMatchObject({ shard: other(shard), movingTo: null });
+    expect(await rowsOf(other(shard), container.id)).toEqual(rows);
+    // The sweeper's drain empties the source and ends the cleanup; then the move back runs.
+    await drainShardCleanups({ db: db(), env });
+    expect(await rowsOf(shard, container.id)).toEqual([]);
+    expect(await deliver((await moveJob(container.id, other(shard), shard)).id)).toMatchObject({ status: "succeeded" });
+    expect(await rowsOf(shard, container.id)).toEqual(rows);
+    expect(await rowsOf(other(shard), container.id)).toEqual([]);
+    expect(await wholeCleanups(container.id)).toEqual([]);
   });
 
   it("loses nothing written or read while the container moves", async () => {

@@ -66,16 +66,16 @@ beforeAll(async () => {
   histories = rows.map((h) => h.id);
 
   // The move of a to b's shard has switched: a's rows on both shards, the directory naming the target, and the
-  // source's delete still pending in the cleanup outbox.
+  // source's delete still pending in the cleanup outbox, as the switch leaves it.
   const source = await shardOf(a.id);
   const target = await shardOf(b.id);
   expect(source.shard).not.toBe(target.shard);
   for (const table of SHARD_TABLES) await insertRows(target.db, table, await containerRowsAfter(source.db, table, a.id, 0, 1000));
   expect((await containerRowCounts(target.db, a.id)).subtitles).toBe(6);
-  await env.DB.batch([
-    env.DB.prepare("UPDATE shard_directory SET shard = ?1, moving_to = NULL WHERE container_id = ?2").bind(target.shard, a.id),
-    env.DB.prepare("INSERT INTO shard_cleanups (shard, container_id) VALUES (?1, ?2)").bind(source.shard, a.id),
-  ]);
+  // The switch alone: its trigger writes the source's cleanup (src/db/triggers/shards.sql).
+  await env.DB.prepare("UPDATE shard_directory SET shard = ?1, moving_to = NULL WHERE container_id = ?2").bind(target.shard, a.id).run();
+  const pending = await env.DB.prepare("SELECT shard FROM shard_cleanups WHERE container_id = ? AND video_id IS NULL").bind(a.id).all();
+  expect(pending.results).toEqual([{ shard: source.shard }]);
 });
 
 describe("after a move's switch, before the source's rows are gone", () => {

@@ -51,16 +51,32 @@ export const listShards = (db: DB) => db.select().from(shards).orderBy(shards.id
 /** A shard's size as just seen, for placement (the containers_shard_placement trigger). Batchable. */
 export const recordShardBytes = (db: DB, shard: number, bytes: number) => db.update(shards).set({ bytes }).where(eq(shards.id, shard));
 
-/** The move job's steps on the directory: each conditional, so a replay changes nothing twice. */
+/** A whole-container cleanup pending on `shard`: the container's rows there are being deleted. */
+const drainingFrom = (shard: number, containerId: number) =>
+  sql`EXISTS (SELECT 1 FROM shard_cleanups k WHERE k.shard = ${shard} AND k.container_id = ${containerId} AND k.video_id IS NULL)`;
+
+/**
+ * The move job's steps on the directory: each conditional, so a replay changes nothing twice. A move never starts
+ * towards a shard the container is still draining from (an earlier move away not yet deleted there): that delete
+ * would take the rows the new move copies (docs/decisions.md, "Subtitles on the shards").
+ */
 export const startMove = (db: DB, containerId: number, target: number, now: number) =>
   db
     .update(shardDirectory)
     .set({ movingTo: target, moveStartedAt: now })
     .where(
-      sql`${shardDirectory.containerId} = ${containerId} AND ${shardDirectory.shard} <> ${target} AND (${shardDirectory.movingTo} IS NULL OR ${shardDirectory.movingTo} = ${target})`,
+      sql`${shardDirectory.containerId} = ${containerId} AND ${shardDirectory.shard} <> ${target} AND (${shardDirectory.movingTo} IS NULL OR ${shardDirectory.movingTo} = ${target}) AND NOT ${drainingFrom(target, containerId)}`,
     )
     .returning()
     .get();
+
+/** Whether the container is still draining from `shard` (why a move towards it does not start). */
+export const isDrainingFrom = async (db: DB, containerId: number, shard: number) =>
+  (await db.get<{ n: number }>(sql`SELECT ${drainingFrom(shard, containerId)} AS n`))?.n === 1;
+
+/** The move job emptied the shard it left: its whole-container cleanup there is done. */
+export const endDrain = (db: DB, containerId: number, shard: number) =>
+  db.run(sql`DELETE FROM shard_cleanups WHERE shard = ${shard} AND container_id = ${containerId} AND video_id IS NULL`);
 
 /**
  * The move's switch, conditional on the mark and on the move job's claim (docs/decisions.md, "Exclusive claims"): a

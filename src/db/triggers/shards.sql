@@ -34,6 +34,15 @@ CREATE TRIGGER shard_directory_count_update AFTER UPDATE OF shard ON shard_direc
   UPDATE shards SET containers = containers + 1 WHERE id = NEW.shard;
 END;
 
+-- Why a trigger: after a move's switch the shard it left still holds the container's rows until the move job deletes
+--   them (hours for a large container, never if the job dies): the switch writes that shard's whole-container cleanup
+--   in its own statement, so lists across shards leave the rows out there at once (shardMapQuery) and the sweeper
+--   deletes them if the job does not live to; the job removes the cleanup when it has emptied the shard.
+CREATE TRIGGER shard_directory_switch_cleanup AFTER UPDATE OF shard ON shard_directory WHEN OLD.shard <> NEW.shard BEGIN
+  INSERT INTO shard_cleanups (shard, container_id) SELECT OLD.shard, OLD.container_id
+  WHERE NOT EXISTS (SELECT 1 FROM shard_cleanups WHERE shard = OLD.shard AND container_id = OLD.container_id AND video_id IS NULL);
+END;
+
 -- Why a trigger: a deleted container's shard rows must go too, and D1 has no transaction across databases; the outbox
 --   row is written in the statement that deletes the container (BEFORE: the directory row is still there), for each
 --   shard that may hold its rows (shard_homes: both while a move is under way).
