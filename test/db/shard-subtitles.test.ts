@@ -227,6 +227,30 @@ describe("the shard_fact_changes outbox", () => {
   });
 });
 
+describe("the switch of a move", () => {
+  it("re-sends the container's facts, so a sync that wrote only the shard it left leaves no old facts on its new one", async () => {
+    const { c, v, shard } = await subtitledVideo(1);
+    // The copy took the facts to the target; then a change was synced to the source alone (its homes read before the
+    // move began).
+    await runBatch(createShardDb(binding(other(shard))), [
+      containerFactsStatement({ containerId: c.id, state: "normal", originLanguage: "ko", changeId: 0 }),
+    ]);
+    await binding(other(shard))
+      .prepare(
+        "INSERT INTO video_facts (video_id, container_id, state, origin_language, number, change_id) VALUES (?, ?, 'normal', '', 1, 0)",
+      )
+      .bind(v.id, c.id)
+      .run();
+    expect((await putVideo(v.id, { number: 7 })).status).toBe(200);
+    expect(await one(other(shard), "SELECT number FROM video_facts WHERE video_id = ?", v.id)).toEqual({ number: 1 });
+    // The switch, then whichever sync comes next.
+    await env.DB.prepare("UPDATE shard_directory SET shard = ? WHERE container_id = ?").bind(other(shard), c.id).run();
+    await sweepJobs({ db: db(), env });
+    expect(await one(other(shard), "SELECT number FROM video_facts WHERE video_id = ?", v.id)).toEqual({ number: 7 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM shard_fact_changes").first("n")).toBe(0);
+  });
+});
+
 describe("the move job and the cleanup outbox over the subtitle family", () => {
   const familyOf = async (n: number, containerId: number) => ({
     segments: await all(n, "SELECT * FROM segments WHERE container_id = ? ORDER BY id", containerId),

@@ -43,6 +43,15 @@ CREATE TRIGGER shard_directory_switch_cleanup AFTER UPDATE OF shard ON shard_dir
   WHERE NOT EXISTS (SELECT 1 FROM shard_cleanups WHERE shard = OLD.shard AND container_id = OLD.container_id AND video_id IS NULL);
 END;
 
+-- Why a trigger: the facts a shard keeps must be the catalogue's on the shard a container switches to, but a facts
+--   sync that read the container's homes before the move began wrote only the shard it left, after the copy took the
+--   older facts there. The switch re-sends the container's and its videos' facts in its own statement: the changes
+--   are newer than any before, so the next sync writes the catalogue's current facts over whatever the copy brought.
+CREATE TRIGGER shard_directory_switch_facts AFTER UPDATE OF shard ON shard_directory WHEN OLD.shard <> NEW.shard BEGIN
+  INSERT INTO shard_fact_changes (container_id, video_id)
+  SELECT OLD.container_id, NULL UNION ALL SELECT container_id, id FROM videos WHERE container_id = OLD.container_id;
+END;
+
 -- Why a trigger: a deleted container's shard rows must go too, and D1 has no transaction across databases; the outbox
 --   row is written in the statement that deletes the container (BEFORE: the directory row is still there), for each
 --   shard that may hold its rows (shard_homes: both while a move is under way).
