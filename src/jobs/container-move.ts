@@ -6,6 +6,7 @@ import { SHARD_TABLES, type ShardTable } from "../db/shard-schema";
 import { emptyStats, instrument } from "../db/client";
 import { createShardDb, shardBinding, type ShardDB } from "../db/shards";
 import { formatId } from "../lib/ids";
+import { syncShardFacts } from "../services/shard-facts";
 import { ContinuationParams, costSoFar } from "./continuation";
 import { ContinueJob, defineJob, LostClaim, PermanentJobError } from "./define";
 
@@ -129,6 +130,9 @@ export const containerMove = defineJob({
       // The progress after it checks the claim: nothing switched and the job still held means the mark is gone (the
       // container deleted meanwhile), and the deletes below go by the directory as ever.
       await switchMove(db, containerId, to, job);
+      // The switch re-sent the container's facts (src/db/triggers/shards.sql); carried now, the new shard has the
+      // catalogue's at once rather than at the next sync (a large container's rest goes with the sweeper's).
+      await syncShardFacts({ db, env });
       await progress(80);
     }
     placement = await findPlacement(db, containerId);

@@ -228,6 +228,15 @@ describe("the shard_fact_changes outbox", () => {
 });
 
 describe("the switch of a move", () => {
+  it("carries the re-sent facts in the move job itself: the new shard has the catalogue's facts when the job ends", async () => {
+    const { c, v, shard } = await subtitledVideo(1);
+    await env.DB.prepare("UPDATE videos SET number = 5 WHERE id = ?").bind(v.id).run();
+    await env.DB.prepare("DELETE FROM shard_fact_changes WHERE container_id = ?").bind(c.id).run();
+    expect(await moveContainer(c.id, shard, other(shard))).toMatchObject({ status: "succeeded" });
+    expect(await one(other(shard), "SELECT number FROM video_facts WHERE video_id = ?", v.id)).toEqual({ number: 5 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM shard_fact_changes WHERE container_id = ?").bind(c.id).first("n")).toBe(0);
+  });
+
   it("re-sends the container's facts, so a sync that wrote only the shard it left leaves no old facts on its new one", async () => {
     const { c, v, shard } = await subtitledVideo(1);
     // The copy took the facts to the target; then a change was synced to the source alone (its homes read before the
@@ -256,7 +265,12 @@ describe("the move job and the cleanup outbox over the subtitle family", () => {
     segments: await all(n, "SELECT * FROM segments WHERE container_id = ? ORDER BY id", containerId),
     subtitles: await all(n, "SELECT * FROM subtitles WHERE container_id = ? ORDER BY id", containerId),
     votes: await all(n, "SELECT * FROM translation_votes WHERE container_id = ? ORDER BY subtitle_id", containerId),
-    facts: await all(n, "SELECT * FROM video_facts WHERE container_id = ? ORDER BY video_id", containerId),
+    // Without change_id: the switch re-sends the facts, so the target's carry a newer change than the source's.
+    facts: await all(
+      n,
+      "SELECT video_id, container_id, state, origin_language, number FROM video_facts WHERE container_id = ? ORDER BY video_id",
+      containerId,
+    ),
     counts: await containerCounts(n, containerId),
     contributions: await all(n, "SELECT * FROM contributions WHERE container_id = ? ORDER BY user_id", containerId),
   });
