@@ -12,17 +12,26 @@ const MiB2 = 2 * 1024 * 1024;
 const LIMIT_MS = 1000;
 const figures: string[] = [];
 
-/** Runs `work`, refusals (SubtitleError) allowed; its time in ms and what it gave. */
+/**
+ * Runs `work`, refusals (SubtitleError) allowed: its time in ms and what it gave. A run over the limit is tried again,
+ * at most three runs, and the fastest counts: a pause of a busy machine (another suite beside this one) can pass a
+ * second on a linear reader, while a quadratic one, the fault this table is for, takes minutes on every run.
+ */
 function timed<T>(work: () => T): { ms: number; out: T | SubtitleError } {
-  const started = Date.now();
-  let out: T | SubtitleError;
-  try {
-    out = work();
-  } catch (err) {
-    if (!(err instanceof SubtitleError)) throw err;
-    out = err;
+  let best: { ms: number; out: T | SubtitleError } | undefined;
+  for (let run = 0; run < 3 && (!best || best.ms >= LIMIT_MS); run++) {
+    const started = Date.now();
+    let out: T | SubtitleError;
+    try {
+      out = work();
+    } catch (err) {
+      if (!(err instanceof SubtitleError)) throw err;
+      out = err;
+    }
+    const ms = Date.now() - started;
+    if (!best || ms < best.ms) best = { ms, out };
   }
-  return { ms: Date.now() - started, out };
+  return best!;
 }
 
 /** `unit` repeated until `size` characters. */
