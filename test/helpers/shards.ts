@@ -4,6 +4,7 @@ import { allocateShardIdsStatement, SHARD_ID_RANGE } from "../../src/db/queries/
 import { findPlacement } from "../../src/db/queries/shards";
 import { insertTimedComment } from "../../src/db/queries/timed-comments";
 import { createShardDb, shardBinding } from "../../src/db/shards";
+import { createContainer, createVideo } from "./catalogue";
 import { db } from "./index";
 import { deliver } from "./subtitles";
 
@@ -81,4 +82,29 @@ export async function moveContainer(containerId: number, from: number, to: numbe
 export function allocateIdsStatement(binding: D1Database, shard: number, n: number) {
   const q = allocateShardIdsStatement(createShardDb(binding), shard, n).toSQL();
   return binding.prepare(q.sql).bind(...q.params);
+}
+
+/**
+ * A container with `perVideo` timed comments on each of its `videos` videos by `author`, written straight into its
+ * shard with ids from its range (`idBase` keeps two files' rows apart), for the move and claim tests.
+ */
+export async function commentedContainer(
+  author: { user: { id: number; username: string } },
+  { videos = 2, perVideo, idBase = 1_000_000 }: { videos?: number; perVideo: number; idBase?: number },
+) {
+  const c = await createContainer();
+  const vs = [];
+  for (let i = 0; i < videos; i++) vs.push(await createVideo(c.id, { number: i + 1 }));
+  const { shard, binding } = await shardOf(c.id);
+  for (const [i, v] of vs.entries()) {
+    await binding
+      .prepare(
+        `WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < ?4)
+         INSERT INTO timed_comments (id, container_id, video_id, language, user_id, username, time_ms, comment)
+         SELECT ?1 + k, ?2, ?3, 'en', ?5, ?6, k * 10, 'comment ' || k FROM n`,
+      )
+      .bind(shard * SHARD_ID_RANGE + idBase + c.id * 100_000 + i * 10_000, c.id, v.id, perVideo, author.user.id, author.user.username)
+      .run();
+  }
+  return { container: c, videos: vs, shard };
 }

@@ -14,7 +14,6 @@ import {
   noteJobError,
   setJobProgress,
 } from "../../src/db/queries/jobs";
-import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { markSubtitlesCopied, switchMove } from "../../src/db/queries/shards";
 import { jobs, shardDirectory } from "../../src/db/schema";
 import { timedComments } from "../../src/db/shard-schema";
@@ -24,7 +23,7 @@ import { containerMove } from "../../src/jobs/container-move";
 import { consumerOf, LostClaim } from "../../src/jobs/define";
 import { db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { shardOf } from "../helpers/shards";
+import { commentedContainer as commentedContainerOf, shardOf } from "../helpers/shards";
 
 /**
  * Exclusive claims (docs/decisions.md, "Exclusive claims"): a delivery runs a job only if it claims it (queued, handed
@@ -50,22 +49,7 @@ const rowsOf = (n: number, containerId: number) =>
   shardDb(n).select().from(timedComments).where(eq(timedComments.containerId, containerId)).orderBy(timedComments.id).all();
 
 /** A container with `perVideo` timed comments on each of two videos, written straight into its shard. */
-async function commentedContainer(perVideo: number) {
-  const c = await createContainer();
-  const vs = [await createVideo(c.id, { number: 1 }), await createVideo(c.id, { number: 2 })];
-  const { shard, binding } = await shardOf(c.id);
-  for (const [i, v] of vs.entries()) {
-    await binding
-      .prepare(
-        `WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < ?4)
-         INSERT INTO timed_comments (id, container_id, video_id, language, user_id, username, time_ms, comment)
-         SELECT ?1 + k, ?2, ?3, 'en', ?5, ?6, k * 10, 'comment ' || k FROM n`,
-      )
-      .bind(shard * SHARD_ID_RANGE + 2_000_000 + c.id * 100_000 + i * 10_000, c.id, v.id, perVideo, author.user.id, author.user.username)
-      .run();
-  }
-  return { container: c, shard };
-}
+const commentedContainer = (perVideo: number) => commentedContainerOf(author, { perVideo, idBase: 2_000_000 });
 
 /** One delivery of a job's message, as the queue makes it; what the consumer did with the message. */
 async function deliver(type: string, jobId: number) {

@@ -12,9 +12,8 @@ import { containerMove, MOVE_CHUNK_ROWS } from "../../src/jobs/container-move";
 import { enqueue } from "../../src/jobs/enqueue";
 import { drainShardCleanups } from "../../src/services/shard-cleanups";
 import { api, db, errorBody, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
 import { waitForJob } from "../helpers/jobs";
-import { shardOf } from "../helpers/shards";
+import { commentedContainer as commentedContainerOf, shardOf } from "../helpers/shards";
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 let author: User;
@@ -30,23 +29,7 @@ const other = (shard: number) => (shard === 1 ? 2 : 1);
 const commentsPath = (videoId: number) => `/v4/videos/${videoId}v/timed_comments/en.json`;
 
 /** A container with `perVideo` comments on each of its `videos` videos, written straight into its shard. */
-async function commentedContainer(videos: number, perVideo: number) {
-  const c = await createContainer();
-  const vs = [];
-  for (let i = 0; i < videos; i++) vs.push(await createVideo(c.id, { number: i + 1 }));
-  const { shard, binding } = await shardOf(c.id);
-  for (const [i, v] of vs.entries()) {
-    await binding
-      .prepare(
-        `WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < ?4)
-         INSERT INTO timed_comments (id, container_id, video_id, language, user_id, username, time_ms, comment)
-         SELECT ?1 + k, ?2, ?3, 'en', ?5, ?6, k * 10, 'comment ' || k FROM n`,
-      )
-      .bind(shard * SHARD_ID_RANGE + 1_000_000 + c.id * 100_000 + i * 10_000, c.id, v.id, perVideo, author.user.id, author.user.username)
-      .run();
-  }
-  return { container: c, videos: vs, shard };
-}
+const commentedContainer = (videos: number, perVideo: number) => commentedContainerOf(author, { videos, perVideo });
 
 /** Rows written as they are, ten per statement (D1 binds at most 100 values). */
 async function copyRows(n: number, rows: Awaited<ReturnType<typeof rowsOf>>) {
@@ -76,6 +59,21 @@ const wholeCleanups = (containerId: number) =>
     .all();
 
 const placementOf = (containerId: number) => db().select().from(shardDirectory).where(eq(shardDirectory.containerId, containerId)).get();
+
+/**
+ * A container of one video's `perVideo` comments, copied to the other shard and switched there, its source not yet
+ * emptied: where a move's job stands right after its switch (or where one that died there left it).
+ */
+async function switchedNotEmptied(perVideo: number) {
+  const { container, shard } = await commentedContainer(1, perVideo);
+  const rows = await rowsOf(shard, container.id);
+  await copyRows(other(shard), rows);
+  await db()
+    .update(shardDirectory)
+    .set({ shard: other(shard) })
+    .where(eq(shardDirectory.containerId, container.id));
+  return { container, shard, rows };
+}
 
 const moveJob = (containerId: number, from: number, to: number) =>
   insertJob(db(), { type: "container-move", params: { containerId, from, to, graceMs: 0 } });
@@ -169,14 +167,7 @@ describe("container-move", () => {
   });
 
   it("resumes after a crash after the switch: only deletes the source rows, and never while the directory names that shard", async () => {
-    const { container, shard } = await commentedContainer(1, 40);
-    const rows = await rowsOf(shard, container.id);
-    // Copied and switched, the source not yet emptied.
-    await copyRows(other(shard), rows);
-    await db()
-      .update(shardDirectory)
-      .set({ shard: other(shard) })
-      .where(eq(shardDirectory.containerId, container.id));
+    const { container, shard, rows } = await switchedNotEmptied(40);
     expect(await deliver((await moveJob(container.id, shard, other(shard))).id)).toMatchObject({ status: "succeeded" });
     expect(await rowsOf(shard, container.id)).toEqual([]);
     expect(await rowsOf(other(shard), container.id)).toEqual(rows);
@@ -194,14 +185,7 @@ describe("container-move", () => {
   });
 
   it("the switch leaves the source's rows a pending cleanup there, which the job ends once it has emptied the source", async () => {
-    const { container, shard } = await commentedContainer(1, 30);
-    const rows = await rowsOf(shard, container.id);
-    await copyRows(other(shard), rows);
-    // The switch alone, as a move's switch makes it (the job not yet past it).
-    await db()
-      .update(shardDirectory)
-      .set({ shard: other(shard) })
-      .where(eq(shardDirectory.containerId, container.id));
+    const { container, shard } = await switchedNotEmptied(30);
     expect(await wholeCleanups(container.id)).toEqual([{ shard, containerId: container.id }]);
     expect(await deliver((await moveJob(container.id, shard, other(shard))).id)).toMatchObject({ status: "succeeded" });
     expect(await rowsOf(shard, container.id)).toEqual([]);
@@ -209,13 +193,7 @@ describe("container-move", () => {
   });
 
   it("does not start a move back to a shard the container is still draining from, and moves it once that shard is empty", async () => {
-    const { container, shard } = await commentedContainer(1, 30);
-    const rows = await rowsOf(shard, container.id);
-    await copyRows(other(shard), rows);
-    await db()
-      .update(shardDirectory)
-      .set({ shard: other(shard) })
-      .where(eq(shardDirectory.containerId, container.id));
+    const { container, shard, rows } = await switchedNotEmptied(30);
     // The source still holds every row (the move job that switched died before deleting them).
     const back = await deliver((await moveJob(container.id, other(shard), shard)).id);
     expect(back?.status).toBe("failed");
