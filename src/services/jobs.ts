@@ -1,4 +1,5 @@
-import { countJobs, findJob, jobPageQuery, type JobFilters } from "../db/queries/jobs";
+import { countJobs, jobPageQuery, type JobFilters } from "../db/queries/job-listing";
+import { findJob } from "../db/queries/jobs";
 import { ApiError } from "../lib/errors";
 import type { Paging } from "../lib/paging";
 import type { User } from "../types";

@@ -2,7 +2,7 @@
 // and a created_at range, each filter combination one walk of its own index (migrations/0027_jobs_listing.sql).
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { jobPageQuery, type JobFilters } from "../../src/db/queries/jobs";
+import { jobPageQuery, type JobFilters } from "../../src/db/queries/job-listing";
 import { PAGING_CEILING } from "../../src/lib/paging";
 import { api, createApplication, db, errorBody, rowsRead, signedInUser } from "../helpers";
 import type { JobWire } from "../helpers/jobs";
