@@ -18,6 +18,7 @@ import { v3Router } from "./routes/v3";
 import { v5AliasesRouter } from "./routes/v5/aliases";
 import { sessionsRouter } from "./routes/v5/sessions";
 import { v4Router } from "./routes/v4";
+import { containerMoving, isFenceRefusal } from "./services/shards";
 import type { AppEnv } from "./types";
 
 const OAUTH_TOKEN_PATH = "/oauth/token";
@@ -32,6 +33,7 @@ export function renderError(err: unknown, c: Context<AppEnv>) {
   }
   let apiError: ApiError;
   if (err instanceof ApiError) apiError = err;
+  else if (isFenceRefusal(err)) apiError = containerMoving();
   else if (err instanceof HTTPException) {
     const status = err.status;
     if (status === 400) apiError = ApiError.invalid([{ field: "body", message: err.message }], err.message);

@@ -5,8 +5,6 @@ import { Conflict, NotFound } from "./commands.mjs";
 import { UsageError, execute, sqlInt, sqlString } from "./d1.mjs";
 import { shardBindings } from "../d1-bindings.mjs";
 
-/** Writes that passed the directory check before a move's mark land within this (the job's wait before it copies). */
-const MOVE_GRACE_MS = 2000;
 /** The note a move queued here carries until the sweeper sends it (`d1 execute` cannot send a queue message). */
 export const MOVE_NOTE = "queued by an operator (npm run admin -- shards move); the next sweep sends it";
 const COPY_NOTE = "queued by an operator (npm run admin -- shards copy-subtitles); the next sweep sends it";
@@ -107,7 +105,7 @@ export async function shardsMove(target, [rawContainer, rawShard]) {
   if (placed.moving_to !== null) throw new Conflict(`container ${containerId}c is already moving to shard ${placed.moving_to}`);
   if (pending.id !== null) throw new Conflict(`container ${containerId}c has a move queued already (job ${pending.id}j)`);
   if (placed.shard === to) throw new Conflict(`container ${containerId}c is on shard ${to} already`);
-  const params = JSON.stringify({ containerId, from: placed.shard, to, graceMs: MOVE_GRACE_MS });
+  const params = JSON.stringify({ containerId, from: placed.shard, to });
   const [[job]] = execute(
     target,
     `INSERT INTO jobs (type, params, error, lease_until) VALUES ('container-move', ${sqlString(params)}, ${sqlString(MOVE_NOTE)}, unixepoch())

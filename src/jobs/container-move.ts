@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { mergeJobParams } from "../db/queries/jobs";
 import { endDrain, findPlacement, isDrainingFrom, startMove, switchMove } from "../db/queries/shards";
-import { clearDerived, containerRowCounts, containerRowsAfter, DELETE_ORDER, deleteRows, insertRows } from "../db/queries/shard-rows";
-import { SHARD_TABLES, type ShardTable } from "../db/shard-schema";
+import { clearDerived, containerRowsAfter, DELETE_ORDER, deleteRows, insertRows } from "../db/queries/shard-rows";
+import { endMove, lastChange, loggedSince, setMoveState, startMoveLog } from "../db/queries/shard-moves";
+import { MOVED_TABLES, SHARD_TABLES, type ShardTable } from "../db/shard-schema";
 import { emptyStats, instrument } from "../db/client";
 import { createShardDb, shardBinding, type ShardDB } from "../db/shards";
 import { formatId } from "../lib/ids";
+import { checkChangedSince, checkChunk, countsDiffer, REPLAY_WINDOW, replayWindow } from "../services/move-steps";
 import { syncShardFacts } from "../services/shard-facts";
 import { ContinuationParams, costSoFar } from "./continuation";
 import { ContinueJob, defineJob, LostClaim, PermanentJobError } from "./define";
@@ -15,10 +17,16 @@ export const ContainerMoveParams = z.object({
   /** The shard the container was on when the move was asked for: its rows there go once the directory has switched. */
   from: z.number().int().positive(),
   to: z.number().int().positive(),
-  /** How long writes already past the directory check get to land before the copy starts (docs/decisions.md, "Shards"). */
-  graceMs: z.number().int().min(0).max(60_000).default(2000),
   /** Where the copy stands, written at each checkpoint: the table (index in SHARD_TABLES) and the last rowid copied. */
   cursor: z.object({ table: z.number().int().min(0), after: z.number().int().min(0) }).optional(),
+  /** The position in the source's change log replayed on the target so far. */
+  replayed: z.number().int().min(0).optional(),
+  /** The content check's pass: the log position when it began, and its cursor (table in MOVED_TABLES, last rowid). */
+  check: z.object({ since: z.number().int().min(0), table: z.number().int().min(0), after: z.number().int().min(0) }).optional(),
+  /** The table (index in the delete order) the drain of the source is on. */
+  drained: z.number().int().min(0).optional(),
+  /** What the move has done so far, for its result: changes replayed, rows compared. */
+  tally: z.object({ replayed: z.number().int(), compared: z.number().int() }).optional(),
   ...ContinuationParams,
 });
 
@@ -26,30 +34,49 @@ export const ContainerMoveParams = z.object({
 export const MOVE_CHUNK_ROWS = 500;
 
 /**
- * `container-move`: moves a container's shard rows from shard `from` to shard `to` (docs/decisions.md, "Shards").
- * 1. The directory marks the move (`moving_to`): reads stay on `from`, writes answer 503 with Retry-After.
- * 2. After `graceMs` (writes that read the directory before the mark land meanwhile), the target's rows of the
- *    container (left by a run that crashed) go, then every table is copied in rowid order, a chunk at a time, a row
- *    after the rows it refers to. The counts the shard's triggers keep are not copied: the target's triggers build
- *    them as the rows arrive.
- * 3. The copy is checked (the same row count per table on both), then the directory switches to `to` (conditional
- *    on the mark, so it happens once) and writes resume there.
- * 4. The rows on `from` are deleted, a chunk at a time; only once the directory names another shard (a container
- *    deleted before or during the move: from both shards, whatever its cleanup left or a copy wrote after it).
- * Re-run after a crash at any point, it resumes: before the switch it copies again, after it only deletes.
- * Result `{container_id, from, to, rows: {table: n}, statements, d1_rows_read, d1_rows_written, ms}` (the shards' cost).
+ * Statements kept for the fenced part of a move (its replay of the tail, its checks, the switch; at most half a
+ * delivery's): a delivery with fewer left continues first, so the fence never spans two deliveries.
+ */
+export const FENCE_RESERVE_STATEMENTS = 120;
+
+/**
+ * `container-move`: moves a container's shard rows from shard `from` to shard `to` while it keeps taking writes
+ * (docs/decisions.md, "Online moves").
+ * 1. The directory marks the move (`moving_to`); reads and writes stay on `from`, whose triggers log every change of
+ *    the container's rows from now on (`move_fences` row, state `logging`).
+ * 2. The target's rows of the container (left by a run that crashed, or an abandoned move) go, then every table is
+ *    copied in rowid order, a chunk at a time. The counts the shard's triggers keep are not copied: the target's
+ *    triggers build them as the rows arrive.
+ * 3. The log is replayed on the target (each row named read back as it is now), then the copy is checked row by row
+ *    against the source, a difference allowed only for a row the log names since the check began; the log is
+ *    replayed again.
+ * 4. The fence: from now writes of the container on `from` are refused (503), whoever read the placement when. The
+ *    tail of the log is replayed, the counts compared and every row changed since the check compared again; then
+ *    the directory switches to `to` (conditional on the mark and the claim) and writes resume there. A difference
+ *    lowers the fence and copies again.
+ * 5. The rows on `from` are deleted, a chunk at a time (the fence lets these deletes pass), then the fence and its
+ *    log. Only once the directory names another shard (a container deleted during the move: from both shards).
+ * Re-run after a crash at any point, it resumes where its params say.
+ * Result `{container_id, from, to, rows: {table: n}, replayed, compared, fenced_ms, statements, d1_rows_read,
+ * d1_rows_written, ms}` (the shards' cost; `fenced_ms` is the time writes were refused, of the delivery that switched).
  */
 /**
  * Every row of a container on a shard, a chunk per statement, what refers to a row first; then its zeroed counts.
  * The lease is renewed before each chunk (docs/decisions.md, "Exclusive claims"): a delivery that lost its job to
  * another stops before its next chunk rather than delete what the other has copied, or made live.
  */
-async function deleteAll(db: ShardDB, containerId: number, checkpoint: () => void, renew: () => Promise<void>) {
-  for (const table of DELETE_ORDER) {
+async function deleteAll(
+  db: ShardDB,
+  containerId: number,
+  checkpoint: () => void,
+  renew: () => Promise<void>,
+  { passFence = true, position = { table: 0 } }: { passFence?: boolean; position?: { table: number } } = {},
+) {
+  for (; position.table < DELETE_ORDER.length; position.table++) {
     do {
       checkpoint();
       await renew();
-    } while ((await deleteRows(db, table, containerId, null, MOVE_CHUNK_ROWS)) === MOVE_CHUNK_ROWS);
+    } while ((await deleteRows(db, DELETE_ORDER[position.table], containerId, null, MOVE_CHUNK_ROWS, passFence)) === MOVE_CHUNK_ROWS);
   }
   await clearDerived(db, containerId);
 }
@@ -73,13 +100,44 @@ export const containerMove = defineJob({
     if (from === to) throw new PermanentJobError("from and to are the same shard");
     const [source, target] = [open(from), open(to)];
     const rows = { ...Object.fromEntries(SHARD_TABLES.map((t) => [t, 0])), ...params.copied } as Record<ShardTable, number>;
+    const tally = params.tally ?? { replayed: 0, compared: 0 };
     const cost = costSoFar(params.cost, d1, started);
-    // A delivery that has used its statements stops here; the next one resumes from `cursor` (or, once the directory
-    // has switched, deletes what is left on the source, which needs no cursor).
+    // A delivery that has used its statements stops here; the next one resumes from the positions below (or, once the
+    // directory has switched, deletes what is left on the source, which needs none).
     let cursor = params.cursor;
+    let replayed = params.replayed ?? 0;
+    let check = params.check;
+    // The source's drain resumes at the table it was on (each delete there is three statements: the fence's pass).
+    const drain = { table: params.drained ?? 0 };
+    const state = () => ({
+      cursor: cursor ?? null,
+      replayed,
+      check: check ?? null,
+      drained: drain.table,
+      copied: rows,
+      tally,
+      cost: cost(),
+    });
     const checkpoint = () => {
-      if (d1.queries >= params.statementsPerDelivery) throw new ContinueJob({ cursor: cursor ?? null, copied: rows, cost: cost() });
+      if (d1.queries >= params.statementsPerDelivery) throw new ContinueJob(state());
     };
+    /** Replays the log on the target until a window comes back short: the backlog is worked off, as of now. */
+    const catchUp = async (withCheckpoints: boolean) => {
+      for (;;) {
+        if (withCheckpoints) checkpoint();
+        await renew();
+        const step = await replayWindow(source, target, containerId, replayed);
+        replayed = step.position;
+        tally.replayed += step.changes;
+        if (step.changes < REPLAY_WINDOW) return;
+      }
+    };
+    /** Starts over: the target's copy is not the source's, so it is cleared and copied again by the retry. */
+    const copyAgain = async (reason: string) => {
+      if (!(await mergeJobParams(db, job, { cursor: null, replayed: null, check: null, copied: null }))) throw new LostClaim(job.id);
+      throw new Error(`copy differs from the source (${reason}): copying again`);
+    };
+    let fencedMs: number | null = null;
 
     let placement = await findPlacement(db, containerId);
     // Not yet switched (a container already on `to`, or gone, only has its leftovers deleted below).
@@ -87,22 +145,24 @@ export const containerMove = defineJob({
     if (placement && toCopy) {
       if (placement.shard !== from)
         throw new PermanentJobError(`container ${formatId(containerId, "c")} is on shard ${placement.shard}, not ${from}`);
-      if (placement.movingTo !== to) {
-        if (!(await startMove(db, containerId, to, Math.floor(Date.now() / 1000)))) {
-          if (await isDrainingFrom(db, containerId, to))
-            throw new PermanentJobError(
-              `container ${formatId(containerId, "c")} is still being deleted from shard ${to} (an earlier move away from it): move it again once that cleanup is worked off (shards list: cleanups)`,
-            );
-          throw new PermanentJobError(`container ${formatId(containerId, "c")} is moving to shard ${placement.movingTo}`);
-        }
-        if (params.graceMs) await scheduler.wait(params.graceMs);
+      if (placement.movingTo !== to && !(await startMove(db, containerId, to, Math.floor(Date.now() / 1000)))) {
+        if (await isDrainingFrom(db, containerId, to))
+          throw new PermanentJobError(
+            `container ${formatId(containerId, "c")} is still being deleted from shard ${to} (an earlier move away from it): move it again once that cleanup is worked off (shards list: cleanups)`,
+          );
+        throw new PermanentJobError(`container ${formatId(containerId, "c")} is moving to shard ${placement.movingTo}`);
       }
+      // The log starts before the first row is read: every change from now on is either in the copy or in the log.
+      await startMoveLog(source, containerId);
       // Rows of this container already on the target are not live (the directory names the source): a partial copy
       // of a run that crashed, or of a move abandoned earlier. They go first, so the copy is exactly the source's. A
       // continuation has cleared them already and resumes at its cursor (what a crash after it wrote is skipped).
       if (!cursor) {
-        await deleteAll(target, containerId, checkpoint, renew);
+        // A fence left standing by a delivery that died under it goes down first: writes flow while this one copies.
+        await setMoveState(source, containerId, "logging");
+        await deleteAll(target, containerId, checkpoint, renew, { passFence: false });
         cursor = { table: 0, after: 0 };
+        replayed = 0;
       }
       for (let stage = cursor.table; stage < SHARD_TABLES.length; stage++) {
         const table = SHARD_TABLES[stage];
@@ -115,21 +175,58 @@ export const containerMove = defineJob({
           rows[table] += chunk.length;
           if (chunk.length < MOVE_CHUNK_ROWS) break;
           after = chunk[chunk.length - 1]._rowid;
-          if ((rows[table] / MOVE_CHUNK_ROWS) % 20 === 0) await progress(Math.round((80 * stage) / SHARD_TABLES.length));
+          if ((rows[table] / MOVE_CHUNK_ROWS) % 20 === 0) await progress(Math.round((60 * stage) / SHARD_TABLES.length));
         }
       }
-      const [there, here] = await Promise.all([containerRowCounts(source, containerId), containerRowCounts(target, containerId)]);
-      const short = SHARD_TABLES.filter((t) => there[t] !== here[t]);
-      // A difference means rows changed under the copy: the retry copies again from the start.
-      if (short.length) {
-        if (!(await mergeJobParams(db, job, { cursor: null, copied: null }))) throw new LostClaim(job.id);
-        throw new Error(`copy incomplete: ${short.map((t) => `${t} ${here[t]} of ${there[t]}`).join(", ")}`);
+      cursor = { table: SHARD_TABLES.length, after: 0 };
+      await catchUp(true);
+      await progress(60);
+      // The check by content, while writes flow: a row that differs must be one the log names since the check began
+      // (it changed meanwhile, and is compared again under the fence); any other is a fault of the copy.
+      check ??= { since: await lastChange(source, containerId), table: 0, after: 0 };
+      for (let stage = check.table; stage < MOVED_TABLES.length; stage++) {
+        const table = MOVED_TABLES[stage];
+        for (let after: number | null = stage === check.table ? check.after : 0; after !== null;) {
+          check = { ...check, table: stage, after };
+          checkpoint();
+          await renew();
+          const step = await checkChunk(source, target, table, containerId, after);
+          tally.compared += step.compared;
+          if (step.differ.length) {
+            const logged = new Set(await loggedSince(source, containerId, check.since, table, step.differ));
+            const unexplained = step.differ.filter((k) => !logged.has(k));
+            if (unexplained.length) await copyAgain(`${table} ${unexplained.slice(0, 5).join(", ")}`);
+          }
+          after = step.next;
+        }
       }
-      // Only while this delivery holds the job, in the switch's own statement: a delivery that lost it to another
-      // (its lease ran out) must not make its copy live over the other's (docs/decisions.md, "Exclusive claims").
-      // The progress after it checks the claim: nothing switched and the job still held means the mark is gone (the
-      // container deleted meanwhile), and the deletes below go by the directory as ever.
-      await switchMove(db, containerId, to, job);
+      check = { ...check, table: MOVED_TABLES.length, after: 0 };
+      await catchUp(true);
+      await progress(70);
+      // The fenced part runs within one delivery: one without the statements for it continues first.
+      const reserve = Math.min(FENCE_RESERVE_STATEMENTS, params.statementsPerDelivery / 2);
+      if (d1.queries + reserve > params.statementsPerDelivery) throw new ContinueJob(state());
+      const fencedAt = Date.now();
+      await setMoveState(source, containerId, "fenced");
+      let switched = false;
+      try {
+        await catchUp(false);
+        const short = await countsDiffer(source, target, containerId);
+        if (short.length) await copyAgain(short.join(", "));
+        const changed = await checkChangedSince(source, target, containerId, check.since);
+        tally.compared += changed.compared;
+        if (changed.differ.length) await copyAgain(changed.differ.slice(0, 5).join(", "));
+        // Only while this delivery holds the job, in the switch's own statement: a delivery that lost it to another
+        // (its lease ran out) must not make its copy live over the other's (docs/decisions.md, "Exclusive claims").
+        // The progress after it checks the claim: nothing switched and the job still held means the mark is gone
+        // (the container deleted meanwhile), and the deletes below go by the directory as ever.
+        switched = !!(await switchMove(db, containerId, to, job));
+      } finally {
+        // A refused check, a lost claim or a crash of the statement: writes flow on the source again, and the move
+        // fences again when it resumes.
+        if (!switched) await setMoveState(source, containerId, "logging");
+      }
+      fencedMs = Date.now() - fencedAt;
       // The switch re-sent the container's facts (src/db/triggers/shards.sql); carried now, the new shard has the
       // catalogue's at once rather than at the next sync (a large container's rest goes with the sweeper's).
       await syncShardFacts({ db, env });
@@ -139,18 +236,26 @@ export const containerMove = defineJob({
     // Never from the shard the directory names. A container deleted during the move has no placement: its cleanup
     // (both shards) may have run before this copy wrote, so whatever is left of it goes from both.
     if (!placement || placement.shard !== from) {
-      await deleteAll(source, containerId, checkpoint, renew);
+      await deleteAll(source, containerId, checkpoint, renew, { position: drain });
+      // Nothing of the container is left here: its fence and log go, a statement per chunk of the log.
+      while (!(await endMove(source, containerId, MOVE_CHUNK_ROWS))) checkpoint();
       // The switch's cleanup of the source (src/db/triggers/shards.sql) is done: lists count the container there no
       // longer, and a move back may start. A deleted container's cleanups are its delete's to end.
       if (placement) await endDrain(db, containerId, from);
     }
-    if (!placement) await deleteAll(target, containerId, checkpoint, renew);
+    if (!placement) {
+      await deleteAll(target, containerId, checkpoint, renew);
+      while (!(await endMove(target, containerId, MOVE_CHUNK_ROWS))) checkpoint();
+    }
     const total = cost();
     return {
       container_id: formatId(containerId, "c"),
       from,
       to,
       rows,
+      replayed: tally.replayed,
+      compared: tally.compared,
+      fenced_ms: fencedMs,
       statements: total.statements,
       d1_rows_read: total.rowsRead,
       d1_rows_written: total.rowsWritten,

@@ -2,6 +2,7 @@ import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catal
 import { type Placement, type ShardMapRow, shardMapQuery, videoPlacementQuery } from "../db/queries/shards";
 import { SHARD_ID_RANGE } from "../db/queries/shard-rows";
 import type { ShardDB } from "../db/shards";
+import { FENCE_REFUSAL } from "../db/shard-schema";
 import { batchWith } from "../db/rider";
 import { ApiError, VCODE } from "../lib/errors";
 import { log } from "../lib/log";
@@ -11,11 +12,11 @@ import { type Deps, shardDb, viewer } from "./deps";
 
 /**
  * Which shard database serves a container's localisation and community rows (docs/decisions.md, "Shards"). Reads
- * follow the directory's `shard` throughout a move (its rows are complete there until the switch); writes wait while
- * the container is moving, so the copy the move makes is complete when the directory switches.
+ * and writes follow the directory's `shard` throughout a move (its rows are complete there until the switch); the
+ * shard logs each write for the move, and refuses them for the seconds of its fence (docs/decisions.md, "Online moves").
  */
 
-/** Seconds a writer is told to wait while its container moves: a move of a large container takes a few seconds. */
+/** Seconds a writer is told to wait while its container's move is fenced: the fence stands for seconds. */
 export const MOVE_RETRY_AFTER_SECONDS = 5;
 
 /**
@@ -41,13 +42,27 @@ export async function visibleVideoPlacement(deps: Deps, user: User | undefined, 
 /** The database a read of this container's rows goes to. */
 export const readShard = (deps: Pick<Deps, "env" | "shards">, placement: Placement) => shardDb(deps, placement.shard);
 
-/** The database a write of this container's rows goes to, with the shard (for ids); 503 while the container moves. */
+/** The answer to a write refused while its container moves: the fence stands for seconds (docs/decisions.md, "Online moves"). */
+export const containerMoving = () =>
+  new ApiError(VCODE.unavailable, "this container's community data is moving to another database; retry shortly", {
+    headers: { "retry-after": String(MOVE_RETRY_AFTER_SECONDS) },
+  });
+
+/**
+ * Whether an error is a shard's refusal of a write under a move's fence (src/db/shard-triggers/move-fences.sql): D1's
+ * error, or the query builder's around it (its `cause`).
+ */
+export function isFenceRefusal(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) if (e.message.includes(FENCE_REFUSAL)) return true;
+  return false;
+}
+
+/**
+ * The database a write of this container's rows goes to, with the shard (for ids). During a move it is still the
+ * shard the container leaves, which logs the write for the target; the fence there refuses it for the seconds before
+ * the switch, and the error handler answers that refusal with `containerMoving`.
+ */
 export function writeShard(deps: Pick<Deps, "env" | "shards">, placement: Placement) {
-  if (placement.movingTo !== null) {
-    throw new ApiError(VCODE.unavailable, "this container's community data is moving to another database; retry shortly", {
-      headers: { "retry-after": String(MOVE_RETRY_AFTER_SECONDS) },
-    });
-  }
   return { db: shardDb(deps, placement.shard), shard: placement.shard };
 }
 
@@ -69,7 +84,7 @@ export function subtitleReadShard(deps: Pick<Deps, "env" | "shards">, placement:
   return readShard(deps, placement);
 }
 
-/** The database and shard a write of this container's subtitle family goes to (503 until its copy is done, or while it moves). */
+/** The database and shard a write of this container's subtitle family goes to (503 until its copy is done; a move's fence refuses it on the shard). */
 export function subtitleWriteShard(deps: Pick<Deps, "env" | "shards">, placement: Placement) {
   requireSubtitlesOnShard(placement);
   return writeShard(deps, placement);

@@ -55,7 +55,7 @@ export interface TrackShard {
   facts: SQL[];
 }
 
-/** The shard a writer of this video's subtitles writes to (503 while its container moves or is not yet copied). */
+/** The shard a writer of this video's subtitles writes to (503 while its container is not yet copied; a move's fence refuses the write itself). */
 export function trackShard(
   deps: Pick<Deps, "env" | "shards">,
   found: { video: VideoRow; container: ContainerRow },

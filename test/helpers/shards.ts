@@ -73,8 +73,13 @@ export async function putShardSubtitles(video: { id: number; containerId: number
 
 /** A `container-move` job (no grace wait) run to its end by the real consumer: the job row after it. */
 export async function moveContainer(containerId: number, from: number, to: number) {
-  const job = await insertJob(db(), { type: "container-move", params: { containerId, from, to, graceMs: 0 } });
-  await deliver({ type: "container-move", jobId: job.id });
+  const job = await insertJob(db(), { type: "container-move", params: { containerId, from, to } });
+  // A large move continues over several deliveries (docs/decisions.md, "Jobs that continue"): each is delivered here.
+  for (let delivery = 0; delivery < 50; delivery++) {
+    await deliver({ type: "container-move", jobId: job.id });
+    const found = await findJob(db(), job.id);
+    if (found?.status !== "queued" && found?.status !== "running") return found;
+  }
   return findJob(db(), job.id);
 }
 

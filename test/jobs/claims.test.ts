@@ -67,10 +67,10 @@ describe("exclusive claims", () => {
     const { container, shard } = await commentedContainer(700);
     const sourceRows = await rowsOf(shard, container.id);
     expect(sourceRows).toHaveLength(1400);
-    // A grace period, so that the second delivery arrives while the first is in its move, as a duplicate does.
+    // Both at once: the second arrives while the first is in its move, as a duplicate does.
     const job = await insertJob(db(), {
       type: "container-move",
-      params: { containerId: container.id, from: shard, to: other(shard), graceMs: 50 },
+      params: { containerId: container.id, from: shard, to: other(shard) },
     });
     const [a, b] = await Promise.all([deliver("container-move", job.id), deliver("container-move", job.id)]);
     // Both messages are settled for good: one ran the move, the other found it held and left it to the holder.
@@ -93,7 +93,7 @@ describe("exclusive claims", () => {
     const sourceRows = await rowsOf(shard, container.id);
     const job = await insertJob(db(), {
       type: "container-move",
-      params: { containerId: container.id, from: shard, to: other(shard), graceMs: 0 },
+      params: { containerId: container.id, from: shard, to: other(shard) },
     });
     // A first delivery claimed it and is (as far as anyone can tell) still working: its lease is live.
     const first = (await markJobRunning(db(), job.id, LEASE_SECONDS))!;
@@ -180,7 +180,7 @@ describe("exclusive claims", () => {
     const sourceRows = await rowsOf(shard, container.id);
     const job = await insertJob(db(), {
       type: "container-move",
-      params: { containerId: container.id, from: shard, to: other(shard), graceMs: 0 },
+      params: { containerId: container.id, from: shard, to: other(shard) },
     });
     const stale = (await markJobRunning(db(), job.id, LEASE_SECONDS))!;
     // Its lease ran out; a second delivery claimed the job, marked the move and copied part of the rows.

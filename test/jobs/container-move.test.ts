@@ -4,6 +4,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { queue } from "../../queues";
 import { findJob, insertJob } from "../../src/db/queries/jobs";
+import { changesAfter, setMoveState, startMoveLog } from "../../src/db/queries/shard-moves";
 import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { shardCleanups, shardDirectory, shards } from "../../src/db/schema";
 import { timedComments } from "../../src/db/shard-schema";
@@ -76,7 +77,7 @@ async function switchedNotEmptied(perVideo: number) {
 }
 
 const moveJob = (containerId: number, from: number, to: number) =>
-  insertJob(db(), { type: "container-move", params: { containerId, from, to, graceMs: 0 } });
+  insertJob(db(), { type: "container-move", params: { containerId, from, to } });
 
 describe("container-move", () => {
   it("moves every row to the other shard, ids and answers unchanged, and empties the source", async () => {
@@ -90,7 +91,7 @@ describe("container-move", () => {
     const job = await enqueue(
       { db: db(), env },
       containerMove,
-      { containerId: container.id, from: shard, to: other(shard), graceMs: 0 },
+      { containerId: container.id, from: shard, to: other(shard) },
       { createdBy: staff.user.id },
     );
     const done = await waitForJob(`${job.id}j`, staff.token);
@@ -119,7 +120,7 @@ describe("container-move", () => {
     const job = await enqueue(
       { db: db(), env },
       containerMove,
-      { containerId: container.id, from: shard, to: other(shard), graceMs: 0, statementsPerDelivery: 12 },
+      { containerId: container.id, from: shard, to: other(shard), statementsPerDelivery: 12 },
       { createdBy: staff.user.id },
     );
     const done = await waitForJob(`${job.id}j`, staff.token);
@@ -132,13 +133,23 @@ describe("container-move", () => {
     expect((await shardOf(container.id)).shard).toBe(other(shard));
   });
 
-  it("refuses writes while the container moves (503, Retry-After) and keeps serving reads from the source", async () => {
+  it("takes writes while the container's copy runs, logging them for the target, and refuses them under the fence (503, Retry-After)", async () => {
     const { container, videos, shard } = await commentedContainer(1, 3);
     await db()
       .update(shardDirectory)
       .set({ movingTo: other(shard) })
       .where(eq(shardDirectory.containerId, container.id));
-    const write = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 1, comment: "wait" } });
+    const source = shardDb(shard);
+    await startMoveLog(source, container.id);
+    const accepted = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 1, comment: "during" } });
+    expect(accepted.status).toBe(201);
+    const id = Number(((await accepted.json()) as { id: string }).id.replace("tc", ""));
+    expect(await changesAfter(source, container.id, 0, 10)).toEqual([
+      expect.objectContaining({ tableName: "timed_comments", rowKey: JSON.stringify([id]) }),
+    ]);
+
+    await setMoveState(source, container.id, "fenced");
+    const write = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 2, comment: "wait" } });
     expect(write.status).toBe(503);
     expect(write.headers.get("retry-after")).toBe("5");
     expect((await errorBody(write)).error).toMatch(/moving/);
@@ -147,7 +158,10 @@ describe("container-move", () => {
     expect(remove.status).toBe(503);
     const read = await api(`${commentsPath(videos[0].id)}?token=${author.token}`);
     expect(read.status).toBe(200);
-    expect(await read.json()).toHaveLength(3);
+    expect(await read.json()).toHaveLength(4);
+    // Nothing refused was written or logged.
+    expect(await rowsOf(shard, container.id)).toHaveLength(4);
+    expect(await changesAfter(source, container.id, 0, 10)).toHaveLength(1);
   });
 
   it("resumes after a crash before the switch: copies again over a partial copy, no duplicates", async () => {
@@ -237,7 +251,7 @@ describe("container-move", () => {
     const job = await enqueue(
       { db: db(), env },
       containerMove,
-      { containerId: container.id, from: shard, to: other(shard), graceMs: 50 },
+      { containerId: container.id, from: shard, to: other(shard) },
       { createdBy: staff.user.id },
     );
     const done = await waitForJob(`${job.id}j`, staff.token);

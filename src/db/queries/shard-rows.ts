@@ -1,7 +1,7 @@
 import { type SQLWrapper, sql } from "drizzle-orm";
-import { runBatch } from "../raw-batch";
+import { runBatch, runBatchResults } from "../raw-batch";
 import type { ShardDB } from "../shards";
-import { CONTAINER_ONLY_TABLES, DERIVED_TABLES, SHARD_TABLES, shardIds, type ShardTable } from "../shard-schema";
+import { CONTAINER_ONLY_TABLES, DERIVED_TABLES, PARENTS, SHARD_TABLES, shardIds, type ShardTable } from "../shard-schema";
 
 /**
  * Rows of a shard table by container, for the move job and the cleanup outbox (docs/decisions.md, "Shards"). Every
@@ -62,7 +62,10 @@ export const containerRowsAfter = (db: ShardDB, table: ShardTable, containerId: 
  * Writes rows as they are, in one statement: the rows travel as one JSON parameter (D1 binds at most 100 values per
  * statement), unpacked by json_each. Shard tables hold no blobs. A row already there (a chunk written again after a
  * crash past a checkpoint) is left as it is: never replaced, as a REPLACE would delete it and cascade to its children,
- * and its triggers do not run twice. The copy's final count check finds anything missing.
+ * and its triggers do not run twice. A row whose parent (PARENTS) is not there yet is skipped: the copy runs while the
+ * source takes writes, so a parent written after its table was copied is in the move's change log, and so is every
+ * row that refers to it, written after it (docs/decisions.md, "Online moves"). The copy's final check finds anything
+ * missing.
  */
 export async function insertRows(db: ShardDB, table: ShardTable, rows: ShardRow[]) {
   if (!rows.length) return;
@@ -75,23 +78,38 @@ export async function insertRows(db: ShardDB, table: ShardTable, rows: ShardRow[
     columns.map((c) => sql`json_extract(value, ${`$.${c}`})`),
     sql`, `,
   );
+  const parent = PARENTS[table];
+  const present = parent
+    ? sql`EXISTS (SELECT 1 FROM ${quoted(parent.table)} WHERE id = json_extract(value, ${`$.${parent.column}`}))`
+    : sql`true`;
   await db.run(
-    sql`INSERT INTO ${quoted(table)} (${names}) SELECT ${values} FROM json_each(${JSON.stringify(rows)}) WHERE true ON CONFLICT DO NOTHING`,
+    sql`INSERT INTO ${quoted(table)} (${names}) SELECT ${values} FROM json_each(${JSON.stringify(rows)}) WHERE ${present} ON CONFLICT DO NOTHING`,
   );
 }
 
 /**
  * Deletes up to `limit` rows of a container (or of one of its videos: a table with no video_id has none); the number
- * deleted. The shard's triggers take each row off the counts as it goes.
+ * deleted. The shard's triggers take each row off the counts as it goes. These deletes follow the catalogue (a
+ * cleanup) or a move's switch (its drain), so they pass a move's fence: `passing` is set around the statement in its
+ * own batch, one transaction no other write interleaves with (docs/decisions.md, "Online moves"). `passFence` false
+ * spares the two statements where no fence can stand (a move's target, before its switch).
  */
-export async function deleteRows(db: ShardDB, table: ShardTable, containerId: number, videoId: number | null, limit: number) {
+export async function deleteRows(
+  db: ShardDB,
+  table: ShardTable,
+  containerId: number,
+  videoId: number | null,
+  limit: number,
+  passFence = true,
+) {
   if (videoId !== null && CONTAINER_ONLY_TABLES.includes(table)) return 0;
   const t = quoted(table);
   const scope = videoId === null ? sql`container_id = ${containerId}` : sql`container_id = ${containerId} AND video_id = ${videoId}`;
-  const gone = await db.all<{ gone: number }>(
-    sql`DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM ${t} WHERE ${scope} LIMIT ${limit}) RETURNING 1 AS gone`,
-  );
-  return gone.length;
+  const remove = sql`DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM ${t} WHERE ${scope} LIMIT ${limit}) RETURNING 1 AS gone`;
+  if (!passFence) return (await db.all(remove)).length;
+  const passing = (on: 0 | 1) => sql`UPDATE move_fences SET passing = ${on} WHERE container_id = ${containerId}`;
+  const [, deleted] = await runBatchResults(db, [passing(1), remove, passing(0)]);
+  return deleted.results.length;
 }
 
 /** The counts the triggers left at zero for a container whose rows are all gone (one statement per derived table). */

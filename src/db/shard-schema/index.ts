@@ -38,6 +38,7 @@ export const timedComments = sqliteTable(
 
 export * from "./counts";
 export * from "./facts";
+export * from "./moves";
 export * from "./subtitles";
 
 /** The subtitle family's tables (docs/decisions.md, "Shards: the subtitle family"), a row after the rows it refers to. */
@@ -60,6 +61,35 @@ export type SubtitleFamilyTable = (typeof SUBTITLE_FAMILY_TABLES)[number];
  */
 export const SHARD_TABLES = ["container_facts", "video_facts", "timed_comments", ...SUBTITLE_FAMILY_TABLES] as const;
 export type ShardTable = (typeof SHARD_TABLES)[number];
+
+/**
+ * The tables whose changes a move logs and fences (docs/decisions.md, "Online moves"): the rows people write. The
+ * facts are the catalogue's, sent again to the target at the switch, and the counts are derived there.
+ */
+export const MOVED_TABLES = ["timed_comments", ...SUBTITLE_FAMILY_TABLES] as const;
+export type MovedTable = (typeof MOVED_TABLES)[number];
+
+/** Each shard table's key (its primary key), in the order a row's key is written in `move_changes.row_key`. */
+export const ROW_KEYS: Record<ShardTable, readonly string[]> = {
+  container_facts: ["container_id"],
+  video_facts: ["video_id"],
+  timed_comments: ["id"],
+  segments: ["id"],
+  subtitles: ["id"],
+  subtitle_histories: ["id"],
+  subtitle_versions: ["id"],
+  translation_votes: ["user_id", "subtitle_id"],
+  reports: ["id"],
+  caption_suggestions: ["id"],
+};
+
+/** The row a shard table's row refers to (its foreign key inside the shard), for a copy that must not run ahead of it. */
+export const PARENTS: Partial<Record<ShardTable, { column: string; table: ShardTable }>> = {
+  subtitles: { column: "segment_id", table: "segments" },
+  translation_votes: { column: "subtitle_id", table: "subtitles" },
+  reports: { column: "subtitle_id", table: "subtitles" },
+  caption_suggestions: { column: "origin_subtitle_id", table: "subtitles" },
+};
 
 /** Tables with no `video_id`: a video's cleanup passes them by. */
 export const CONTAINER_ONLY_TABLES: readonly ShardTable[] = ["container_facts"];
