@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { type Cursor, encodeCursor } from "./cursor";
 import { ApiError } from "./errors";
 
 export const DEFAULT_PER_PAGE = 25;
@@ -68,29 +69,36 @@ export interface Paging {
   limit: number;
   withPaging: boolean;
   onlyIds: boolean;
+  /** A keyset page (docs/decisions.md, "Keyset paging across shards"): the rows after this position; `offset` is then 0. */
+  cursor?: Cursor;
 }
 
 /** The deepest page a listing serves at `perPage` items a page. */
 export const lastServedPage = (perPage: number) => Math.floor(PAGING_CEILING / perPage);
 
-/** Offset and limit of a page; a page past the paging ceiling is a 400 naming `page` (every paged list comes here). */
-export function paging(q: { page?: number; per_page?: number; with_paging?: boolean; only_ids?: boolean }): Paging {
+/**
+ * Offset and limit of a page; a page past the paging ceiling is a 400 naming `page` (every paged list comes here).
+ * With a `cursor` (the lists read across shards) the page is the rows after it: no offset, so no ceiling, and `page`
+ * sent beside it (`pageSent`: the parsed `page` is 1 when absent) is a 400 naming `cursor`.
+ */
+export function paging(
+  q: { page?: number; per_page?: number; with_paging?: boolean; only_ids?: boolean; cursor?: Cursor },
+  pageSent = false,
+): Paging {
   const page = q.page ?? 1;
   const perPage = q.per_page ?? DEFAULT_PER_PAGE;
+  const flags = { perPage, limit: perPage + 1, withPaging: q.with_paging ?? false, onlyIds: q.only_ids ?? false };
+  if (q.cursor) {
+    if (pageSent) throw ApiError.field("cursor", "give page or cursor, not both: a cursor names its own position");
+    return { ...flags, page: 1, offset: 0, cursor: q.cursor };
+  }
   if (page > lastServedPage(perPage)) {
     throw ApiError.field(
       "page",
-      `lists are served up to item ${PAGING_CEILING}: page × per_page may be at most ${PAGING_CEILING} (the last page at per_page=${perPage} is ${lastServedPage(perPage)}); narrow the list with its filters`,
+      `lists are served up to item ${PAGING_CEILING}: page × per_page may be at most ${PAGING_CEILING} (the last page at per_page=${perPage} is ${lastServedPage(perPage)}); page deeper with cursor= (the lists that answer one) or narrow the list with its filters`,
     );
   }
-  return {
-    page,
-    perPage,
-    offset: (page - 1) * perPage,
-    limit: perPage + 1,
-    withPaging: q.with_paging ?? false,
-    onlyIds: q.only_ids ?? false,
-  };
+  return { ...flags, page, offset: (page - 1) * perPage };
 }
 
 /**
@@ -107,12 +115,21 @@ export function pageUrl(requestUrl: string, page: number) {
   return url.toString();
 }
 
+/** The request's own URL after a cursor: as `pageUrl`, with `cursor=` in place of any `page`. */
+export function cursorUrl(requestUrl: string, cursor: string) {
+  const url = new URL(requestUrl);
+  for (const name of [...CREDENTIAL_PARAMS, "page"]) url.searchParams.delete(name);
+  url.searchParams.set("cursor", cursor);
+  return url.toString();
+}
+
 const Pagination = z.object({ previous: z.string().nullable(), next: z.string().nullable() });
 
 /** What `listEnvelope` answers: the items of one page, or their ids with `only_ids=true`. */
 export interface ListEnvelope<W> {
   more: boolean;
   response: W[] | string[];
+  cursor?: string;
   count?: number;
   count_capped?: true;
   pagination?: z.infer<typeof Pagination>;
@@ -146,7 +163,8 @@ export const listEnvelopeSchema = <T extends z.ZodType, E extends z.ZodRawShape 
  * The v4 list envelope. `rows` holds up to `perPage + 1` items (the extra one only signals `more`);
  * `count` is the total, needed only with `with_paging=true`. A row `toWire` (and `idOf`) maps to null (deleted between
  * two reads, or a position with nothing to show) is left out of the page rather than answered as null; `more` still
- * counts it.
+ * counts it. `next` is the position of the page's last row on a list that pages by cursor too: answered as `cursor`
+ * beside a boolean `more` (docs/decisions.md, "Keyset paging across shards"), only when `more` is true.
  */
 export async function listEnvelope<T, W>(
   requestUrl: string,
@@ -155,17 +173,29 @@ export async function listEnvelope<T, W>(
   toWire: (row: T) => W | null,
   idOf: (row: T) => string | null,
   count?: () => Promise<number>,
+  next?: Cursor,
 ): Promise<ListEnvelope<W>> {
   const more = rows.length > p.perPage;
   const pageRows = more ? rows.slice(0, p.perPage) : rows;
   const response = p.onlyIds
     ? pageRows.map(idOf).filter((id): id is string => id !== null)
     : pageRows.map(toWire).filter((item): item is W => item !== null);
-  const body: ListEnvelope<W> = { more, response };
+  const cursor = more && next ? encodeCursor(next) : undefined;
+  const body: ListEnvelope<W> = cursor ? { more, response, cursor } : { more, response };
   if (!p.withPaging) return body;
   // Without a counter the total is only known on the last page; lists that page pass one. Counters read at most
   // COUNT_LIMIT rows, so a total above the ceiling is answered as the ceiling, and said so.
   const total = count ? await count() : p.offset + pageRows.length;
+  if (p.cursor) {
+    // A keyset page has no number: no previous link, and the next one is the cursor's.
+    const pagination = { previous: null, next: cursor ? cursorUrl(requestUrl, cursor) : null };
+    return {
+      ...body,
+      count: Math.min(total, PAGING_CEILING),
+      ...(total > PAGING_CEILING ? { count_capped: true as const } : {}),
+      pagination,
+    };
+  }
   return {
     ...body,
     count: Math.min(total, PAGING_CEILING),
