@@ -31,15 +31,24 @@ const readInt = (v: number | string | undefined) => {
  * value falls back to the default or the nearest bound (clients send `per_page=500`); only a page past the paging
  * ceiling is refused, by `paging`, which knows `per_page` too.
  */
-export const pageField = z
+// Any page above the ceiling is refused whatever per_page is, so the value is kept small (no 1e20 in arithmetic).
+const readPage = (v: number | string | undefined) => Math.min(Math.max(readInt(v) ?? 1, 1), PAGING_CEILING + 1);
+const pageDoc = {
+  description: `1-based page number; unreadable or below 1 is 1; page × per_page above ${PAGING_CEILING} is a 400`,
+  type: "integer" as const,
+};
+
+export const pageField = z.union([z.number(), z.string()]).optional().transform(readPage).openapi(pageDoc);
+
+/**
+ * `page` in a JSON body: read as `pageField`, but left undefined when absent, so a handler can tell a body's page from
+ * none (the query's wins, and a body's page beside `cursor=` is refused).
+ */
+export const bodyPageField = z
   .union([z.number(), z.string()])
   .optional()
-  // Any page above the ceiling is refused whatever per_page is, so the value is kept small (no 1e20 in arithmetic).
-  .transform((v) => Math.min(Math.max(readInt(v) ?? 1, 1), PAGING_CEILING + 1))
-  .openapi({
-    description: `1-based page number; unreadable or below 1 is 1; page × per_page above ${PAGING_CEILING} is a 400`,
-    type: "integer",
-  });
+  .transform((v) => (v === undefined ? undefined : readPage(v)))
+  .openapi(pageDoc);
 
 export const perPageField = z
   .union([z.number(), z.string()])

@@ -61,6 +61,8 @@ interface Listing {
   list?: CursorList;
   /** Whether the walks start after a cursor: the page is then their first rows, merged. */
   keyset?: boolean;
+  /** The walks a count reads when `walks` start after a cursor: the same lists from their start. */
+  counted?: ShardWalk[];
 }
 
 /** An empty position (a video a language walk passed) sorts before its video's translations, as on its shard. */
@@ -107,15 +109,18 @@ async function translationListing(deps: Deps, f: TranslationFilters, cursor?: Cu
   const parts = await shardMap(deps);
   const to = f.to;
   const keyset = after !== undefined;
-  return to
-    ? {
-        walks: parts.map((p) => ({ db: p.db, walk: languageTranslations(to, f.from, p.leftOut, after) })),
-        parts,
-        compare: byVideoThenId,
-        list: "l",
-        keyset,
-      }
-    : { walks: parts.map((p) => ({ db: p.db, walk: allTranslations(p.leftOut, after) })), parts, compare: newestFirst, list: "t", keyset };
+  const walk = to
+    ? (p: ShardPart, at?: WalkAfter) => languageTranslations(to, f.from, p.leftOut, at)
+    : (p: ShardPart, at?: WalkAfter) => allTranslations(p.leftOut, at);
+  return {
+    walks: parts.map((p) => ({ db: p.db, walk: walk(p, after) })),
+    // The count is the whole list's, wherever the page starts.
+    counted: keyset ? parts.map((p) => ({ db: p.db, walk: walk(p) })) : undefined,
+    parts,
+    compare: to ? byVideoThenId : newestFirst,
+    list: to ? "l" : "t",
+    keyset,
+  };
 }
 
 /** The page's entries, each with the database that holds it. */
@@ -160,7 +165,9 @@ export async function translationPage(deps: Deps, filters: TranslationFilters, p
     votes,
     next,
     count: async () =>
-      listing ? (await Promise.all(listing.walks.map((w) => walkCount(w.db, w.walk)))).reduce((sum, n) => sum + n, 0) : 0,
+      listing
+        ? (await Promise.all((listing.counted ?? listing.walks).map((w) => walkCount(w.db, w.walk)))).reduce((sum, n) => sum + n, 0)
+        : 0,
   };
 }
 
