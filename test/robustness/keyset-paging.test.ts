@@ -11,10 +11,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { allocateShardIdsStatement, firstAllocatedId } from "../../src/db/queries/shard-rows";
 import { allTranslations, languageTranslations } from "../../src/db/queries/translations";
 import { runBatch } from "../../src/db/raw-batch";
-import { shardBinding } from "../../src/db/shards";
+import { userHistoriesQuery } from "../../src/db/queries/histories";
+import { createShardDb, shardBinding } from "../../src/db/shards";
 import { encodeCursor } from "../../src/lib/cursor";
 import { PAGING_CEILING, lastServedPage } from "../../src/lib/paging";
-import { api, createApplication, rowsRead } from "../helpers";
+import { api, createApplication, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { videoShard } from "../helpers/localisation";
 import { shardOf } from "../helpers/shards";
@@ -33,9 +34,13 @@ const DEEPEST = lastServedPage(PER_PAGE);
 const CURSOR_PAGE_BUDGET = 2 * 3 * (PER_PAGE + 1) + 5 * (PER_PAGE + 1) + 100;
 /** A language walk seeks into a video's subtitles by id: per shard about two rows per entry, plus the video's facts. */
 const LANGUAGE_CURSOR_BUDGET = 2 * 2 * (PER_PAGE + 1) + 5 * (PER_PAGE + 1) + 100;
+/** A history page by cursor: per shard about one row read per entry for `limit` entries, the catalogue a few (the user, the session). */
+const HISTORY_CURSOR_BUDGET = 2 * (PER_PAGE + 1) + 100;
 
 let app: string;
-const videos: Array<{ id: number; shard: number }> = [];
+let official: string;
+let author: Awaited<ReturnType<typeof signedInUser>>;
+const videos: Array<{ id: number; containerId: number; shard: number }> = [];
 
 /**
  * One video per container, PER_SHARD English translations each (Korean origin), created one a second from the same
@@ -52,7 +57,19 @@ async function seed(containerId: number, videoId: number) {
     sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, created_at)
      SELECT id + ${PER_SHARD}, container_id, id, video_id, 'en', '번역 ' || id, 1700000000 + (id - ${first}) FROM segments WHERE video_id = ${videoId}`,
   ]);
-  videos.push({ id: videoId, shard: placed.shard });
+  videos.push({ id: videoId, containerId, shard: placed.shard });
+}
+
+/** PER_SHARD history rows of the author on a video's shard, one a second from the same base on both shards (ties again). */
+async function seedHistory(video: { id: number; containerId: number }) {
+  const placed = await videoShard(video.id);
+  const first = firstAllocatedId(placed.shard, PER_SHARD);
+  await runBatch(placed.db, [
+    allocateShardIdsStatement(placed.db, placed.shard, PER_SHARD).getSQL(),
+    sql`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ${PER_SHARD})
+     INSERT INTO subtitle_histories (id, kind, user_id, username, video_id, container_id, language, text, created_at)
+     SELECT ${first} + i, 'subtitle', ${author.user.id}, ${author.user.username}, ${video.id}, ${video.containerId}, 'ko', '수정 ' || i, 1700000000 + i FROM n`,
+  ]);
 }
 
 beforeAll(async () => {
@@ -61,7 +78,10 @@ beforeAll(async () => {
     const series = await createContainer({ originLanguage: "ko" });
     await seed(series.id, (await createVideo(series.id, { number: 1 })).id);
   }
-}, 60_000);
+  official = (await createApplication({ official: true })).wireId;
+  author = await signedInUser();
+  for (const video of videos) await seedHistory(video);
+}, 120_000);
 
 const translations = (query: Record<string, string>) => api(`/v4/tranlslations.json`, { app, query });
 
@@ -164,5 +184,45 @@ describe("keyset paging across two shards", () => {
       `a language's translations, N=2 shards, per_page ${PER_PAGE}: page 1 ${rowsRead(first)} rows read; page ${DEEPEST} by OFFSET ${rowsRead(deepOffset)}, by cursor ${rowsRead(deepCursor)} (budget ${LANGUAGE_CURSOR_BUDGET})`,
     );
     expect(rowsRead(deepCursor)).toBeLessThanOrEqual(LANGUAGE_CURSOR_BUDGET);
+  });
+});
+
+describe("a user's subtitle history by cursor across two shards", () => {
+  const page = (query: Record<string, string>) =>
+    api(`/v4/users/${author.id}/subtitle_histories.json`, { method: "POST", app: official, token: author.token, query, json: {} });
+
+  it("answers the deepest OFFSET page and the same page by cursor alike, the cursor at about a page per shard", async () => {
+    const first = await page({ per_page: String(PER_PAGE) });
+    expect(first.status).toBe(200);
+    const cursor = ((await (await page({ per_page: String(PER_PAGE), page: String(DEEPEST - 1) })).json()) as Json).cursor as string;
+    const deepOffset = await page({ per_page: String(PER_PAGE), page: String(DEEPEST) });
+    const deepCursor = await page({ per_page: String(PER_PAGE), cursor });
+    const cursorBody = (await deepCursor.json()) as Json;
+    expect(cursorBody.response.map((h: Json) => h.id)).toEqual(((await deepOffset.json()) as Json).response.map((h: Json) => h.id));
+    expect(cursorBody.response).toHaveLength(PER_PAGE);
+    console.log(
+      `a user's subtitle history, N=2 shards, per_page ${PER_PAGE}: page 1 ${rowsRead(first)} rows read; page ${DEEPEST} by OFFSET ${rowsRead(deepOffset)}, by cursor ${rowsRead(deepCursor)} (budget ${HISTORY_CURSOR_BUDGET})`,
+    );
+    expect(rowsRead(deepCursor)).toBeLessThanOrEqual(HISTORY_CURSOR_BUDGET);
+    expect(rowsRead(deepOffset)).toBeGreaterThan(2 * PAGING_CEILING);
+  });
+
+  it("reads each shard's history after a cursor as an index range", async () => {
+    const after = [1_700_005_000, 5_000] as const;
+    const { sql: text, params } = userHistoriesQuery(
+      createShardDb(shardBinding(env, 1)),
+      { userId: author.user.id },
+      0,
+      101,
+      [],
+      after,
+    ).toSQL();
+    const { results } = await shardBinding(env, 1)
+      .prepare(`EXPLAIN QUERY PLAN ${text}`)
+      .bind(...params)
+      .all<{ detail: string }>();
+    expect(results.map((r) => r.detail).join("\n")).toMatch(
+      /SEARCH subtitle_histories USING INDEX subtitle_histories_user \(user_id=\? AND created_at<\?\)/,
+    );
   });
 });

@@ -35,7 +35,7 @@ function where(f: HistoryFilter, leftOut: readonly number[], after?: HistoryAfte
  * `subtitle_histories_user_video_language` (user, video, language, created, id). With `after` (keyset paging) the range
  * starts below that position, so a page reads about `limit` rows at any depth.
  */
-export const listUserHistories = (
+export const userHistoriesQuery = (
   db: ShardDB,
   f: HistoryFilter,
   offset: number,
@@ -61,8 +61,10 @@ export const listUserHistories = (
     .where(where(f, leftOut, after))
     .orderBy(desc(subtitleHistories.createdAt), desc(subtitleHistories.id))
     .limit(limit)
-    .offset(offset)
-    .all();
+    .offset(offset);
+
+/** `userHistoriesQuery`'s rows (the query alone is for its plan, test/robustness/keyset-paging.test.ts). */
+export const listUserHistories = (...args: Parameters<typeof userHistoriesQuery>) => userHistoriesQuery(...args).all();
 
 export type HistoryRow = Awaited<ReturnType<typeof listUserHistories>>[number];
 
