@@ -25,6 +25,8 @@ let official: string;
 let alice: User;
 let bob: User;
 const containers: Array<{ id: number; wireId: string }> = [];
+/** The video of the first container that Alice's history names. */
+let historyVideo: string;
 
 const translations = (query: Record<string, string>) => api("/v4/tranlslations.json", { app, query });
 const histories = (user: User, query: Record<string, string>, json: unknown = {}, token = user.token) =>
@@ -67,6 +69,7 @@ beforeAll(async () => {
     for (const c of containers) {
       const video = (await api(`/v4/containers/${c.wireId}/videos.json`).then((r) => r.json())) as Json;
       const videoId = Number.parseInt(video.response[0].id, 10);
+      historyVideo ??= video.response[0].id;
       rows.push({ userId: alice.user.id, videoId, containerId: c.id, language: i % 2 ? "ja" : "ko", text: korean(1)[0] });
       if (i < 3) rows.push({ userId: bob.user.id, videoId, containerId: c.id, text: japanese(1)[0] });
     }
@@ -133,12 +136,14 @@ describe("a list by cursor is the list by page", () => {
       [{ per_page: "2" }, {}],
       [{ per_page: "4" }, { language: "ja" }],
       [{ per_page: "5" }, {}],
+      // One video: read on its container's shard alone, by the same cursor.
+      [{ per_page: "2" }, { video_id: historyVideo }],
     ] as const) {
       const read = (q: Record<string, string>) => histories(alice, q, body);
       const byPage = await walkByPage(read, query);
       const byCursor = await walkByCursor(read, query);
       expect(byCursor).toEqual(byPage);
-      expect(byPage.ids).toHaveLength("language" in body ? 8 : 18);
+      expect(byPage.ids).toHaveLength("language" in body ? 8 : "video_id" in body ? 9 : 18);
       expect(new Set(byPage.ids).size).toBe(byPage.ids.length);
     }
   });
