@@ -195,24 +195,18 @@ export async function listEnvelope<T, W>(
   // Without a counter the total is only known on the last page; lists that page pass one. Counters read at most
   // COUNT_LIMIT rows, so a total above the ceiling is answered as the ceiling, and said so.
   const total = count ? await count() : p.offset + pageRows.length;
-  if (p.cursor) {
-    // A keyset page has no number: no previous link, and the next one is the cursor's.
-    const pagination = { previous: null, next: cursor ? cursorUrl(requestUrl, cursor) : null };
-    return {
-      ...body,
-      count: Math.min(total, PAGING_CEILING),
-      ...(total > PAGING_CEILING ? { count_capped: true as const } : {}),
-      pagination,
-    };
-  }
+  // A keyset page has no number: no previous link, and the next one is the cursor's.
+  const pagination = p.cursor
+    ? { previous: null, next: cursor ? cursorUrl(requestUrl, cursor) : null }
+    : {
+        previous: p.page > 1 ? pageUrl(requestUrl, p.page - 1) : null,
+        // Never a link to a page that would be refused.
+        next: more && p.page < lastServedPage(p.perPage) ? pageUrl(requestUrl, p.page + 1) : null,
+      };
   return {
     ...body,
     count: Math.min(total, PAGING_CEILING),
     ...(total > PAGING_CEILING ? { count_capped: true as const } : {}),
-    pagination: {
-      previous: p.page > 1 ? pageUrl(requestUrl, p.page - 1) : null,
-      // Never a link to a page that would be refused.
-      next: more && p.page < lastServedPage(p.perPage) ? pageUrl(requestUrl, p.page + 1) : null,
-    },
+    pagination,
   };
 }
