@@ -142,6 +142,20 @@ export async function pageAcrossShards<T>(
 }
 
 /**
+ * A keyset page of a list spread over the shards (docs/decisions.md, "Keyset paging across shards"): `read` gives a
+ * shard's first `limit` rows strictly after the cursor's position in the list's order (its SQL holds the position),
+ * so each shard reads about `limit` rows at any depth, N·limit in all; then the merge and the cut as for a first page.
+ * A row two shards hold is after the position on both or on neither, so `key` still keeps it once.
+ */
+export const keysetAcrossShards = <T>(
+  parts: ShardPart[],
+  read: (part: ShardPart, limit: number) => Promise<T[]>,
+  compare: (a: T, b: T) => number,
+  limit: number,
+  key: (row: T) => string | number,
+): Promise<T[]> => pageAcrossShards(parts, read, compare, 0, limit, key);
+
+/**
  * The row with this id on whichever shard holds it (ids are unique across shards). The id's range names the shard
  * that issued it (n·2^32 + k), which holds it unless its container moved since: that shard is asked first, alone,
  * and the others in parallel only when it does not have the row. An id below every range (a row copied from the

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { ShardDB } from "../../src/db/shards";
 import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
-import { findOnShards, pageAcrossShards, type ShardPart } from "../../src/services/shards";
+import { findOnShards, keysetAcrossShards, pageAcrossShards, type ShardPart } from "../../src/services/shards";
 
 type Row = { id: number; at: number };
 const part = (shard: number): ShardPart => ({ shard, db: { shard } as unknown as ShardDB, leftOut: [] });
@@ -29,6 +29,26 @@ describe("pageAcrossShards", () => {
     expect((await page(0, 3)).map((r) => r.id)).toEqual([5, 4, 3]);
     expect((await page(1, 2)).map((r) => r.id)).toEqual([4, 3]);
     expect((await page(2, 2)).map((r) => r.id)).toEqual([3, 2]);
+  });
+});
+
+describe("keysetAcrossShards", () => {
+  it("asks each shard for `limit` rows after the position only, keeps a row two shards return once, and cuts the page", async () => {
+    const rows: Record<number, Row[]> = {
+      1: [5, 4, 3, 1].map((id) => ({ id, at: id * 10 })),
+      // Shard 2 holds 4 and 3 as well (a move's window), and 2 of its own.
+      2: [4, 3, 2].map((id) => ({ id, at: id * 10 })),
+    };
+    const asked: number[] = [];
+    const after = (position: Row) => async (p: ShardPart, limit: number) => {
+      asked.push(limit);
+      return rows[p.shard].filter((r) => newestFirst(r, position) > 0).slice(0, limit);
+    };
+    const page = await keysetAcrossShards([part(1), part(2)], after({ id: 5, at: 50 }), newestFirst, 3, (r) => r.id);
+    expect(page.map((r) => r.id)).toEqual([4, 3, 2]);
+    expect(asked).toEqual([3, 3]);
+    const next = await keysetAcrossShards([part(1), part(2)], after(page[page.length - 1]), newestFirst, 3, (r) => r.id);
+    expect(next.map((r) => r.id)).toEqual([1]);
   });
 });
 

@@ -15,8 +15,13 @@ export interface HistoryFilter {
   language?: string;
 }
 
-function where(f: HistoryFilter, leftOut: readonly number[]): SQL {
+/** A position in a user's history (creation time in seconds, id), for keyset paging: the rows strictly after it. */
+export type HistoryAfter = readonly [number, number];
+
+function where(f: HistoryFilter, leftOut: readonly number[], after?: HistoryAfter): SQL {
   const terms = [eq(subtitleHistories.userId, f.userId)];
+  // A row value, so the index's (created, id) tail is one backwards range below the position.
+  if (after) terms.push(sql`(${subtitleHistories.createdAt}, ${subtitleHistories.id}) < (${after[0]}, ${after[1]})`);
   if (f.videoId !== undefined) terms.push(eq(subtitleHistories.videoId, f.videoId));
   if (f.language !== undefined) terms.push(eq(subtitleHistories.language, f.language));
   return and(...terms, notLeftOutCondition(subtitleHistories.containerId, leftOut))!;
@@ -27,9 +32,17 @@ function where(f: HistoryFilter, leftOut: readonly number[]): SQL {
  * combination is one index range read backwards, so a page reads about `limit + offset` rows: user only
  * `subtitle_histories_user` (user, created, id); user + video `subtitle_histories_video_user` (video, user, created, id);
  * user + language `subtitle_histories_user_language` (user, language, created, id); all three
- * `subtitle_histories_user_video_language` (user, video, language, created, id).
+ * `subtitle_histories_user_video_language` (user, video, language, created, id). With `after` (keyset paging) the range
+ * starts below that position, so a page reads about `limit` rows at any depth.
  */
-export const listUserHistories = (db: ShardDB, f: HistoryFilter, offset: number, limit: number, leftOut: readonly number[] = []) =>
+export const userHistoriesQuery = (
+  db: ShardDB,
+  f: HistoryFilter,
+  offset: number,
+  limit: number,
+  leftOut: readonly number[] = [],
+  after?: HistoryAfter,
+) =>
   db
     .select({
       id: subtitleHistories.id,
@@ -45,11 +58,13 @@ export const listUserHistories = (db: ShardDB, f: HistoryFilter, offset: number,
       createdAt: subtitleHistories.createdAt,
     })
     .from(subtitleHistories)
-    .where(where(f, leftOut))
+    .where(where(f, leftOut, after))
     .orderBy(desc(subtitleHistories.createdAt), desc(subtitleHistories.id))
     .limit(limit)
-    .offset(offset)
-    .all();
+    .offset(offset);
+
+/** `userHistoriesQuery`'s rows (the query alone is for its plan, test/robustness/keyset-paging.test.ts). */
+export const listUserHistories = (...args: Parameters<typeof userHistoriesQuery>) => userHistoriesQuery(...args).all();
 
 export type HistoryRow = Awaited<ReturnType<typeof listUserHistories>>[number];
 

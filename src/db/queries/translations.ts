@@ -84,16 +84,29 @@ export function containerTranslations(container: { id: number; origin: string },
 }
 
 /**
+ * A position in a walk across shards, for keyset paging (docs/decisions.md, "Keyset paging across shards"): the walk
+ * answers only the positions strictly after it in its order.
+ */
+export type WalkAfter = readonly [number, number];
+
+/**
  * This shard's translations into `to`, by video id then subtitle id. A loose index scan over subtitles_language
  * visits each video that has subtitles in `to` with one seek. Every video it visits is a position of the walk: a video
  * whose origin is `to` (or not `from`), that is not visible, or that a move leaves out yields one row with a null `id`
  * (read no further: the subtitles seek gets a null key), so a page of n positions reads about 4n rows however many
  * videos hold `to` but no translation to list (docs/decisions.md, "Translations and captions"). The LEFT JOINs keep
- * those rows and, as CROSS JOIN did, the loop order.
+ * those rows and, as CROSS JOIN did, the loop order. `after` (video, subtitle id; 0 for a video's empty position,
+ * which sorts first) starts the scan at that video with one seek and its subtitles after that id (a range on the
+ * index's rowid); that video's empty position, or the one its remaining rows would make, is not after it.
  */
-export const languageTranslations = (to: string, from: string | undefined, leftOut: readonly number[]): TranslationWalk =>
+export const languageTranslations = (
+  to: string,
+  from: string | undefined,
+  leftOut: readonly number[],
+  after?: WalkAfter,
+): TranslationWalk =>
   sql`WITH RECURSIVE vids(vid) AS (
-      SELECT (SELECT min(video_id) FROM subtitles WHERE language = ${to})
+      SELECT (SELECT min(video_id) FROM subtitles WHERE language = ${to}${after ? sql` AND video_id >= ${after[0]}` : sql``})
       UNION ALL
       SELECT (SELECT min(video_id) FROM subtitles WHERE language = ${to} AND video_id > vids.vid)
       FROM vids WHERE vids.vid IS NOT NULL)
@@ -102,20 +115,21 @@ export const languageTranslations = (to: string, from: string | undefined, leftO
     LEFT JOIN container_facts c ON c.container_id = v.container_id
     LEFT JOIN subtitles s ON s.video_id = CASE WHEN v.state = 'normal' AND c.state = 'normal' AND ${ORIGIN} <> ${to}
         ${from ? sql`AND ${ORIGIN} = ${from}` : sql``}${notLeftOut(sql.raw("v.container_id"), leftOut)} THEN vids.vid END
-      AND s.language = ${to}
-    WHERE vids.vid IS NOT NULL`;
+      AND s.language = ${to}${after ? sql` AND s.id > CASE WHEN vids.vid = ${after[0]} THEN ${after[1]} ELSE 0 END` : sql``}
+    WHERE vids.vid IS NOT NULL${after ? sql` AND (vids.vid <> ${after[0]} OR s.id IS NOT NULL)` : sql``}`;
 
 /**
  * This shard's translations, newest first (creation time, then id): the partial index subtitles_translations
  * backwards, so originals cost nothing; each entry costs its index row plus its video's and container's facts
- * (visibility, and the container a move leaves out).
+ * (visibility, and the container a move leaves out). `after` (creation time, id) starts the backwards range below it.
  */
-export const allTranslations = (leftOut: readonly number[]): TranslationWalk =>
+export const allTranslations = (leftOut: readonly number[], after?: WalkAfter): TranslationWalk =>
   sql`SELECT s.id AS id, s.video_id AS video_id, s.created_at AS created_at, ${ORIGIN} AS origin
     FROM subtitles s INDEXED BY subtitles_translations
     CROSS JOIN video_facts v ON v.video_id = s.video_id
     CROSS JOIN container_facts c ON c.container_id = v.container_id
     WHERE s.is_translation = 1 AND v.state = 'normal' AND c.state = 'normal'${notLeftOut(sql.raw("v.container_id"), leftOut)}
+      ${after ? sql`AND (s.created_at, s.id) < (${after[0]}, ${after[1]})` : sql``}
     ORDER BY s.created_at DESC, s.id DESC`;
 
 export interface TranslationRow {

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { cursorField } from "../../lib/cursor";
 import { ApiError } from "../../lib/errors";
 import { parseId, tryParseId } from "../../lib/ids";
 import { listEnvelope, pagingQuery, paging } from "../../lib/paging";
@@ -22,13 +23,14 @@ const list = alsoAsGet(
       description:
         "Every timing (`segment`) and text (`subtitle`) change the user made, newest first, in the v4 list envelope. " +
         "The optional JSON body filters by `video_id` and `language` and may carry `page` and `per_page` (the same " +
-        "query parameters win when both are sent). Official applications only (`app=` missing 400, another application 403); " +
+        "query parameters win when both are sent). `cursor=` (query only) pages by keyset: the envelope's `cursor` reads the " +
+        "next page at any depth, past the paging ceiling; not with `page`. Official applications only (`app=` missing 400, another application 403); " +
         "the user themself or staff: no token 401/4500, another user's token 403/5403, an unknown user 404 (staff). " +
         "Also served as GET with the filters in the query, as the v4 gem reads it.",
       middleware: [requireOfficialApp, requireUser] as const,
       request: {
         params: idParam("user_id", DEMO_IDS.user),
-        query: z.object(pagingQuery),
+        query: z.object({ ...pagingQuery, cursor: cursorField }),
         body: { required: false, content: { "application/json": { schema: HistoriesBody } } },
       },
       responses: {
@@ -54,12 +56,15 @@ export const historiesRouter = createRouter().openapi(list, async (c) => {
   }
   // The query wins when both carry paging, so `pagination` links (which set ?page=) work with any body.
   const fromQuery = (name: "page" | "per_page") => c.req.query(name) !== undefined || body[name] === undefined;
-  const p = paging({
-    ...query,
-    page: fromQuery("page") ? query.page : body.page,
-    per_page: fromQuery("per_page") ? query.per_page : body.per_page,
-  });
-  const { rows, count } = await userHistoryPage(deps, filter, p.offset, p.limit);
-  const envelope = await listEnvelope(c.req.url, p, rows, historyView, (h) => String(h.id), count);
+  const p = paging(
+    {
+      ...query,
+      page: fromQuery("page") ? query.page : body.page,
+      per_page: fromQuery("per_page") ? query.per_page : body.per_page,
+    },
+    c.req.query("page") !== undefined || body.page !== undefined,
+  );
+  const { rows, count, next } = await userHistoryPage(deps, filter, p);
+  const envelope = await listEnvelope(c.req.url, p, rows, historyView, (h) => String(h.id), count, next);
   return c.json(envelope, 200);
 });

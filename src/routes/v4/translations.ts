@@ -45,7 +45,9 @@ const listRoute = (alias: boolean) =>
         "(the same segment in the origin language) and its likes and dislikes. Only normal videos of normal " +
         "containers; an unknown or hidden `video_id`/`container_id` is 404. A language walk (`to` without `video_id` " +
         "or `container_id`) counts every video it passes as a position of the page, so a page may show fewer than " +
-        "`per_page` items, even none, with `more: true`; the next page continues after it.",
+        "`per_page` items, even none, with `more: true`; the next page continues after it. The lists across every " +
+        "video (`to` alone, or no filter) also answer `cursor` when `more` is true: `cursor=` reads the next page " +
+        "after it at any depth, past the paging ceiling (not with `page`; with `video_id` or `container_id` a 400).",
       middleware: [requireApp] as const,
       request: { query: TranslationsQuery },
       responses: { 200: jsonResponse(TranslationsEnvelope, "the translation page"), ...errorResponses(400, 404) },
@@ -124,9 +126,9 @@ export const translationsRouter = (alias = false) => {
 
   router.openapi(listRoute(alias), async (c) => {
     const q = c.req.valid("query");
-    const p = paging(q);
+    const p = paging(q, c.req.query("page") !== undefined);
     const filters = { ...languagePair(q), video_id: q.video_id, container_id: q.container_id };
-    const { rows, votes, count } = await translationPage(depsOf(c), filters, p);
+    const { rows, votes, next, count } = await translationPage(depsOf(c), filters, p);
     const body = await listEnvelope(
       c.req.url,
       p,
@@ -134,6 +136,7 @@ export const translationsRouter = (alias = false) => {
       (t) => (t ? translationView(t, votes.get(t.id)) : null),
       (t) => (t ? formatId(t.id, "s") : null),
       count,
+      next,
     );
     return c.json(body, 200);
   });

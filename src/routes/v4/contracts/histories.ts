@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { HISTORY_KINDS } from "../../../db/schema";
+import { cursorEnvelopeField } from "../../../lib/cursor";
 import { listEnvelopeSchema } from "../../../lib/paging";
 import { LanguageCode } from "./catalogue-writes";
 import { WireId, bodyPaging } from "./localisation";
@@ -31,4 +32,4 @@ export const HistorySchema = z
   })
   .openapi("SubtitleHistory");
 
-export const HistoriesEnvelope = listEnvelopeSchema(HistorySchema, "SubtitleHistoryList");
+export const HistoriesEnvelope = listEnvelopeSchema(HistorySchema, "SubtitleHistoryList", cursorEnvelopeField);

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pageField, perPageField } from "../../../lib/paging";
+import { bodyPageField, perPageField } from "../../../lib/paging";
 
 /** Shapes shared by histories, translations, captions and timed comments. */
 
@@ -18,4 +18,4 @@ export const LanguageCountSchema = z
   .openapi("LanguageCount");
 
 /** Paging carried in a JSON body (subtitle histories), read like every other list's. */
-export const bodyPaging = { page: pageField, per_page: perPageField };
+export const bodyPaging = { page: bodyPageField, per_page: perPageField };

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { cursorEnvelopeField, cursorField } from "../../../lib/cursor";
 import { tryParseId } from "../../../lib/ids";
 import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { LanguageFilter } from "./catalogue-writes";
@@ -36,6 +37,7 @@ export function checkLanguagePair(q: PairQuery, problem: Problem) {
 export const TranslationsQuery = z
   .object({
     ...pagingQuery,
+    cursor: cursorField,
     ...languagePairQuery(
       "origin language: only videos whose origin language this is (needs `to`, `video_id` or `container_id`)",
       "target language: only translations into this language",
@@ -76,7 +78,7 @@ export const TranslationSchema = z
   })
   .openapi("Translation");
 
-export const TranslationsEnvelope = listEnvelopeSchema(TranslationSchema, "TranslationList");
+export const TranslationsEnvelope = listEnvelopeSchema(TranslationSchema, "TranslationList", cursorEnvelopeField);
 
 /** docs/spec/wire.md, "Request bodies": like, dislike and report take an optional `{origin_subtitle_id, reason}`. */
 export const VoteBody = z
