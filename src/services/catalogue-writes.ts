@@ -50,7 +50,7 @@ import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
 import type { Deps } from "./deps";
 import { REQUEST_FACT_ROUNDS } from "./shard-facts";
 import { carryToShards } from "./shard-outboxes";
-import { readShard, subtitleReadShard } from "./shards";
+import { readShard } from "./shards";
 import { bumpGenerations } from "./edge-cache";
 import { invalidateCatalogueListings } from "./kv-cache";
 import { deleteVideoSnapshots, removeContainerVersions } from "./subtitle-retention";
@@ -312,7 +312,7 @@ export async function deleteVideo(deps: Deps, user: User, video: Pick<VideoRow, 
   if (!user.staff && video.state === "blocked") throw ApiError.forbidden("only staff may delete a video staff blocked");
   const videoId = video.id;
   const [placement] = await videoPlacementQuery(db, videoId).all();
-  const languages = placement ? await videoTextLanguages(subtitleReadShard(deps, placement), videoId) : [];
+  const languages = placement ? await videoTextLanguages(readShard(deps, placement), videoId) : [];
   const [events] = await db.batch([videoSubtitlesDeletedEvents(db, videoId, languages), deleteVideoRow(db, videoId)]);
   await bumpGenerations(env, "catalogue");
   if (events.meta.changes) await sendDeliveries(env);

@@ -5,7 +5,7 @@ import { ApiError } from "../lib/errors";
 import { COUNT_LIMIT } from "../lib/paging";
 import type { User } from "../types";
 import type { Deps } from "./deps";
-import { pageAcrossShards, shardMap, subtitleReadShard } from "./shards";
+import { pageAcrossShards, shardMap, readShard } from "./shards";
 
 export type { HistoryFilter };
 
@@ -29,7 +29,7 @@ export async function userHistoryPage(deps: Deps, filter: HistoryFilter, offset:
   if (filter.videoId !== undefined) {
     const [placement] = await videoPlacementQuery(deps.db, filter.videoId).all();
     if (!placement) return { rows: [] as HistoryRow[], count: async () => 0 };
-    const db = subtitleReadShard(deps, placement);
+    const db = readShard(deps, placement);
     return { rows: await listUserHistories(db, filter, offset, limit), count: () => countUserHistories(db, filter) };
   }
   const parts = await shardMap(deps);
