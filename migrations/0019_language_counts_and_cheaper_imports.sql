@@ -1,4 +1,4 @@
--- Language counts kept by triggers, and cheaper imports (docs/decisions.md, "Translations and captions"; the triggers: src/db/triggers/language-counts.sql).
+-- Language counts kept by triggers, and cheaper imports (docs/decisions.md, "Translations and captions"; the triggers, on the shards since migration 0039 dropped these: src/db/shard-triggers/language-counts.sql).
 --
 -- language_counts: subtitles per language over visible videos (the video and its container in the normal state),
 -- split into originals (the video's origin language, else its container's) and translations. The two language

@@ -40,7 +40,6 @@ const COMMANDS = {
   "shards add": { args: ["shard"], flags: [], run: shards.shardsAdd, print: shards.printShards },
   "shards accept": { args: ["shard", "state"], flags: [], run: shards.shardsAccept, print: shards.printShards },
   "shards move": { args: ["container", "shard"], flags: [], run: shards.shardsMove, print: shards.printMove },
-  "shards copy-subtitles": { args: ["container"], flags: [], run: shards.shardsCopySubtitles, print: shards.printCopies },
 };
 const VALUE_OPTIONS = new Set(["env", "persist-to", "name", "overlap", "status", "type", "since", "limit"]);
 const TARGET_FLAGS = ["remote", "env", "persist-to", "json"];
@@ -68,15 +67,12 @@ const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <
                                                  jobs the dead-letter queue failed, newest first, with their error
   jobs backlog                                   queued and running jobs by type, the oldest one's age, and those
                                                  overdue (the sweeper is not running)
-  shards list                                    each shard database: its containers, whether new ones go there, how
-                                                 many still have their subtitles to copy, and the moves under way
+  shards list                                    each shard database: its containers, whether new ones go there, and
+                                                 the moves under way
   shards add <n>                                 shard n (a SHARD_<n> binding, migrated) takes new containers
   shards accept <n> on|off                       new containers go to shard n, or stop going there
   shards move <container> <n>                    queues a container-move job: the container's community rows go to
                                                  shard n (writes to them wait a few seconds; reads go on)
-  shards copy-subtitles <container>|all          queues a subtitle-family-copy job per container not copied yet
-                                                 (all: every one): its subtitles are copied from the catalogue to its
-                                                 shard and checked, then its subtitle routes use the shard
 
   --remote            the deployed D1 (default: the local one that npm start and npm run dev use)
   --env <name>        the wrangler environment whose D1 binding to use

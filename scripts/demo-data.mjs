@@ -129,11 +129,6 @@ export async function demoSeed() {
       ["id", "user_id", "container_id", "sender_id", "job_id", "content", "unread", "created_at"],
       notificationRows(containers),
     ),
-    // The demo's subtitles are on their shards (seedLocal writes them there next). A local database from before the
-    // subtitles moved has its demo containers marked not copied by migration 0032: the seed's rows are theirs, so they
-    // are marked here, and only containers made by hand are left for `npm run admin -- shards copy-subtitles all`.
-    `UPDATE shard_directory SET subtitles_copied = 1 WHERE NOT subtitles_copied
-      AND container_id IN (SELECT value FROM json_each('${JSON.stringify(containers.map((c) => c.id))}'))`,
   ];
   const shardRows = demoShardRows({ containers, videos, users, segments, subtitles, histories, timedComments: comments });
   return { sql: `${statements.join(";\n")};\n`, manifests: streams.manifests, shardRows };

@@ -1,24 +1,9 @@
 // The shards commands of the admin CLI (scripts/admin/shards.mjs), for scripts/test-admin.mjs: offline, what each
 // command writes to the catalogue and what it refuses; online (wrangler dev running), a container moved with
 // `shards move` by the sweeper and the queue consumer, its timed comments and subtitles then read from the other shard
-// over HTTP, and the subtitles' cut-over (docs/operations.md, "Shards"): containers from before it answer 503 until
-// `shards copy-subtitles all` has copied them, then read their subtitles from their shard.
+// over HTTP.
 import assert from "node:assert/strict";
 import { DEMO_OFFICIAL_APP, signedHeaders } from "./lib.mjs";
-
-/**
- * Two containers as a release before the switch left them (docs/decisions.md, "Subtitles on the shards"): marked not
- * copied, one with an English track of three cues in the catalogue's tables, one without subtitles. Their ids are far
- * above the demo's.
- */
-const BEFORE = { subtitled: 9_000_001, empty: 9_000_002, video: 9_000_001, cues: 3 };
-const BEFORE_SQL = `
-INSERT INTO containers (id, type, origin_country, origin_language) VALUES (${BEFORE.subtitled}, 'film', 'kr', 'ko'), (${BEFORE.empty}, 'film', 'kr', 'ko');
-INSERT INTO videos (id, container_id, type, number) VALUES (${BEFORE.video}, ${BEFORE.subtitled}, 'movie', 1);
-INSERT INTO segments (video_id, start_ms, end_ms)
-  WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${BEFORE.cues - 1}) SELECT ${BEFORE.video}, i * 2000 + 1000, i * 2000 + 2500 FROM n;
-INSERT INTO subtitles (segment_id, video_id, language, text) SELECT id, video_id, 'en', 'line ' || start_ms FROM segments WHERE video_id = ${BEFORE.video};
-UPDATE shard_directory SET subtitles_copied = 0 WHERE container_id IN (${BEFORE.subtitled}, ${BEFORE.empty})`;
 
 /** A video's track in a language as the demo official application reads it (a signed GET). */
 function track(base, fetch, videoId, language) {
@@ -31,10 +16,9 @@ export async function shardStepsOffline({ step, admin, rows, ok }) {
     const res = admin(["shards", "list"]);
     ok(res);
     const counts = rows("SELECT shard, count(*) AS n FROM shard_directory GROUP BY shard ORDER BY shard");
-    // The demo's containers were created after migration 0032: their subtitles are on their shards, none to copy.
     assert.deepEqual(
       res.json.shards,
-      counts.map((c) => ({ id: c.shard, accepting: true, containers: c.n, to_copy: 0 })),
+      counts.map((c) => ({ id: c.shard, accepting: true, containers: c.n })),
     );
     assert.deepEqual(res.json.moves, []);
     const [waiting] = rows(
@@ -66,34 +50,6 @@ export async function shardStepsOffline({ step, admin, rows, ok }) {
     assert.equal(admin(["shards", "move", `${id}c`, "3"]).status, 1);
     assert.equal(admin(["shards", "move", "1v", "2"]).status, 2);
     assert.equal(rows("SELECT count(*) AS c FROM jobs WHERE type = 'container-move'")[0].c, 0);
-  });
-
-  await step("shards copy-subtitles: refused for an unknown, malformed or copied container; all: nothing to copy", () => {
-    assert.equal(admin(["shards", "copy-subtitles", "999999999c"]).status, 1);
-    assert.equal(admin(["shards", "copy-subtitles", "1v"]).status, 2);
-    assert.equal(admin(["shards", "copy-subtitles", "1c"]).status, 1, "the demo's containers are on their shards");
-    const all = admin(["shards", "copy-subtitles", "all"]);
-    ok(all);
-    assert.deepEqual(all.json.jobs, []);
-    assert.equal(rows("SELECT count(*) AS c FROM jobs WHERE type = 'subtitle-family-copy'")[0].c, 0);
-  });
-
-  await step("containers from before the cut-over: shards list counts them, copy-subtitles all queues each once", () => {
-    rows(BEFORE_SQL);
-    const placed = rows(
-      `SELECT shard, count(*) AS n FROM shard_directory WHERE container_id IN (${BEFORE.subtitled}, ${BEFORE.empty}) GROUP BY shard`,
-    );
-    const list = admin(["shards", "list"]);
-    ok(list);
-    for (const s of list.json.shards) assert.equal(s.to_copy, placed.find((p) => p.shard === s.id)?.n ?? 0, `shard ${s.id}`);
-    // Whether or not they have subtitles (the empty one is copied and marked at once), none again while they wait.
-    const all = admin(["shards", "copy-subtitles", "all"]);
-    ok(all);
-    assert.deepEqual(all.json.jobs.map((j) => j.container).sort(), [`${BEFORE.subtitled}c`, `${BEFORE.empty}c`]);
-    assert.deepEqual(admin(["shards", "copy-subtitles", "all"]).json.jobs, []);
-    assert.equal(admin(["shards", "copy-subtitles", `${BEFORE.empty}c`]).json.jobs.length, 0, "its copy is queued already");
-    // Left queued, they would run when the server starts: the online steps queue them again once the 503 is seen.
-    rows("DELETE FROM jobs WHERE type = 'subtitle-family-copy'");
   });
 }
 
@@ -138,35 +94,4 @@ export async function shardStepsOnline({ step, admin, rows, ok, base, token, fet
       return `${before.length} comments and ${cues.length} English cues moved to shard ${to} by job ${id}`;
     },
   );
-
-  await step("the cut-over: 503 until shards copy-subtitles all has copied a container, then its subtitles from its shard", async () => {
-    const waiting = await track(base, fetch, BEFORE.video, "en");
-    assert.equal(waiting.status, 503, await waiting.clone().text());
-    assert.ok(Number(waiting.headers.get("retry-after")) > 0, "Retry-After");
-    const res = admin(["shards", "copy-subtitles", "all"]);
-    ok(res);
-    assert.equal(res.json.jobs.length, 2);
-    const jobs = await Promise.all(res.json.jobs.map((j) => finished(j.id)));
-    for (const job of jobs) assert.equal(job.status, "succeeded", JSON.stringify(job));
-    const copied = Object.fromEntries(jobs.map((j) => [j.result.container_id, j.result.rows]));
-    assert.equal(copied[`${BEFORE.subtitled}c`].subtitles, BEFORE.cues);
-    assert.ok(
-      Object.values(copied[`${BEFORE.empty}c`]).every((n) => n === 0),
-      JSON.stringify(copied),
-    );
-    assert.deepEqual(
-      rows(`SELECT subtitles_copied AS c FROM shard_directory WHERE container_id IN (${BEFORE.subtitled}, ${BEFORE.empty})`),
-      [{ c: 1 }, { c: 1 }],
-    );
-    assert.ok(admin(["shards", "list"]).json.shards.every((s) => s.to_copy === 0));
-    const read = await track(base, fetch, BEFORE.video, "en");
-    assert.equal(read.status, 200, await read.clone().text());
-    assert.deepEqual(
-      (await read.json()).cues.map((c) => c.text),
-      ["line 1000", "line 3000", "line 5000"],
-    );
-    assert.equal(admin(["shards", "copy-subtitles", `${BEFORE.subtitled}c`]).status, 1, "copied already");
-    assert.deepEqual(admin(["shards", "copy-subtitles", "all"]).json.jobs, []);
-    return `${BEFORE.cues} subtitles copied to shard ${jobs[0].result.shard}, an empty container marked`;
-  });
 }

@@ -1,4 +1,4 @@
-// `npm run admin -- shards <list|add|accept|move|copy-subtitles>`: the shard databases as an operator runs them (docs/operations.md,
+// `npm run admin -- shards <list|add|accept|move>`: the shard databases as an operator runs them (docs/operations.md,
 // "Shards"; docs/decisions.md, "Shards"), through `wrangler d1 execute` on the catalogue like every admin command.
 import { loadAppCode } from "./app-code.mjs";
 import { Conflict, NotFound } from "./commands.mjs";
@@ -7,7 +7,6 @@ import { shardBindings } from "../d1-bindings.mjs";
 
 /** The note a move queued here carries until the sweeper sends it (`d1 execute` cannot send a queue message). */
 export const MOVE_NOTE = "queued by an operator (npm run admin -- shards move); the next sweep sends it";
-const COPY_NOTE = "queued by an operator (npm run admin -- shards copy-subtitles); the next sweep sends it";
 
 function parseShard(raw) {
   if (!/^[1-9]\d{0,5}$/.test(raw ?? "")) throw new UsageError(`shard: a shard number (1, 2, ...), got ${JSON.stringify(raw ?? "")}`);
@@ -33,24 +32,19 @@ async function requireBinding(target, shard) {
 }
 
 /**
- * `shards list`: each shard with its containers, whether new ones go there and how many of its containers still have
- * their subtitles in the catalogue (`to_copy`: the cut-over, docs/decisions.md, "Subtitles on the shards"), the moves
- * under way, and what the catalogue's two outboxes still hold for the shards (a count that keeps growing: a shard does
- * not answer).
+ * `shards list`: each shard with its containers and whether new ones go there, the moves under way, and what the
+ * catalogue's two outboxes still hold for the shards (a count that keeps growing: a shard does not answer).
  */
 export function shardsList(target) {
   const [shards, moves, [outboxes]] = execute(
     target,
-    // to_copy: one walk of the directory (a row per container), as an operator runs it a few times during a cut-over.
-    `SELECT s.id, s.accepting, s.containers,
-       (SELECT count(*) FROM shard_directory d WHERE d.shard = s.id AND NOT d.subtitles_copied) AS to_copy
-     FROM shards s ORDER BY s.id;
+    `SELECT s.id, s.accepting, s.containers FROM shards s ORDER BY s.id;
      SELECT container_id, shard, moving_to, move_started_at FROM shard_directory WHERE moving_to IS NOT NULL ORDER BY container_id;
      SELECT (SELECT count(*) FROM shard_cleanups) AS cleanups, (SELECT count(*) FROM shard_fact_changes) AS fact_changes`,
   );
   return {
     outboxes: { cleanups: outboxes.cleanups, fact_changes: outboxes.fact_changes },
-    shards: shards.map((s) => ({ id: s.id, accepting: Boolean(s.accepting), containers: s.containers, to_copy: s.to_copy })),
+    shards: shards.map((s) => ({ id: s.id, accepting: Boolean(s.accepting), containers: s.containers })),
     moves: moves.map((m) => ({
       container: `${m.container_id}c`,
       from: m.shard,
@@ -114,55 +108,9 @@ export async function shardsMove(target, [rawContainer, rawShard]) {
   return { job: { id: `${job.id}j`, type: job.type, status: job.status, params: JSON.parse(job.params) } };
 }
 
-/**
- * `shards copy-subtitles <container>|all`: queues a `subtitle-family-copy` job (src/jobs/subtitle-family-copy.ts) for
- * the container, or for every container whose subtitles are not on its shard yet (`subtitles_copied` = 0, whether or
- * not it has any: an empty one is copied and marked at once) and has no copy queued: each copies the container's
- * subtitle family from the catalogue to its shard, checks it and marks the container, whose subtitle routes answer
- * 503 until then (docs/decisions.md, "Subtitles on the shards"). The sweeper sends the jobs, SWEEP_BATCH a minute.
- * A container already marked is refused: its shard holds what was written since, and the job would leave it as it is.
- */
-export async function shardsCopySubtitles(target, [raw]) {
-  const all = raw === "all";
-  const containerId = all ? null : await parseContainerId(raw);
-  if (!all) {
-    const [[placed]] = execute(
-      target,
-      `SELECT (SELECT shard FROM shard_directory WHERE container_id = ${sqlInt(containerId)}) AS shard,
-              (SELECT subtitles_copied FROM shard_directory WHERE container_id = ${sqlInt(containerId)}) AS copied`,
-    );
-    if (placed.shard === null) throw new NotFound(`no container ${containerId}c`);
-    if (placed.copied) throw new Conflict(`container ${containerId}c has its subtitles on shard ${placed.shard} already`);
-  }
-  // The most watched first: the sweeper sends the jobs in the order they were queued, SWEEP_BATCH a minute.
-  const scope = all
-    ? `SELECT d.container_id AS id, c.views AS views FROM shard_directory d JOIN containers c ON c.id = d.container_id
-       WHERE NOT d.subtitles_copied`
-    : `SELECT ${sqlInt(containerId)} AS id, 0 AS views`;
-  const [queued] = execute(
-    target,
-    `INSERT INTO jobs (type, params, error, lease_until)
-     SELECT 'subtitle-family-copy', json_object('containerId', c.id), ${sqlString(COPY_NOTE)}, unixepoch() FROM (${scope}) c
-     WHERE c.id NOT IN (SELECT json_extract(j.params, '$.containerId') FROM jobs j
-       WHERE j.type = 'subtitle-family-copy' AND j.status IN ('queued', 'running'))
-     ORDER BY c.views DESC, c.id
-     RETURNING id, json_extract(params, '$.containerId') AS container_id`,
-  );
-  return { jobs: queued.map((j) => ({ id: `${j.id}j`, container: `${j.container_id}c` })) };
-}
-
-export function printCopies({ jobs }) {
-  if (!jobs.length) console.log("nothing queued: every container's subtitles are on its shard, or a copy is queued or running");
-  // A cut-over queues one per container: the first few name theirs, the count says the rest.
-  for (const j of jobs.slice(0, 20)) console.log(`job ${j.id} (subtitle-family-copy ${j.container}) queued`);
-  if (jobs.length > 20) console.log(`... and ${jobs.length - 20} more (${jobs.length} jobs)`);
-  if (jobs.length) console.log("the sweeper sends them, 100 a minute; follow one with: npm run admin -- jobs show <id>");
-}
-
 export function printShards({ shards, moves, outboxes }) {
   for (const s of shards) {
-    const toCopy = s.to_copy ? `, ${s.to_copy} with subtitles still to copy (shards copy-subtitles all)` : "";
-    console.log(`shard ${s.id}: ${s.containers} containers, ${s.accepting ? "accepting" : "not accepting"} new ones${toCopy}`);
+    console.log(`shard ${s.id}: ${s.containers} containers, ${s.accepting ? "accepting" : "not accepting"} new ones`);
   }
   for (const m of moves) console.log(`moving: ${m.container} from shard ${m.from} to ${m.to} since ${m.started_at ?? "?"}`);
   if (!moves.length) console.log("no move under way");

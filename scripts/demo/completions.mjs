@@ -27,7 +27,7 @@ export function completionScopeSql(app, shardRows) {
 
 /**
  * From the scope reads' rows: per shard its two aggregate statements (`[videos, containers]`, in that order), and
- * `done`, the videos and containers they cover (completionWork leaves out containers whose subtitles are not copied).
+ * `done`, the videos and containers they cover.
  */
 export function completionReads(app, placedVideos, placedContainers) {
   const { work, done } = app.completionWork(placedVideos, placedContainers);

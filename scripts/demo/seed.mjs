@@ -29,21 +29,11 @@ export async function seedLocal(persistTo) {
   ]);
   writeFileSync(stamp, keys);
   // Then the shards: the catalogue's directory says where each demo container went (docs/decisions.md, "Shards"). One
-  // read gives that (the completion job's scope queries: placements, containers' normal videos), the completions the
-  // catalogue has, and the containers whose subtitles are still in the catalogue (a local database from before they
-  // moved to the shards, with containers made by hand).
-  const [{ results: placedVideos }, { results: placedContainers }, { results: current }, { results: toCopy }] = JSON.parse(
+  // read gives that (the completion job's scope queries: placements, containers' normal videos) and the completions
+  // the catalogue has.
+  const [{ results: placedVideos }, { results: placedContainers }, { results: current }] = JSON.parse(
     wrangler(
-      [
-        "d1",
-        "execute",
-        "DB",
-        "--local",
-        ...persistArgs(persistTo),
-        "--json",
-        "--command",
-        [...completionScopeSql(app, shardRows), "SELECT count(*) AS n FROM shard_directory WHERE NOT subtitles_copied"].join(";\n"),
-      ],
+      ["d1", "execute", "DB", "--local", ...persistArgs(persistTo), "--json", "--command", completionScopeSql(app, shardRows).join(";\n")],
       { quiet: true },
     ),
   );
@@ -84,12 +74,5 @@ export async function seedLocal(persistTo) {
       `${manifests.length} playback manifests in the local R2, ${written.trim().split("\n").at(-1)} new; ` +
       `${completions.changed} subtitle completions changed)`,
   );
-  if (toCopy[0].n) {
-    console.log(
-      `containers of this local database whose subtitles are still in the catalogue: ${toCopy[0].n} (they answer 503 ` +
-        `until copied): npm run admin -- shards copy-subtitles all${persistTo ? ` --persist-to ${persistTo}` : ""}, ` +
-        `with the server running`,
-    );
-  }
   return { manifestKeys: manifests.map((m) => m.key) };
 }

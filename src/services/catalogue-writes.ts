@@ -50,7 +50,7 @@ import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
 import type { Deps } from "./deps";
 import { REQUEST_FACT_ROUNDS } from "./shard-facts";
 import { carryToShards } from "./shard-outboxes";
-import { readShard, subtitleReadShard } from "./shards";
+import { readShard } from "./shards";
 import { bumpGenerations } from "./edge-cache";
 import { invalidateCatalogueListings } from "./kv-cache";
 import { deleteVideoSnapshots, removeContainerVersions } from "./subtitle-retention";
@@ -302,8 +302,7 @@ export async function updateVideo(deps: Deps, user: User, video: VideoRow, body:
  * The video's subtitles go with it: subtitles.updated (`deletion`) for each language it had text in. Those languages
  * are read on its container's shard first (its placement: one catalogue read), then the catalogue batch records the
  * events and deletes the row (docs/decisions.md, "Subtitles on the shards"); its shard rows follow through the
- * shard_cleanups outbox the delete fills, drained here. A container whose subtitles are still being copied answers 503
- * (a copy must not write rows for a video deleted under it). Its subtitle versions' snapshot objects in R2 go after it
+ * shard_cleanups outbox the delete fills, drained here. Its subtitle versions' snapshot objects in R2 go after it
  * (src/services/subtitle-retention.ts), last, so that a failing R2 call costs only objects left behind.
  */
 export async function deleteVideo(deps: Deps, user: User, video: Pick<VideoRow, "id" | "state">) {
@@ -312,7 +311,7 @@ export async function deleteVideo(deps: Deps, user: User, video: Pick<VideoRow, 
   if (!user.staff && video.state === "blocked") throw ApiError.forbidden("only staff may delete a video staff blocked");
   const videoId = video.id;
   const [placement] = await videoPlacementQuery(db, videoId).all();
-  const languages = placement ? await videoTextLanguages(subtitleReadShard(deps, placement), videoId) : [];
+  const languages = placement ? await videoTextLanguages(readShard(deps, placement), videoId) : [];
   const [events] = await db.batch([videoSubtitlesDeletedEvents(db, videoId, languages), deleteVideoRow(db, videoId)]);
   await bumpGenerations(env, "catalogue");
   if (events.meta.changes) await sendDeliveries(env);

@@ -17,11 +17,10 @@ import { completionEventStatements } from "../db/queries/catalogue-events";
 import type { Placement } from "../db/queries/shards";
 import { runBatchResults } from "../db/raw-batch";
 import { formatId } from "../lib/ids";
-import { log } from "../lib/log";
 import type { User } from "../types";
 import { caller, canSeeVideo, requireVisibleContainer } from "./access";
 import type { Deps } from "./deps";
-import { subtitleReadShard } from "./shards";
+import { readShard } from "./shards";
 
 /** `POST /v4/subtitle_completions.json` takes at most this many video ids. */
 export const MAX_COMPLETION_VIDEO_IDS = 100;
@@ -52,17 +51,14 @@ async function recomputeScope(db: DB, videoIds: number[], containerIds: number[]
     containerScopeQuery(db, containerIds),
   ]);
   const pairs = (rows: { id: number; version: number }[]) => rows.map((r) => [r.id, r.version] as [number, number]);
-  const { work, done, waiting } = completionWork(placedVideos, placedContainers);
-  if (waiting.length) log("info", { event: "completion-skipped", reason: "subtitles not copied", containers: waiting });
+  const { work, done } = completionWork(placedVideos, placedContainers);
   return { before: { videos: pairs(videoVersions), containers: pairs(containerVersions) }, work, done };
 }
 
 /**
  * What each shard is asked, from the rows of `videoPlacementsQuery` and `containerScopeQuery`. A resource that is
- * gone has no row and is left out (its completions went with it), and so is one of a container whose subtitles are
- * not on its shard yet (`waiting`; docs/decisions.md, "Subtitles on the shards"): its percentages stay as the catalogue
- * computed them until its copy is done. `done`: the videos and containers whose percentages the shards give. The demo
- * seed groups its own completions with it too (scripts/demo/completions.mjs).
+ * gone has no row and is left out (its completions went with it). `done`: the videos and containers whose percentages
+ * the shards give. The demo seed groups its own completions with it too (scripts/demo/completions.mjs).
  */
 export function completionWork(
   placedVideos: Array<Placement & { videoId: number }>,
@@ -74,23 +70,16 @@ export function completionWork(
     if (!w) work.set(p.shard, (w = { placement: p, videoIds: [], containerVideos: [] }));
     return w;
   };
-  const waiting = new Set<number>();
   const done = { videos: [] as number[], containers: [] as number[] };
   for (const v of placedVideos) {
-    if (!v.subtitlesCopied) waiting.add(v.containerId);
-    else {
-      at(v).videoIds.push(v.videoId);
-      done.videos.push(v.videoId);
-    }
+    at(v).videoIds.push(v.videoId);
+    done.videos.push(v.videoId);
   }
   for (const c of placedContainers) {
-    if (!c.subtitlesCopied) waiting.add(c.containerId);
-    else {
-      at(c).containerVideos.push(...(JSON.parse(c.videos) as number[]).map((v) => [c.containerId, v] as [number, number]));
-      done.containers.push(c.containerId);
-    }
+    at(c).containerVideos.push(...(JSON.parse(c.videos) as number[]).map((v) => [c.containerId, v] as [number, number]));
+    done.containers.push(c.containerId);
   }
-  return { work: [...work.values()], done, waiting: [...waiting] };
+  return { work: [...work.values()], done };
 }
 
 /**
@@ -109,7 +98,7 @@ export async function recomputeCompletions(deps: Pick<Deps, "db" | "env" | "shar
   const { before, work, done } = await recomputeScope(db, videoIds, containerIds);
   const computed = await Promise.all(
     work.map(async (w) => {
-      const shard = subtitleReadShard(deps, w.placement);
+      const shard = readShard(deps, w.placement);
       const [v, c] = await Promise.all([
         w.videoIds.length ? videoPercents(shard, w.videoIds) : ([] as Percent[]),
         w.containerVideos.length ? containerPercents(shard, w.containerVideos) : ([] as Percent[]),

@@ -8,18 +8,11 @@ import { formatId } from "../lib/ids";
  * job removes it in chunks. Below it, one statement does everything in a few milliseconds.
  */
 export const CONTAINER_DELETE_SYNC_ROWS = 500;
-/** Rows one chunk statement deletes directly (what cascades from each is a few index lookups). */
-export const DELETE_CHUNK_ROWS = 500;
 /**
- * Videos go fewer at a time: each deleted video rebuilds its container's document, which counts the videos
+ * Videos one chunk statement deletes: each deleted video rebuilds its container's document, which counts the videos
  * still there, so a chunk costs about (chunk x remaining videos) rows.
  */
 export const DELETE_CHUNK_VIDEOS = 10;
-/**
- * Subtitles go half as many at a time: each one also takes itself off the language counts (migration 0019: its
- * video and container, then a count row, twice), about 12 rows read per subtitle.
- */
-export const DELETE_CHUNK_SUBTITLES = 250;
 
 export interface ContainerRemoval extends Record<string, unknown> {
   container_id: string;
@@ -58,7 +51,7 @@ export async function removeContainerInChunks(
     maxRowsRead = Math.max(maxRowsRead, cost.rowsRead);
   };
   for (const [stage, table] of CHUNK_TABLES.entries()) {
-    const limit = table === "videos" ? DELETE_CHUNK_VIDEOS : table === "subtitles" ? DELETE_CHUNK_SUBTITLES : DELETE_CHUNK_ROWS;
+    const limit = DELETE_CHUNK_VIDEOS;
     for (let chunk = 1; ; chunk++) {
       // A job that must stop (its statements for this delivery spent) stops here and goes on from `sofar()`; each
       // chunk deletes what is still there, so the next delivery simply starts over the stages.

@@ -14,7 +14,7 @@ import { ApiError } from "../lib/errors";
 import type { User } from "../types";
 import type { Deps } from "./deps";
 import { visibleContainerPlacement } from "./localisation";
-import { pageAcrossShards, shardParts, subtitleReadShard } from "./shards";
+import { pageAcrossShards, shardParts, readShard } from "./shards";
 
 /**
  * Contributions live on the shards, kept by their triggers from the subtitle histories (docs/decisions.md,
@@ -88,7 +88,7 @@ export async function contributorsOfContainer(
   limit: number,
 ) {
   const { placement } = await visibleContainerPlacement(deps, user, containerId);
-  const rows = await listContainerContributors(subtitleReadShard(deps, placement), containerId, type, offset, limit);
+  const rows = await listContainerContributors(readShard(deps, placement), containerId, type, offset, limit);
   const unnamed = rows.filter((r) => !r.username).map((r) => r.userId);
   if (!unnamed.length) return rows;
   const names = new Map((await usernames(deps.db, unnamed)).map((u) => [u.id, u.username]));

@@ -6,7 +6,7 @@ import { ApiError } from "../lib/errors";
 import { COUNT_LIMIT, type Paging } from "../lib/paging";
 import type { User } from "../types";
 import type { Deps } from "./deps";
-import { keysetAcrossShards, pageAcrossShards, shardMap, subtitleReadShard } from "./shards";
+import { keysetAcrossShards, pageAcrossShards, shardMap, readShard } from "./shards";
 
 export type { HistoryFilter };
 
@@ -46,7 +46,7 @@ export async function userHistoryPage(deps: Deps, filter: HistoryFilter, p: Pagi
   if (filter.videoId !== undefined) {
     const [placement] = await videoPlacementQuery(deps.db, filter.videoId).all();
     if (!placement) return { rows: [] as HistoryRow[], count: async () => 0, next: undefined };
-    const db = subtitleReadShard(deps, placement);
+    const db = readShard(deps, placement);
     const rows = await listUserHistories(db, filter, p.offset, p.limit, [], after);
     return { rows, count: () => countUserHistories(db, filter), next: nextCursor(rows, p) };
   }

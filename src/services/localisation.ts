@@ -16,7 +16,7 @@ import { formatId } from "../lib/ids";
 import type { User } from "../types";
 import { caller, isVisible, requireVisibleContainer } from "./access";
 import { type Deps, viewer } from "./deps";
-import { findOnShards, shardMap, type ShardPart, subtitleWriteShard } from "./shards";
+import { findOnShards, shardMap, type ShardPart, writeShard } from "./shards";
 
 /**
  * Translations and captions over the shards (docs/decisions.md, "Translations and captions" and "Subtitles on the
@@ -162,7 +162,7 @@ export async function suggestCaption(deps: Deps, userId: number, input: { origin
   if (input.language === origin.language) {
     throw ApiError.field("language", `the suggestion must be in another language than the original's (${origin.language})`);
   }
-  const { db, shard } = subtitleWriteShard(deps, origin.placement);
+  const { db, shard } = writeShard(deps, origin.placement);
   return insertCaptionSuggestion(db, shard, {
     originSubtitleId: origin.id,
     containerId: origin.container.id,

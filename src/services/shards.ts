@@ -66,30 +66,6 @@ export function writeShard(deps: Pick<Deps, "env" | "shards">, placement: Placem
   return { db: shardDb(deps, placement.shard), shard: placement.shard };
 }
 
-/**
- * A container's subtitle family must be on its shard (docs/decisions.md, "Subtitles on the shards"): a container from
- * before the shards held subtitles answers 503 until `subtitle-family-copy` has copied and checked its rows.
- */
-function requireSubtitlesOnShard(placement: Placement) {
-  if (!placement.subtitlesCopied) {
-    throw new ApiError(VCODE.unavailable, "this container's subtitles are being copied to their database; retry shortly", {
-      headers: { "retry-after": String(MOVE_RETRY_AFTER_SECONDS) },
-    });
-  }
-}
-
-/** The database a read of this container's subtitle family goes to (503 until its copy is done). */
-export function subtitleReadShard(deps: Pick<Deps, "env" | "shards">, placement: Placement) {
-  requireSubtitlesOnShard(placement);
-  return readShard(deps, placement);
-}
-
-/** The database and shard a write of this container's subtitle family goes to (503 until its copy is done; a move's fence refuses it on the shard). */
-export function subtitleWriteShard(deps: Pick<Deps, "env" | "shards">, placement: Placement) {
-  requireSubtitlesOnShard(placement);
-  return writeShard(deps, placement);
-}
-
 /** One shard as a read across shards sees it: its database and the containers it does not answer for (`shardMapQuery`). */
 export interface ShardPart {
   shard: number;

@@ -19,7 +19,7 @@ import type { ShardDB } from "../db/shards";
 import type { User } from "../types";
 import { caller, requireManager } from "./access";
 import type { Deps } from "./deps";
-import { findOnShards, shardMap, subtitleReadShard, subtitleWriteShard } from "./shards";
+import { findOnShards, shardMap, readShard, writeShard } from "./shards";
 import type { Track } from "./subtitle-versions";
 
 /**
@@ -60,7 +60,7 @@ async function manageablePlacement(deps: Deps, user: User | undefined, container
 /** One page of a container's reports, newest first, with the count for `with_paging`. */
 export async function reportPage(deps: Deps, user: User | undefined, containerId: number, f: ReportListFilters, p: Paging) {
   const { container, placement } = await manageablePlacement(deps, user, containerId);
-  const shard = subtitleReadShard(deps, placement);
+  const shard = readShard(deps, placement);
   const filters = {
     containerId: container.id,
     statuses: f.status === "all" ? REPORT_STATUSES : [f.status],
@@ -89,7 +89,7 @@ async function plan(deps: Deps, user: User, reportId: number, action: ReportActi
   // A report whose place was never known (made before reports kept it) is on no container's list.
   if (!report || report.containerId === null || report.videoId === null || report.language === null) throw ApiError.notFound();
   const { placement } = await manageablePlacement(deps, user, report.containerId);
-  const { db: shard } = subtitleWriteShard(deps, placement);
+  const { db: shard } = writeShard(deps, placement);
   if (report.status === "resolved") {
     throw ApiError.conflict(`report ${formatId(report.id, "r")} is already resolved (${report.resolution ?? "no action"})`);
   }

@@ -10,7 +10,7 @@ import { mediaTypeOf, writeTrack, type TrackExtension } from "../domain/subtitle
 import type { User } from "../types";
 import { caller, requireVisibleVideo } from "./access";
 import { viewer, type Deps } from "./deps";
-import { subtitleReadShard } from "./shards";
+import { readShard } from "./shards";
 
 /**
  * A video's subtitles in one language (a track) are read from its container's shard once and kept in KV as their cues
@@ -68,7 +68,7 @@ export async function trackFile(
 
 /** A track's cues from its container's shard (none when the video has no placement: a fault the 404 covers). */
 async function cuesOf(deps: Deps, placement: Placement | undefined, videoId: number, language: string) {
-  return placement ? subtitleCuesQuery(subtitleReadShard(deps, placement), videoId, language).all() : [];
+  return placement ? subtitleCuesQuery(readShard(deps, placement), videoId, language).all() : [];
 }
 
 /** The cues read from the shard as the cached track (kept in KV), or null when there are none. */
@@ -120,7 +120,7 @@ export async function trackList(deps: Deps, user: User | undefined, videoId: num
     videoCompletionsQuery(db, videoId),
   ]);
   await requireVisibleVideo(caller(db, await viewer(deps, user)), videoWithContainer(video));
-  const counts = placed[0] ? await countSubtitlesByLanguage(subtitleReadShard(deps, placed[0]), videoId).all() : [];
+  const counts = placed[0] ? await countSubtitlesByLanguage(readShard(deps, placed[0]), videoId).all() : [];
   const completion = new Map(percents.map((p) => [p.language, p.percent]));
   return counts.map((c) => ({ language: c.language, cues: Number(c.cues), completion: completion.get(c.language) ?? 0 }));
 }

@@ -22,7 +22,7 @@ import { ApiError } from "../lib/errors";
 import type { Paging } from "../lib/paging";
 import type { User } from "../types";
 import type { Deps } from "./deps";
-import { subtitleReadShard, subtitleWriteShard, visibleVideoPlacement } from "./shards";
+import { readShard, writeShard, visibleVideoPlacement } from "./shards";
 import type { TrackFile } from "./subtitle-tracks";
 
 /**
@@ -61,7 +61,7 @@ export function trackShard(
   found: { video: VideoRow; container: ContainerRow },
   placement: Placement,
 ): TrackShard {
-  const { db, shard } = subtitleWriteShard(deps, placement);
+  const { db, shard } = writeShard(deps, placement);
   return { env: deps.env, db, shard, containerId: found.container.id, facts: ensureFactsStatements(found.video, found.container) };
 }
 
@@ -130,7 +130,7 @@ export async function ensureBaseline(store: Omit<TrackShard, "facts">, t: Track)
  */
 export async function versionPage(deps: Deps, user: User | undefined, t: Track, p: Paging) {
   const { placement } = await visibleVideoPlacement(deps, user, t.videoId);
-  const shard = subtitleReadShard(deps, placement);
+  const shard = readShard(deps, placement);
   const [rows, [count]] = await shard.batch([
     versionPageQuery(shard, t.videoId, t.language, p.offset, p.limit),
     countVersionsQuery(shard, t.videoId, t.language),
@@ -141,7 +141,7 @@ export async function versionPage(deps: Deps, user: User | undefined, t: Track, 
 /** Versions of the track by number, for a caller who may see the video; an unknown number is a 404 naming it. */
 export async function versionsOf(deps: Deps, user: User | undefined, t: Track, numbers: number[]) {
   const { video, container, placement } = await visibleVideoPlacement(deps, user, t.videoId);
-  const rows = await versionsByNumberQuery(subtitleReadShard(deps, placement), t.videoId, t.language, numbers).all();
+  const rows = await versionsByNumberQuery(readShard(deps, placement), t.videoId, t.language, numbers).all();
   return {
     found: { video, container },
     versions: numbers.map((n) => {

@@ -27,8 +27,8 @@ import {
   pageAcrossShards,
   shardMap,
   type ShardPart,
-  subtitleReadShard,
-  subtitleWriteShard,
+  readShard,
+  writeShard,
   visibleVideoPlacement,
 } from "./shards";
 
@@ -99,12 +99,12 @@ async function translationListing(deps: Deps, f: TranslationFilters, cursor?: Cu
     const { video, container, placement } = await visibleVideoPlacement(deps, undefined, tryParseId(f.video_id, "v")!);
     const origin = originLanguage(video, container);
     if ((f.from && f.from !== origin) || f.to === origin) return undefined;
-    return { walks: [{ db: subtitleReadShard(deps, placement), walk: videoTranslations({ id: video.id, origin }, f.to) }], parts: [] };
+    return { walks: [{ db: readShard(deps, placement), walk: videoTranslations({ id: video.id, origin }, f.to) }], parts: [] };
   }
   if (f.container_id !== undefined) {
     const { container, placement } = await visibleContainerPlacement(deps, undefined, tryParseId(f.container_id, "c")!);
     const walk = containerTranslations({ id: container.id, origin: container.originLanguage }, f.to!, f.from);
-    return { walks: [{ db: subtitleReadShard(deps, placement), walk }], parts: [] };
+    return { walks: [{ db: readShard(deps, placement), walk }], parts: [] };
   }
   const parts = await shardMap(deps);
   const to = f.to;
@@ -180,7 +180,7 @@ export async function voteOnTranslation(deps: Deps, userId: number, subtitleId: 
   if (subtitle.language === subtitle.origin) {
     throw ApiError.field("subtitle_id", `${formatId(subtitle.id, "s")} is an original subtitle, not a translation`);
   }
-  const { db } = subtitleWriteShard(deps, subtitle.placement);
+  const { db } = writeShard(deps, subtitle.placement);
   const counts = await castVote(db, {
     userId,
     subtitleId: subtitle.id,
@@ -201,6 +201,6 @@ export async function reportOriginal(deps: Deps, user: Pick<User, "id" | "userna
   if (subtitle.language !== subtitle.origin) {
     throw ApiError.field("subtitle_id", `${formatId(subtitle.id, "s")} is a translation; report its original subtitle`);
   }
-  const { db, shard } = subtitleWriteShard(deps, subtitle.placement);
+  const { db, shard } = writeShard(deps, subtitle.placement);
   return insertReport(db, shard, { userId: user.id, username: user.username, subtitleId: subtitle.id, reason });
 }

@@ -14,7 +14,7 @@ import {
   noteJobError,
   setJobProgress,
 } from "../../src/db/queries/jobs";
-import { markSubtitlesCopied, switchMove } from "../../src/db/queries/shards";
+import { switchMove } from "../../src/db/queries/shards";
 import { jobs, shardDirectory } from "../../src/db/schema";
 import { timedComments } from "../../src/db/shard-schema";
 import { createShardDb, shardBinding } from "../../src/db/shards";
@@ -22,7 +22,6 @@ import { LEASE_SECONDS } from "../../src/jobs/deadlines";
 import { containerMove } from "../../src/jobs/container-move";
 import { consumerOf, LostClaim } from "../../src/jobs/define";
 import { db, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
 import { commentedContainer as commentedContainerOf, shardOf } from "../helpers/shards";
 
 /**
@@ -115,7 +114,6 @@ describe("exclusive claims", () => {
     // The first delivery wakes up: nothing it writes lands, not even a switch back were it moving the other way.
     await db().update(shardDirectory).set({ movingTo: shard }).where(eq(shardDirectory.containerId, container.id));
     expect(await switchMove(db(), container.id, shard, first)).toBeUndefined();
-    expect(await markSubtitlesCopied(db(), container.id, first)).toBe(false);
     await db().update(shardDirectory).set({ movingTo: null }).where(eq(shardDirectory.containerId, container.id));
     expect(await setJobProgress(db(), first, 10, LEASE_SECONDS)).toBe(false);
     expect(await mergeJobParams(db(), first, { cursor: null })).toBe(false);
@@ -159,20 +157,6 @@ describe("exclusive claims", () => {
     await deliver("completion", job.id);
     expect(runs).toBe(2);
     expect(await findJob(db(), job.id)).toMatchObject({ status: "succeeded", epoch: 2, result: { done: true } });
-  });
-
-  it("two deliveries of one subtitle-family copy at once: one runs, and only its claim marks the container copied", async () => {
-    const c = await createContainer();
-    await createVideo(c.id, { number: 1 });
-    await db().update(shardDirectory).set({ subtitlesCopied: false }).where(eq(shardDirectory.containerId, c.id));
-    const job = await insertJob(db(), { type: "subtitle-family-copy", params: { containerId: c.id } });
-    const [a, b] = await Promise.all([deliver("subtitle-family-copy", job.id), deliver("subtitle-family-copy", job.id)]);
-    expect([...a.explicitAcks, ...b.explicitAcks]).toHaveLength(2);
-    const done = (await findJob(db(), job.id))!;
-    expect(done, done.error ?? "").toMatchObject({ status: "succeeded", attempts: 1, epoch: 1 });
-    expect(await shardOf(c.id)).toBeTruthy();
-    const [row] = await db().select().from(shardDirectory).where(eq(shardDirectory.containerId, c.id));
-    expect(row.subtitlesCopied).toBe(true);
   });
 
   it("a move that lost its claim stops before its next delete chunk: the holder's copy on the target stays", async () => {

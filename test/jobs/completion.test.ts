@@ -11,7 +11,6 @@ import { recomputeCompletions } from "../../src/services/completions";
 import { db } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { createSubtitles, videoShard } from "../helpers/localisation";
-import { fromBeforeTheSwitch } from "../helpers/catalogue-family";
 import { shardOf } from "../helpers/shards";
 import { deliver } from "../helpers/subtitles";
 
@@ -110,7 +109,7 @@ describe("completion recompute", () => {
     expect(video?.doc?.subtitle_completions).toEqual({ en: 100 });
   });
 
-  it("reads each container's subtitles on its own shard, and leaves a container not copied yet as it was", async () => {
+  it("reads each container's subtitles on its own shard", async () => {
     // Containers go to the shard holding the fewest: a few more and one lands on the other test shard.
     const a = await createContainer({ title: "Completion shard a" });
     let b = await createContainer({ title: "Completion shard b" });
@@ -120,17 +119,6 @@ describe("completion recompute", () => {
     await recompute({ videoIds: [va, vb], containerIds: [a.id, b.id] });
     expect([await completionsOf("v", va), await completionsOf("v", vb)]).toEqual([{ en: 25 }, { en: 100, de: 50 }]);
     expect([await completionsOf("c", a.id), await completionsOf("c", b.id)]).toEqual([{ en: 25 }, { en: 100, de: 50 }]);
-
-    // A container from before the switch: its subtitles are still in the catalogue, so its percentages stay.
-    const old = await createContainer({ title: "Completion not copied" });
-    const vo = await videoWith(old.id, 2, { en: 2 });
-    await recompute({ videoIds: [vo], containerIds: [old.id] });
-    await fromBeforeTheSwitch(old.id);
-    const { db: shard } = await videoShard(vo);
-    await shard.delete(subtitles).where(eq(subtitles.videoId, vo));
-    const again = await recompute({ videoIds: [vo], containerIds: [old.id] });
-    expect(again.rows_written).toBe(0);
-    expect([await completionsOf("v", vo), await completionsOf("c", old.id)]).toEqual([{ en: 100 }, { en: 100 }]);
   });
 
   it("runs as a queued job with {videoIds, containerIds} params", async () => {

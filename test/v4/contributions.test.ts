@@ -7,7 +7,6 @@ import { runBatch } from "../../src/db/raw-batch";
 import { drainShardCleanups } from "../../src/services/shard-cleanups";
 import { api, createUser, db, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { fromBeforeTheSwitch } from "../helpers/catalogue-family";
 import { createHistories } from "../helpers/localisation";
 import { shardOf } from "../helpers/shards";
 import { env } from "cloudflare:workers";
@@ -116,16 +115,6 @@ describe("GET /v4/container/<id>/contributions.json", () => {
     expect(asManager.status).toBe(200);
     expect(asManager.headers.get("cache-control")).toBe("private, no-store");
     expect(summary((await asManager.json()) as Contributor[])).toEqual([[timer.user.username, 4, 0]]);
-  });
-});
-
-describe("a container whose subtitles are not copied to its shard yet", () => {
-  it("answers 503 with retry-after for its contributors until the copy is done", async () => {
-    const c = await createContainer({ title: "Contrib Not Copied" });
-    await fromBeforeTheSwitch(c.id);
-    const res = await api(`/v4/container/${c.wireId}/contributions.json`);
-    expect(res.status).toBe(503);
-    expect(res.headers.get("retry-after")).toBeTruthy();
   });
 });
 

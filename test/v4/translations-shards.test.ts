@@ -178,19 +178,6 @@ describe("rows named by their id alone, on either shard", () => {
 });
 
 describe("while a container's rows are not where the lists expect them", () => {
-  it("answers 503 with retry-after for a container whose subtitles are not copied yet", async () => {
-    await env.DB.prepare("UPDATE shard_directory SET subtitles_copied = 0 WHERE container_id = ?").bind(a.id).run();
-    try {
-      const res = await api(`/v4/translations.json?app=${app}&container_id=${a.wireId}&to=en`);
-      expect(res.status).toBe(503);
-      expect(res.headers.get("retry-after")).toBe("5");
-      const vote = await post(`/v4/translations/${a1.at("en", 1).wireId}/like.json`);
-      expect(vote.status).toBe(503);
-    } finally {
-      await env.DB.prepare("UPDATE shard_directory SET subtitles_copied = 1 WHERE container_id = ?").bind(a.id).run();
-    }
-  });
-
   it("counts a container moving to the other shard once, and refuses its writes until the move ends", async () => {
     // The move's copy is under way: a's rows on both shards, the directory naming the target.
     const source = await shardOf(a.id);

@@ -4,7 +4,6 @@ import { descriptions, titles, videos } from "../../src/db/schema";
 import { api, db, errorBody, signedInUser } from "../helpers";
 import { segments, subtitleHistories, subtitles } from "../../src/db/shard-schema";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { fromBeforeTheSwitch } from "../helpers/catalogue-family";
 import { createHistories, createSubtitles } from "../helpers/localisation";
 import { shardOf } from "../helpers/shards";
 
@@ -249,16 +248,6 @@ describe("DELETE /v4/videos/<id>.json", () => {
       );
     expect(await left(v.id)).toEqual([0, 0, 0]);
     expect(await left(kept.id)).toEqual([3, 4, 1]);
-  });
-
-  it("waits (503, retry-after) while the container's subtitles are still being copied to its shard", async () => {
-    const c = await createContainer({ title: "Not copied yet", managers: [manager.user.id] });
-    const v = await createVideo(c.id, {});
-    await fromBeforeTheSwitch(c.id);
-    const res = await del(v.wireId, manager.token);
-    expect(res.status).toBe(503);
-    expect(res.headers.get("retry-after")).toBeTruthy();
-    expect((await api(`/v4/videos/${v.wireId}.json`, { token: staff.token })).status).toBe(200);
   });
 
   it("is 401 without a token, 403 for another user; staff may", async () => {

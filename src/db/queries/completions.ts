@@ -79,7 +79,6 @@ const PLACEMENT = {
   containerId: shardDirectory.containerId,
   shard: shardDirectory.shard,
   movingTo: shardDirectory.movingTo,
-  subtitlesCopied: shardDirectory.subtitlesCopied,
 };
 
 /** Each of these videos with its container's placement (a video that is gone has no row). Batchable. */

@@ -6,8 +6,8 @@ import { containerDeletedStatement } from "./catalogue-events";
 
 /**
  * Deleting a container in bounded steps (docs/decisions.md, "Large container deletes become a job"). One DELETE of the
- * container row cascades through every video, segment, subtitle and history row under it in a single statement, and D1
- * runs one statement at a time: a large container stalled every other request. These statements weigh a container,
+ * container row cascades through every video under it and what hangs off each in a single statement, and D1 runs one
+ * statement at a time: a large container stalled every other request. These statements weigh a container,
  * and remove what hangs off it a chunk at a time, each chunk one short statement.
  */
 
@@ -21,21 +21,13 @@ export interface ChunkCost {
 }
 
 /**
- * The rows a container's delete takes with it in the catalogue (videos, and the subtitle family rows a container from
- * before the shards still has here until a migration drops those tables: docs/decisions.md, "Subtitles on the
- * shards"), counted up to `cap`: the compound stops at the limit, so weighing a huge container reads about `cap` rows.
- * Its shard rows go through the shard_cleanups outbox and are weighed there (`shardDeleteWeight`).
+ * The rows a container's delete takes with it in the catalogue (its videos), counted up to `cap`: the read stops at
+ * the limit, so weighing a huge container reads about `cap` rows. Its shard rows go through the shard_cleanups outbox
+ * and are weighed there (`shardDeleteWeight`).
  */
 export async function containerDeleteWeight(db: DB, containerId: number, cap: number) {
   const row = await db.$client
-    .prepare(
-      `SELECT count(*) AS n FROM (
-         SELECT 1 FROM videos WHERE container_id = ?1
-         UNION ALL SELECT 1 FROM subtitle_histories WHERE container_id = ?1
-         UNION ALL SELECT 1 FROM videos v JOIN segments s ON s.video_id = v.id WHERE v.container_id = ?1
-         UNION ALL SELECT 1 FROM videos v JOIN subtitles s ON s.video_id = v.id WHERE v.container_id = ?1
-         LIMIT ?2)`,
-    )
+    .prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM videos WHERE container_id = ?1 LIMIT ?2)`)
     .bind(containerId, cap)
     .first<{ n: number }>();
   return row?.n ?? 0;
@@ -61,17 +53,11 @@ export async function shardDeleteWeight(db: ShardDB, containerId: number, cap: n
 }
 
 /**
- * The tables a large container is emptied of, in order: the bulky leaves first (histories, then
- * subtitles with their votes, reports and suggestions, then segments), so that deleting a video later
- * cascades into nothing. Each statement deletes at most `?2` rows, found through an index from the container.
+ * The tables a large container is emptied of in the catalogue, in order: its videos, whose community rows are on the
+ * shards (the cleanup outbox deletes them there). Each statement deletes at most `?2` rows, found through an index
+ * from the container.
  */
 const CHUNK_SQL = {
-  subtitle_histories: `DELETE FROM subtitle_histories WHERE id IN (
-    SELECT id FROM subtitle_histories WHERE container_id = ?1 LIMIT ?2)`,
-  subtitles: `DELETE FROM subtitles WHERE id IN (
-    SELECT s.id FROM videos v JOIN subtitles s ON s.video_id = v.id WHERE v.container_id = ?1 LIMIT ?2)`,
-  segments: `DELETE FROM segments WHERE id IN (
-    SELECT s.id FROM videos v JOIN segments s ON s.video_id = v.id WHERE v.container_id = ?1 LIMIT ?2)`,
   videos: `DELETE FROM videos WHERE id IN (SELECT id FROM videos WHERE container_id = ?1 LIMIT ?2)`,
 } as const;
 

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { DB } from "../client";
 import { shardCleanups, shardDirectory, shards, videos } from "../schema";
 import { jobHeldBy, type JobClaim } from "./jobs";
@@ -7,7 +7,6 @@ const PLACEMENT = {
   containerId: shardDirectory.containerId,
   shard: shardDirectory.shard,
   movingTo: shardDirectory.movingTo,
-  subtitlesCopied: shardDirectory.subtitlesCopied,
 };
 
 /** Where a container's shard rows live, and where they are moving to (null: not moving). Batchable. */
@@ -22,7 +21,7 @@ export const videoPlacementQuery = (db: DB, videoId: number) =>
     .innerJoin(shardDirectory, eq(shardDirectory.containerId, videos.containerId))
     .where(eq(videos.id, videoId));
 
-export type Placement = { containerId: number; shard: number; movingTo: number | null; subtitlesCopied: boolean };
+export type Placement = { containerId: number; shard: number; movingTo: number | null };
 
 /**
  * Every shard, with the containers it does not answer for in lists and totals (a JSON array, usually empty): the one
@@ -89,19 +88,6 @@ export const switchMove = (db: DB, containerId: number, target: number, claim: J
     .where(sql`${shardDirectory.containerId} = ${containerId} AND ${shardDirectory.movingTo} = ${target} AND ${jobHeldBy(claim)}`)
     .returning()
     .get();
-
-/**
- * The container's subtitles are on its shard from now on (the copy job's last step), only while the copy job's
- * delivery still holds it (docs/decisions.md, "Exclusive claims"). Whether it was marked.
- */
-export const markSubtitlesCopied = async (db: DB, containerId: number, claim: JobClaim) =>
-  (
-    await db
-      .update(shardDirectory)
-      .set({ subtitlesCopied: true })
-      .where(and(eq(shardDirectory.containerId, containerId), jobHeldBy(claim)))
-      .returning({ id: shardDirectory.containerId })
-  ).length > 0;
 
 export const findPlacement = (db: DB, containerId: number) => containerPlacementQuery(db, containerId).get();
 

@@ -34,12 +34,6 @@ export const shardDirectory = sqliteTable(
       .references(() => shards.id),
     movingTo: integer("moving_to").references(() => shards.id),
     moveStartedAt: integer("move_started_at"),
-    /**
-     * Whether the container's subtitle family is on its shard (docs/decisions.md, "Subtitles on the shards"). A
-     * container created since the shards hold subtitles starts there; one from before has its catalogue rows copied by
-     * `subtitle-family-copy`, which sets this once the copy is checked. Until then its subtitle routes answer 503.
-     */
-    subtitlesCopied: integer("subtitles_copied", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [index("shard_directory_shard").on(t.shard), index("shard_directory_moving_to").on(t.movingTo)],
 );

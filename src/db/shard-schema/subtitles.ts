@@ -4,8 +4,8 @@ import { HISTORY_KINDS, REPORT_ACTIONS, REPORT_STATUSES, VERSION_CAUSES } from "
 import { createdAt, updatedAt } from "../schema/columns";
 
 /**
- * The subtitle family on a shard (docs/decisions.md, "Shards: the subtitle family"): the catalogue's tables of the
- * same names, with what a shard needs in addition.
+ * The subtitle family on a shard (docs/decisions.md, "Shards: the subtitle family"): the tables the catalogue held
+ * under the same names until its migration 0039, with what a shard needs in addition.
  * - Every row carries `container_id` (its placement) and `video_id`, with an index that starts with `container_id`
  *   (the move job and the cleanup outbox walk it).
  * - Ids come from the shard's range (`shard_ids`), so a row keeps its id when its container moves.
