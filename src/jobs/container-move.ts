@@ -25,8 +25,10 @@ export const ContainerMoveParams = z.object({
   check: z.object({ since: z.number().int().min(0), table: z.number().int().min(0), after: z.number().int().min(0) }).optional(),
   /** The table (index in the delete order) the drain of the source is on. */
   drained: z.number().int().min(0).optional(),
-  /** What the move has done so far, for its result: changes replayed, rows compared. */
-  tally: z.object({ replayed: z.number().int(), compared: z.number().int() }).optional(),
+  /** What the move has done so far, for its result: changes replayed, rows compared, how long writes were refused. */
+  tally: z
+    .object({ replayed: z.number().int(), compared: z.number().int(), fencedMs: z.number().int().nullable().default(null) })
+    .optional(),
   ...ContinuationParams,
 });
 
@@ -100,7 +102,7 @@ export const containerMove = defineJob({
     if (from === to) throw new PermanentJobError("from and to are the same shard");
     const [source, target] = [open(from), open(to)];
     const rows = { ...Object.fromEntries(SHARD_TABLES.map((t) => [t, 0])), ...params.copied } as Record<ShardTable, number>;
-    const tally = params.tally ?? { replayed: 0, compared: 0 };
+    const tally = params.tally ?? { replayed: 0, compared: 0, fencedMs: null };
     const cost = costSoFar(params.cost, d1, started);
     // A delivery that has used its statements stops here; the next one resumes from the positions below (or, once the
     // directory has switched, deletes what is left on the source, which needs none).
@@ -137,7 +139,6 @@ export const containerMove = defineJob({
       if (!(await mergeJobParams(db, job, { cursor: null, replayed: null, check: null, copied: null }))) throw new LostClaim(job.id);
       throw new Error(`copy differs from the source (${reason}): copying again`);
     };
-    let fencedMs: number | null = null;
 
     let placement = await findPlacement(db, containerId);
     // Not yet switched (a container already on `to`, or gone, only has its leftovers deleted below).
@@ -226,7 +227,7 @@ export const containerMove = defineJob({
         // fences again when it resumes.
         if (!switched) await setMoveState(source, containerId, "logging");
       }
-      fencedMs = Date.now() - fencedAt;
+      tally.fencedMs = Date.now() - fencedAt;
       // The switch re-sent the container's facts (src/db/triggers/shards.sql); carried now, the new shard has the
       // catalogue's at once rather than at the next sync (a large container's rest goes with the sweeper's).
       await syncShardFacts({ db, env });
@@ -255,7 +256,7 @@ export const containerMove = defineJob({
       rows,
       replayed: tally.replayed,
       compared: tally.compared,
-      fenced_ms: fencedMs,
+      fenced_ms: tally.fencedMs,
       statements: total.statements,
       d1_rows_read: total.rowsRead,
       d1_rows_written: total.rowsWritten,
