@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { d1Databases } from "./d1-bindings.mjs";
 import { wrangler } from "./lib.mjs";
 import { D1Error, execute } from "./admin/d1.mjs";
+import { printReseat, reseatShardIds } from "./admin/shard-ids.mjs";
 import { confirmRemoteRestore } from "./backup/confirm.mjs";
 import { readBackupMeta, writeRestoreSql } from "./backup/format.mjs";
 import { BackupError, UsageError, checkoutMigrations, describeTarget, fromCwd, parseArgs, targetArgs } from "./backup/target.mjs";
@@ -87,6 +88,12 @@ async function main(argv) {
     return { target: t, tables };
   });
   for (const [i, backup] of backups.entries()) await restoreDatabase(targets[i].target, targets[i].tables, backup);
+  // A shard's counters came back from the backup; rows its ranges issued since may be on other shards (their
+  // containers moved), and the files of a backup are not one point in time (docs/decisions.md, "Backups").
+  if (targets.some((t) => t.target.binding !== "DB")) {
+    console.log("shard id counters (npm run admin -- shards reseat-ids):");
+    printReseat(await reseatShardIds(target));
+  }
 }
 
 async function restoreDatabase(target, tables, { file, meta }) {

@@ -1,5 +1,5 @@
 // The shards commands of the admin CLI (scripts/admin/shards.mjs), for scripts/test-admin.mjs: offline, what each
-// command writes to the catalogue and what it refuses; online (wrangler dev running), a container moved with
+// command writes to the catalogue and what it refuses, and `shards reseat-ids` on the demo's id counters; online (wrangler dev running), a container moved with
 // `shards move` by the sweeper and the queue consumer, its timed comments and subtitles then read from the other shard
 // over HTTP, and the subtitles' cut-over (docs/operations.md, "Shards"): containers from before it answer 503 until
 // `shards copy-subtitles all` has copied them, then read their subtitles from their shard.
@@ -94,6 +94,22 @@ export async function shardStepsOffline({ step, admin, rows, ok }) {
     assert.equal(admin(["shards", "copy-subtitles", `${BEFORE.empty}c`]).json.jobs.length, 0, "its copy is queued already");
     // Left queued, they would run when the server starts: the online steps queue them again once the 503 is seen.
     rows("DELETE FROM jobs WHERE type = 'subtitle-family-copy'");
+  });
+
+  // The restore case itself is scripts/test-backup-ids.mjs (npm run test:backup); here, the demo's counters as seeded.
+  await step("shards reseat-ids on the demo: each shard's counter already past its range's ids, nothing raised", () => {
+    const res = admin(["shards", "reseat-ids"]);
+    ok(res);
+    assert.deepEqual(
+      res.json.shards.map((s) => s.binding),
+      ["SHARD_1", "SHARD_2"],
+    );
+    for (const r of res.json.ranges) {
+      assert.ok(r.max_id > r.range * 2 ** 32, `range ${r.range}: the demo seeds rows on each shard`);
+      const own = res.json.shards.find((s) => s.binding === `SHARD_${r.range}`).counters.find((c) => c.range === r.range);
+      assert.ok(own.after >= r.max_id, `range ${r.range}: counter ${own.after}, highest id ${r.max_id}`);
+    }
+    assert.ok(res.json.shards.every((s) => s.counters.every((c) => !c.raised)));
   });
 }
 
