@@ -24,8 +24,9 @@ const USAGE = `usage: npm run db:restore -- --file DIR|FILE [--local [--persist-
                       and refuses without it (exit 2) before touching anything
   --force             replace the rows of a database that already has tables (otherwise refused)
 
-The target gets the backup's migrations, then its rows. Restore into a new database and check it before pointing
-production at it (docs/operations.md, "Backup and restore").`;
+The target gets the backup's migrations, then its rows; a restore that loaded a shard then raises every shard's id
+counters past the ids in use (as npm run admin -- shards reseat-ids). Restore into a new database and check it
+before pointing production at it (docs/operations.md, "Backup and restore").`;
 
 /** The target's own tables (not D1's). */
 function targetTables(target) {
