@@ -16,6 +16,7 @@ import {
 import { D1Error, UsageError, checkEnvironment, describeTarget } from "./admin/d1.mjs";
 import * as jobs from "./admin/jobs.mjs";
 import * as shards from "./admin/shards.mjs";
+import { printReseat, reseatShardIds } from "./admin/shard-ids.mjs";
 
 const COMMANDS = {
   "app:create": { args: ["name"], flags: ["official", "unhosted"], run: appCreate, print: printSecret },
@@ -40,6 +41,7 @@ const COMMANDS = {
   "shards add": { args: ["shard"], flags: [], run: shards.shardsAdd, print: shards.printShards },
   "shards accept": { args: ["shard", "state"], flags: [], run: shards.shardsAccept, print: shards.printShards },
   "shards move": { args: ["container", "shard"], flags: [], run: shards.shardsMove, print: shards.printMove },
+  "shards reseat-ids": { args: [], flags: [], run: reseatShardIds, print: printReseat },
 };
 const VALUE_OPTIONS = new Set(["env", "persist-to", "name", "overlap", "status", "type", "since", "limit"]);
 const TARGET_FLAGS = ["remote", "env", "persist-to", "json"];
@@ -73,6 +75,9 @@ const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <
   shards accept <n> on|off                       new containers go to shard n, or stop going there
   shards move <container> <n>                    queues a container-move job: the container's community rows go to
                                                  shard n (writes to them wait a few seconds; reads go on)
+  shards reseat-ids                              after a shard database is restored (Time Travel, a backup): each
+                                                 id range's counter raised past the highest id of that range on any
+                                                 shard, so no id is issued twice (db:restore does it itself)
 
   --remote            the deployed D1 (default: the local one that npm start and npm run dev use)
   --env <name>        the wrangler environment whose D1 binding to use

@@ -3,13 +3,13 @@
 // "Shards") into one .sql file per database, in one directory that npm run db:restore loads. `wrangler d1 export` refuses a
 // database with fts5 tables, so this exports the ordinary tables only (`--table`, data only) and the restore refills
 // the full-text indexes from them (docs/decisions.md, "Backups"; docs/operations.md, "Backup and restore").
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { d1Databases } from "./d1-bindings.mjs";
 import { ROOT, wrangler } from "./lib.mjs";
 import { D1Error } from "./admin/d1.mjs";
-import { countRows, writeBackup } from "./backup/format.mjs";
+import { writeBackup } from "./backup/format.mjs";
 import { inspect, textFixups } from "./backup/schema.mjs";
 import { BackupError, UsageError, describeTarget, fromCwd, parseArgs, targetArgs, tempConfig } from "./backup/target.mjs";
 
@@ -45,7 +45,7 @@ async function backupDatabase(target, out) {
   const schema = inspect(target);
   const work = mkdtempSync(join(tmpdir(), "db-backup-out-"));
   const config = await tempConfig(target);
-  let dump;
+  let written;
   try {
     const dumpFile = join(work, "dump.sql");
     const tables = schema.tables.flatMap((t) => ["--table", t.name]);
@@ -65,30 +65,36 @@ async function backupDatabase(target, out) {
       ],
       { quiet: true },
     );
-    dump = readFileSync(dumpFile, "utf8");
+    mkdirSync(dirname(out), { recursive: true, mode: 0o700 });
+    // The dump is copied into the backup a line at a time, never read whole (docs/decisions.md, "Backups").
+    closeExisting(out);
+    written = await writeBackup(out, {
+      source: where,
+      binding: target.binding,
+      schema,
+      dumpFile,
+      fixups: textFixups(target, schema.tables),
+    });
+    chmodSync(out, 0o600);
   } finally {
     config.dispose();
     rmSync(work, { recursive: true, force: true });
   }
-  const fixups = textFixups(target, schema.tables);
-
-  mkdirSync(dirname(out), { recursive: true, mode: 0o700 });
-  writePrivate(out, writeBackup({ source: where, binding: target.binding, schema, dump, fixups }));
-  const rows = countRows(dump);
-  const total = [...rows.values()].reduce((a, b) => a + b, 0);
+  const total = [...written.rows.values()].reduce((a, b) => a + b, 0);
   console.log(`${relative(process.cwd(), out) || out}: ${total} rows of ${schema.tables.length} tables, ${statSync(out).size} bytes`);
   console.log(
     `taken at migration ${schema.migrations.at(-1)}; full-text indexes (refilled on restore): ${schema.fts.map((f) => f.name).join(", ") || "none"}`,
   );
-  if (fixups.length)
-    console.log(`${fixups.length} rows with both line breaks and literal \\n or \\r kept exactly (docs/decisions.md, "Backups")`);
+  if (written.repaired)
+    console.log(`${written.repaired} rows with both line breaks and literal \\n or \\r kept exactly (docs/decisions.md, "Backups")`);
 }
 
-/** A file readable and writable by its owner only (0600) whatever the umask, closed before any byte is written. */
-function writePrivate(path, text) {
+/**
+ * A backup file is readable and writable by its owner only (0600) whatever the umask: one already there is closed
+ * before any byte is written, a new one is created so (writeBackup), and both are set again once written.
+ */
+function closeExisting(path) {
   if (existsSync(path)) chmodSync(path, 0o600);
-  writeFileSync(path, text, { mode: 0o600 });
-  chmodSync(path, 0o600);
 }
 
 try {

@@ -3,14 +3,15 @@
 // each into the binding it was taken from (DB, SHARD_<n>; docs/decisions.md, "Shards"): the backup's own migrations (the schema the rows
 // were taken from), then every row (d1_migrations too), the full-text indexes refilled as they are loaded, all in one
 // `wrangler d1 execute --file` (docs/decisions.md, "Backups"; docs/operations.md, "Backup and restore").
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { d1Databases } from "./d1-bindings.mjs";
 import { wrangler } from "./lib.mjs";
 import { D1Error, execute } from "./admin/d1.mjs";
+import { printReseat, reseatShardIds } from "./admin/shard-ids.mjs";
 import { confirmRemoteRestore } from "./backup/confirm.mjs";
-import { countRows, readBackup, restoreSql } from "./backup/format.mjs";
+import { readBackupMeta, writeRestoreSql } from "./backup/format.mjs";
 import { BackupError, UsageError, checkoutMigrations, describeTarget, fromCwd, parseArgs, targetArgs } from "./backup/target.mjs";
 
 const USAGE = `usage: npm run db:restore -- --file DIR|FILE [--local [--persist-to DIR] | --remote --env staging|production --confirm ENV] [--force]
@@ -23,8 +24,9 @@ const USAGE = `usage: npm run db:restore -- --file DIR|FILE [--local [--persist-
                       and refuses without it (exit 2) before touching anything
   --force             replace the rows of a database that already has tables (otherwise refused)
 
-The target gets the backup's migrations, then its rows. Restore into a new database and check it before pointing
-production at it (docs/operations.md, "Backup and restore").`;
+The target gets the backup's migrations, then its rows; a restore that loaded a shard then raises every shard's id
+counters past the ids in use (as npm run admin -- shards reseat-ids). Restore into a new database and check it
+before pointing production at it (docs/operations.md, "Backup and restore").`;
 
 /** The target's own tables (not D1's). */
 function targetTables(target) {
@@ -52,14 +54,16 @@ async function main(argv) {
     throw new BackupError(`cannot read ${options.file}: ${err.code ?? err.message}`);
   }
   if (!files.length) throw new BackupError(`${options.file} holds no .sql backup`);
-  const backups = files.map((file) => {
+  // Only each file's header is read here; its rows are streamed into the restore's SQL when it loads.
+  const backups = [];
+  for (const file of files) {
     try {
-      return { file, ...readBackup(readFileSync(file, "utf8")) };
+      backups.push({ file, meta: await readBackupMeta(file) });
     } catch (err) {
       if (err instanceof BackupError) throw new BackupError(`${file}: ${err.message}`);
       throw new BackupError(`cannot read ${file}: ${err.code ?? err.message}`);
     }
-  });
+  }
   // Every database the backup names must exist here before anything is loaded.
   const databases = await d1Databases(target.env);
   const bindings = new Set(databases.map((d) => d.binding));
@@ -85,9 +89,15 @@ async function main(argv) {
     return { target: t, tables };
   });
   for (const [i, backup] of backups.entries()) await restoreDatabase(targets[i].target, targets[i].tables, backup);
+  // A shard's counters came back from the backup; rows its ranges issued since may be on other shards (their
+  // containers moved), and the files of a backup are not one point in time (docs/decisions.md, "Backups").
+  if (targets.some((t) => t.target.binding !== "DB")) {
+    console.log("shard id counters (npm run admin -- shards reseat-ids):");
+    printReseat(await reseatShardIds(target));
+  }
 }
 
-async function restoreDatabase(target, tables, { file, meta, body }) {
+async function restoreDatabase(target, tables, { file, meta }) {
   const where = `${describeTarget(target)} ${target.binding}`;
   console.error(`db:restore: ${file} (${meta.source}, ${meta.created_at}) into the ${where}`);
 
@@ -115,15 +125,16 @@ async function restoreDatabase(target, tables, { file, meta, body }) {
   const migrations = meta.migrations.filter((m) => !done.has(m)).map(checkout.read);
 
   const work = mkdtempSync(join(tmpdir(), "db-restore-"));
+  let rows;
   try {
     const sqlFile = join(work, "restore.sql");
-    writeFileSync(sqlFile, restoreSql(meta, body, migrations));
+    // Written a line at a time as the backup is read, never held whole (docs/decisions.md, "Backups").
+    rows = await writeRestoreSql(sqlFile, { file, meta, migrations });
     wrangler(["d1", "execute", target.binding, ...targetArgs(target), "--file", sqlFile, "-y"], { quiet: true });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 
-  const rows = countRows(body);
   const total = [...rows.values()].reduce((a, b) => a + b, 0);
   console.log(`restored ${total} rows of ${meta.tables.length} tables at migration ${meta.migrations.at(-1)} into the ${where}`);
   console.log(`full-text indexes refilled: ${meta.fts.map((f) => f.name).join(", ") || "none"}`);

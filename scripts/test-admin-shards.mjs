@@ -1,5 +1,5 @@
 // The shards commands of the admin CLI (scripts/admin/shards.mjs), for scripts/test-admin.mjs: offline, what each
-// command writes to the catalogue and what it refuses; online (wrangler dev running), a container moved with
+// command writes to the catalogue and what it refuses, and `shards reseat-ids` on the demo's id counters; online (wrangler dev running), a container moved with
 // `shards move` by the sweeper and the queue consumer, its timed comments and subtitles then read from the other shard
 // over HTTP.
 import assert from "node:assert/strict";
@@ -50,6 +50,22 @@ export async function shardStepsOffline({ step, admin, rows, ok }) {
     assert.equal(admin(["shards", "move", `${id}c`, "3"]).status, 1);
     assert.equal(admin(["shards", "move", "1v", "2"]).status, 2);
     assert.equal(rows("SELECT count(*) AS c FROM jobs WHERE type = 'container-move'")[0].c, 0);
+  });
+
+  // The restore case itself is scripts/test-backup-ids.mjs (npm run test:backup); here, the demo's counters as seeded.
+  await step("shards reseat-ids on the demo: each shard's counter already past its range's ids, nothing raised", () => {
+    const res = admin(["shards", "reseat-ids"]);
+    ok(res);
+    assert.deepEqual(
+      res.json.shards.map((s) => s.binding),
+      ["SHARD_1", "SHARD_2"],
+    );
+    for (const r of res.json.ranges) {
+      assert.ok(r.max_id > r.range * 2 ** 32, `range ${r.range}: the demo seeds rows on each shard`);
+      const own = res.json.shards.find((s) => s.binding === `SHARD_${r.range}`).counters.find((c) => c.range === r.range);
+      assert.ok(own.after >= r.max_id, `range ${r.range}: counter ${own.after}, highest id ${r.max_id}`);
+    }
+    assert.ok(res.json.shards.every((s) => s.counters.every((c) => !c.raised)));
   });
 }
 

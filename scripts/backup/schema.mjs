@@ -91,38 +91,56 @@ function writeTargets(sql) {
  * wrangler's dump writes a text with a line break as `replace('…\n…', '\n', char(10))` (and `\r` likewise), so a
  * text holding both a real line break and the two characters `\n` comes back with both as line breaks. This finds
  * such values (`wrangler d1 execute`, a statement per table, the texts with a backslash and a line break) and
- * answers UPDATE statements that put them back from their bytes (`CAST(X'…' AS TEXT)`), appended to the backup after
+ * yields UPDATE statements that put them back from their bytes (`CAST(X'…' AS TEXT)`), appended to the backup after
  * the inserts. A row is found by its primary key, as a restored table's implicit rowids need not be the source's; a
- * table without one by its columns left unrepaired.
+ * table without one by its columns left unrepaired. Read `page` rows per table at a time, in key order (the
+ * primary key, or the rowid of a table without one), each round only for the tables whose last page was full, and
+ * yielded as read: memory holds a round, whatever the number of such rows.
  */
-export function textFixups(target, tables) {
-  const scanned = tables.filter((t) => t.text.length);
-  const statements = scanned.map((t) => {
-    const values = t.columns.map((c, i) => `quote(${id(c)}) AS q${i}`);
-    // Only a table without a primary key needs its rowid (and only such a table surely has one).
-    if (!t.pk.length) values.unshift("quote(rowid) AS r");
-    const suspect = t.text.map((c) => `(instr(${id(c)}, '\\') AND (instr(${id(c)}, char(10)) OR instr(${id(c)}, char(13))))`);
-    return `SELECT ${values.join(", ")} FROM ${id(t.name)} WHERE ${suspect.join(" OR ")}`;
-  });
-  const results = executeInChunks(target, statements);
-  const updates = [];
-  scanned.forEach((t, ti) => {
-    for (const row of results[ti]) {
-      const repaired = t.columns.map((_, i) => {
-        const q = row[`q${i}`];
-        if (typeof q !== "string" || !q.startsWith("'")) return null;
-        const text = q.slice(1, -1).replaceAll("''", "'");
-        const broken = (text.includes("\\n") && text.includes("\n")) || (text.includes("\\r") && text.includes("\r"));
-        return broken ? Buffer.from(text, "utf8").toString("hex") : null;
-      });
-      if (repaired.every((r) => r === null)) continue;
-      const sets = t.columns.flatMap((c, i) => (repaired[i] ? [`${id(c)} = CAST(X'${repaired[i]}' AS TEXT)`] : []));
-      const keys = t.pk.length ? t.pk : t.columns.filter((_, i) => !repaired[i]);
-      const where = keys.length ? keys.map((k) => `${id(k)} IS ${row[`q${t.columns.indexOf(k)}`]}`).join(" AND ") : `rowid = ${row.r}`;
-      updates.push(`UPDATE ${id(t.name)} SET ${sets.join(", ")} WHERE ${where};`);
+export function* textFixups(target, tables, { page = 100 } = {}) {
+  // Per table: the SQL literals of the last row read (its key's columns), or null before the first page.
+  let pending = tables.filter((t) => t.text.length).map((t) => ({ table: t, after: null }));
+  while (pending.length) {
+    const statements = pending.map(({ table: t, after }) => {
+      const values = t.columns.map((c, i) => `quote(${id(c)}) AS q${i}`);
+      // Only a table without a primary key needs its rowid (and only such a table surely has one).
+      if (!t.pk.length) values.unshift("quote(rowid) AS r");
+      const keys = t.pk.length ? t.pk.map(id) : ["rowid"];
+      const suspect = t.text.map((c) => `(instr(${id(c)}, '\\') AND (instr(${id(c)}, char(10)) OR instr(${id(c)}, char(13))))`);
+      const from = after ? ` AND (${keys.join(", ")}) > (${after.join(", ")})` : "";
+      return `SELECT ${values.join(", ")} FROM ${id(t.name)} WHERE (${suspect.join(" OR ")})${from} ORDER BY ${keys.join(", ")} LIMIT ${page}`;
+    });
+    const results = executeInChunks(target, statements);
+    const next = [];
+    for (const [i, { table: t }] of pending.entries()) {
+      const rows = results[i];
+      for (const row of rows) {
+        const update = repairRow(t, row);
+        if (update) yield update;
+      }
+      if (rows.length === page) {
+        const last = rows.at(-1);
+        next.push({ table: t, after: t.pk.length ? t.pk.map((k) => last[`q${t.columns.indexOf(k)}`]) : [last.r] });
+      }
     }
+    pending = next;
+  }
+}
+
+/** The UPDATE that puts back a row's broken texts (`row`: its columns as SQL literals), or null when none is. */
+function repairRow(t, row) {
+  const repaired = t.columns.map((_, i) => {
+    const q = row[`q${i}`];
+    if (typeof q !== "string" || !q.startsWith("'")) return null;
+    const text = q.slice(1, -1).replaceAll("''", "'");
+    const broken = (text.includes("\\n") && text.includes("\n")) || (text.includes("\\r") && text.includes("\r"));
+    return broken ? Buffer.from(text, "utf8").toString("hex") : null;
   });
-  return updates;
+  if (repaired.every((r) => r === null)) return null;
+  const sets = t.columns.flatMap((c, i) => (repaired[i] ? [`${id(c)} = CAST(X'${repaired[i]}' AS TEXT)`] : []));
+  const keys = t.pk.length ? t.pk : t.columns.filter((_, i) => !repaired[i]);
+  const where = keys.length ? keys.map((k) => `${id(k)} IS ${row[`q${t.columns.indexOf(k)}`]}`).join(" AND ") : `rowid = ${row.r}`;
+  return `UPDATE ${id(t.name)} SET ${sets.join(", ")} WHERE ${where};`;
 }
 
 /**
