@@ -74,7 +74,8 @@ const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <
   shards add <n>                                 shard n (a SHARD_<n> binding, migrated) takes new containers
   shards accept <n> on|off                       new containers go to shard n, or stop going there
   shards move <container> <n>                    queues a container-move job: the container's community rows go to
-                                                 shard n (writes to them wait a few seconds; reads go on)
+                                                 shard n (writes go on, refused for the seconds of the
+                                                 switch; reads go on)
   shards reseat-ids                              after a shard database is restored (Time Travel, a backup): each
                                                  id range's counter raised past the highest id of that range on any
                                                  shard, so no id is issued twice (db:restore does it itself)
