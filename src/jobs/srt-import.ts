@@ -5,7 +5,6 @@ import { SUBTITLE_FORMATS, SubtitleError, type SubtitleFormat } from "../domain/
 import { FORMATS } from "../domain/subtitles/formats";
 import { readSubtitleFile } from "../domain/subtitles/read-file";
 import { formatId } from "../lib/ids";
-import { jobCreatorRefusal } from "../services/access";
 import { bumpGenerations } from "../services/edge-cache";
 import { invalidateSubtitleTrack } from "../services/subtitle-tracks";
 import { ensureBaseline, latestVersion, recordVersion } from "../services/subtitle-versions";
@@ -58,9 +57,6 @@ export const srtImport = defineJob({
     const started = Date.now();
     const { videoId, language } = params;
     if (!job.createdBy) throw new PermanentJobError("the importing user no longer exists");
-    // The job acts for its creator, whoever runs it (a staff retry too): their rights now, not when it was queued.
-    const refused = await jobCreatorRefusal(db, job.createdBy, videoId);
-    if (refused) throw new PermanentJobError(refused);
     if (!job.payloadKey) throw new PermanentJobError("the job has no upload");
 
     const object = await env.SUBTITLES.get(job.payloadKey);
@@ -73,10 +69,11 @@ export const srtImport = defineJob({
     const { cues, report } = file;
     await progress(10);
 
-    // The video, its placement and the importing user's name (copied into the rows): one catalogue batch.
-    const { found, username, store } = await trackJobStart({ db, env }, videoId, job.createdBy);
-    if (!found) throw new PermanentJobError(`video ${formatId(videoId, "v")} no longer exists`);
-    if (!username || !store) throw new PermanentJobError("the importing user no longer exists");
+    // The video, its placement, the importing user and their rights now: one catalogue batch.
+    const start = await trackJobStart({ db, env }, videoId, job.createdBy);
+    if (start.refused) throw new PermanentJobError(start.refused);
+    const { found, username, store } = start;
+    if (!found || !username || !store) throw new PermanentJobError(`video ${formatId(videoId, "v")} no longer exists`);
     const containerId = found.container.id;
 
     let mode: ImportMode | undefined = params.mode;

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { mergeJobParams } from "../db/queries/jobs";
-import { jobCreatorRefusal } from "../services/access";
 import type { Deps } from "../services/deps";
 import {
   RESTORE_INLINE_CUES,
@@ -45,12 +44,11 @@ export const subtitleRestore = defineJob({
   async handler({ db, env, job, params, progress }) {
     const { videoId, language, number } = params;
     if (!job.createdBy) throw new PermanentJobError("the restoring user no longer exists");
-    // The job acts for its creator, whoever runs it (a staff retry too): their rights now, not when it was queued.
-    const refused = await jobCreatorRefusal(db, job.createdBy, videoId);
-    if (refused) throw new PermanentJobError(refused);
-    const { found, username, store } = await trackJobStart({ db, env }, videoId, job.createdBy);
-    if (!found) throw new PermanentJobError(`video ${formatId(videoId, "v")} no longer exists`);
-    if (!username || !store) throw new PermanentJobError("the restoring user no longer exists");
+    // The video, its placement, the restoring user and their rights now: one catalogue batch.
+    const start = await trackJobStart({ db, env }, videoId, job.createdBy);
+    if (start.refused) throw new PermanentJobError(start.refused);
+    const { found, username, store } = start;
+    if (!found || !username || !store) throw new PermanentJobError(`video ${formatId(videoId, "v")} no longer exists`);
     const t = { videoId, language };
     const version = await versionRow(store.db, t, number).catch(() => {
       throw new PermanentJobError(`version ${number} of the ${language} subtitles is no longer kept`);

@@ -9,8 +9,7 @@
  *   so a write reveals nothing a read would not.
  */
 import type { DB } from "../db/client";
-import { findVideoWithContainer, isContainerManager } from "../db/queries/catalogue";
-import { findUserById } from "../db/queries/users";
+import { isContainerManager } from "../db/queries/catalogue";
 import { ApiError } from "../lib/errors";
 import { formatId } from "../lib/ids";
 import type { User } from "../types";
@@ -30,10 +29,13 @@ export function isVisible(container: Stated, video?: Stated): boolean {
 }
 
 /** Staff see and edit everything; a container's managers see and edit their own containers. */
+/** Who manages a container: staff, or a user its managers list names (`listed`, read by the caller). */
+export const managesContainer = (user: Pick<User, "staff">, listed: boolean) => user.staff || listed;
+
 export async function canManageContainer(db: DB, user: User | undefined, containerId: number) {
   if (!user) return false;
-  if (user.staff) return true;
-  return isContainerManager(db, containerId, user.id);
+  // Staff need no lookup.
+  return managesContainer(user, !user.staff && (await isContainerManager(db, containerId, user.id)));
 }
 
 /** Listed managers only, staff not implied: who may speak for a container (notifications to its subscribers). */
@@ -111,14 +113,14 @@ export async function requireManager<F extends { container: StatedContainer; vid
  * the user who queued it, so each delivery asks again what a request asks (`caller(...).manages`: staff, or a listed
  * manager of the container): rights lost since the job was queued, a staff flag taken away or an account deleted stop
  * it, and so on a staff retry, which runs the job for its creator, never with the retrier's rights (docs/decisions.md,
- * "Jobs"). A missing video is left to the job's own message.
+ * "Jobs"). The job reads the creator's row and their manager row in its first batch (`trackJobStart`).
  */
-export async function jobCreatorRefusal(db: DB, creatorId: number | null, videoId: number): Promise<string | undefined> {
-  const [creator, found] = await Promise.all([
-    creatorId === null ? undefined : findUserById(db, creatorId),
-    findVideoWithContainer(db, videoId),
-  ]);
+export function jobCreatorRefusal(
+  creator: Pick<User, "id" | "staff"> | undefined,
+  containerId: number,
+  listed: boolean,
+): string | undefined {
   if (!creator) return "its creator's account no longer exists";
-  if (!found || (await caller(db, creator).manages(found.container.id))) return undefined;
-  return `${formatId(creator.id, "u")} no longer manages container ${formatId(found.container.id, "c")} (staff or a listed manager), and the job acts for them`;
+  if (managesContainer(creator, listed)) return undefined;
+  return `${formatId(creator.id, "u")} no longer manages container ${formatId(containerId, "c")} (staff or a listed manager), and the job acts for them`;
 }

@@ -1,6 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import type { DB } from "../db/client";
-import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
+import { videoManagerQuery, videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
 import { subtitlesUpdatedEvent, type SubtitlesCause } from "../db/queries/catalogue-events";
 import { videoPlacementQuery } from "../db/queries/shards";
 import {
@@ -13,7 +13,7 @@ import {
   listSubtitlesByStart,
   listVideoSegments,
   trackCharsQuery,
-  usernameQuery,
+  jobCreatorQuery,
   type ImportChunk,
   type ImportScope,
 } from "../db/queries/subtitles";
@@ -25,7 +25,7 @@ import type { SnapshotCue } from "../domain/subtitles/snapshot";
 import { ApiError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { User } from "../types";
-import { caller, requireManager } from "./access";
+import { caller, jobCreatorRefusal, requireManager } from "./access";
 import { findSuggestionTarget } from "./localisation";
 import type { Deps } from "./deps";
 import { bumpGenerations } from "./edge-cache";
@@ -81,21 +81,27 @@ export async function manageableTrack(deps: Deps, user: User | undefined, videoI
 }
 
 /**
- * What a job that writes a track reads first, in one catalogue batch: the video and its container, their placement
- * and the name of the user it writes as (copied into the rows). Undefined fields: gone (the job fails for good).
+ * What a job that writes a track reads first, in one catalogue batch: the video and its container, their placement,
+ * the user it acts for (the name copied into the rows) and whether they manage the container. The job acts for its
+ * creator, whoever runs it (a staff retry too): their rights now, not when it was queued, as a request asks them
+ * (staff, or a listed manager). `refused` says why it may not run at all; no `found`: the video is gone. Either way
+ * the job fails for good.
  */
 export async function trackJobStart({ db, env }: Pick<Deps, "db" | "env">, videoId: number, userId: number) {
-  const [found, placed, author] = await db.batch([
+  const [found, placed, creator, manager] = await db.batch([
     videoWithContainerQuery(db, videoId),
     videoPlacementQuery(db, videoId),
-    usernameQuery(db, userId),
+    jobCreatorQuery(db, userId),
+    videoManagerQuery(db, videoId, userId),
   ]);
   const vc = videoWithContainer(found);
-  const username = author[0]?.username;
-  if (!vc || !username) return { found: vc, username };
+  const user = creator[0];
+  if (user && !vc) return {};
+  const refused = jobCreatorRefusal(user, vc?.container.id ?? 0, manager.length > 0);
+  if (refused || !vc || !user) return { refused };
   // Every container has a directory row (a trigger writes it): a missing one is a fault, retried as any other.
   if (!placed[0]) throw new Error(`container ${vc.container.id} has no shard placement`);
-  return { found: vc, username, store: trackShard({ env }, vc, placed[0]) };
+  return { found: vc, username: user.username, store: trackShard({ env }, vc, placed[0]) };
 }
 
 /** After a change commits: the cached track, the public reads that count histories, and the event's deliveries. */

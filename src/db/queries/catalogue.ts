@@ -49,6 +49,14 @@ export const containerManagerQuery = (db: DB, containerId: number, userId: numbe
     .from(containerManagers)
     .where(and(eq(containerManagers.containerId, containerId), eq(containerManagers.userId, userId)));
 
+/** A row when the user is one of the managers of the video's container (batchable). */
+export const videoManagerQuery = (db: DB, videoId: number, userId: number) =>
+  db
+    .select({ one: containerManagers.userId })
+    .from(containerManagers)
+    .innerJoin(videos, eq(videos.containerId, containerManagers.containerId))
+    .where(and(eq(videos.id, videoId), eq(containerManagers.userId, userId)));
+
 export async function isContainerManager(db: DB, containerId: number, userId: number) {
   return Boolean(await containerManagerQuery(db, containerId, userId).get());
 }

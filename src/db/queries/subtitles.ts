@@ -214,8 +214,9 @@ export const activeTrackJobsQuery = (db: DB, videoId: number, language: string, 
     )
     .limit(1);
 
-/** A user's name, which the rows a job writes on a shard carry (batchable; one primary-key read). */
-export const usernameQuery = (db: DB, userId: number) => db.select({ username: users.username }).from(users).where(eq(users.id, userId));
+/** The user a job acts for: the name its shard rows carry, and whether staff (batchable; one primary-key read). */
+export const jobCreatorQuery = (db: DB, userId: number) =>
+  db.select({ id: users.id, username: users.username, staff: users.staff }).from(users).where(eq(users.id, userId));
 
 /**
  * A job's event, recorded once whatever its deliveries (docs/decisions.md, "Subtitles on the shards"): it follows the
