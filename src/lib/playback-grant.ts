@@ -1,4 +1,5 @@
-import { timingSafeEqual, toHex, utf8 } from "./encoding";
+import { derivedHmacKey, hmacHex } from "./derived-keys";
+import { timingSafeEqual } from "./encoding";
 
 /**
  * The playback grant (`stream_id`; docs/decisions.md, "Playback grants"): a short-lived capability the playback streams
@@ -57,31 +58,8 @@ export interface GrantClaims {
 
 export type GrantCheck = { ok: true; claims: GrantClaims } | { ok: false; reason: GrantRefusal };
 
-const KEYS = new Map<string, Promise<CryptoKey>>();
-
-/** The HMAC key derived from `secret`, once per secret and isolate. */
-function grantKey(secret: string): Promise<CryptoKey> {
-  let key = KEYS.get(secret);
-  if (!key) {
-    key = crypto.subtle
-      .importKey("raw", utf8(secret), "HKDF", false, ["deriveKey"])
-      .then((base) =>
-        crypto.subtle.deriveKey(
-          { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: utf8(HKDF_INFO) },
-          base,
-          { name: "HMAC", hash: "SHA-256", length: 256 },
-          false,
-          ["sign"],
-        ),
-      );
-    KEYS.set(secret, key);
-  }
-  return key;
-}
-
-async function macHex(key: CryptoKey, message: string, digits: number) {
-  return toHex(await crypto.subtle.sign("HMAC", key, utf8(message))).slice(0, digits);
-}
+/** The grant's HMAC key, derived from `secret` for grants alone. */
+const grantKey = (secret: string) => derivedHmacKey(secret, HKDF_INFO);
 
 /** A region as the grant spells it: lower-case letters and digits, `-` for none (or for anything else). */
 const regionPart = (region?: string) => {
@@ -89,7 +67,7 @@ const regionPart = (region?: string) => {
   return r && /^[a-z0-9]{1,8}$/.test(r) ? r : "-";
 };
 
-const viewerPart = async (key: CryptoKey, token?: string) => (token ? macHex(key, `viewer\n${token}`, VIEWER_HEX) : "-");
+const viewerPart = async (key: CryptoKey, token?: string) => (token ? hmacHex(key, `viewer\n${token}`, VIEWER_HEX) : "-");
 
 /** A grant for `subject`, valid GRANT_TTL_SECONDS from `now`. `secret` is V3_TOKEN_SECRET (non-empty). */
 export async function issueGrant(secret: string, subject: GrantSubject, now = Math.floor(Date.now() / 1000)) {
@@ -97,7 +75,7 @@ export async function issueGrant(secret: string, subject: GrantSubject, now = Ma
   const expiresAt = now + GRANT_TTL_SECONDS;
   const viewer = await viewerPart(key, subject.viewerToken);
   const payload = [VERSION, subject.videoId, subject.applicationId, regionPart(subject.region), expiresAt, viewer].join(".");
-  return { grant: `${payload}.${await macHex(key, payload, MAC_HEX)}`, expiresAt };
+  return { grant: `${payload}.${await hmacHex(key, payload, MAC_HEX)}`, expiresAt };
 }
 
 /**
@@ -114,7 +92,7 @@ export async function verifyGrant(
   if (!m || !secret) return { ok: false, reason: "bad" };
   const [, video, application, region, expires, viewer, mac] = m;
   const key = await grantKey(secret);
-  if (!timingSafeEqual(await macHex(key, grant.slice(0, -(MAC_HEX + 1)), MAC_HEX), mac)) return { ok: false, reason: "bad" };
+  if (!timingSafeEqual(await hmacHex(key, grant.slice(0, -(MAC_HEX + 1)), MAC_HEX), mac)) return { ok: false, reason: "bad" };
   const claims = { videoId: Number(video), applicationId: Number(application), expiresAt: Number(expires) };
   if (claims.expiresAt <= now) return { ok: false, reason: "expired" };
   if (claims.videoId !== presented.videoId) return { ok: false, reason: "video" };

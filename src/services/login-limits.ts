@@ -1,4 +1,5 @@
 import { isKnownClient, rememberClient } from "../db/queries/login-limits";
+import { derivedHmacKey, hmacHex } from "../lib/derived-keys";
 import { sha256Hex } from "../lib/encoding";
 import { ApiError, VCODE } from "../lib/errors";
 import { type RateLimitPolicy, policyField } from "../lib/rate-limit-headers";
@@ -71,6 +72,20 @@ export async function limitLoginByAccount(deps: QuotaDeps, account: string) {
   await takeQuota(deps, LOGIN_POLICIES.account, `account:${(await sha256Hex(account.toLowerCase())).slice(0, 32)}`, ALL);
 }
 
+/** Purpose of the key that tags a login's client (src/lib/derived-keys.ts). */
+const LOGIN_CLIENT_INFO = "login-client v1";
+
+/**
+ * The account's tag of a client, as `login_clients` keeps it: neither the address nor the same for two accounts
+ * sharing it, and keyed, so a copy of the table cannot be matched against a list of addresses by hashing them
+ * (docs/decisions.md, "Sessions"). A server without its secret (V3_TOKEN_SECRET) tags none: every client is new.
+ */
+async function clientTag(env: Pick<Env, "V3_TOKEN_SECRET">, name: string, client: string) {
+  const secret = env.V3_TOKEN_SECRET;
+  if (!secret) return undefined;
+  return hmacHex(await derivedHmacKey(secret, LOGIN_CLIENT_INFO), `${name}\n${client}`, 32);
+}
+
 /**
  * A username and password login, limited per (username, client) after the password check. A client that failed 10
  * times in the window gets 429 for that username whatever it sends next, the right password included, so the limit
@@ -92,10 +107,9 @@ export async function passwordLogin(
   const name = username.toLowerCase();
   const now = Math.floor(Date.now() / 1000);
   const since = now - KNOWN_CLIENT_SECONDS;
-  // The account's tag of this client: neither the address nor the same for two accounts sharing it.
-  const tag = (await sha256Hex(`login-client:${name}\n${client}`)).slice(0, 32);
+  const tag = await clientTag(deps.env, name, client);
   // Asked whatever the password, before it is checked: the answer and its cost must not depend on it.
-  const known = await isKnownClient(deps.db, username, tag, since);
+  const known = tag !== undefined && (await isKnownClient(deps.db, username, tag, since));
   let user: User | undefined;
   try {
     user = await authenticate(deps.db, username, password);
@@ -106,6 +120,6 @@ export async function passwordLogin(
   await takeQuota(deps, LOGIN_POLICIES.account, key, ALL);
   if (!known) await takeQuota(deps, LOGIN_POLICIES.ceiling, `account:${(await sha256Hex(`password:${name}`)).slice(0, 32)}`, ALL);
   if (!user) throw badLogin();
-  await rememberClient(deps.db, user.id, tag, since, now);
+  if (tag !== undefined) await rememberClient(deps.db, user.id, tag, since, now);
   return user;
 }

@@ -1,4 +1,7 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { derivedHmacKey, hmacHex } from "../../src/lib/derived-keys";
+import { sha256Hex } from "../../src/lib/encoding";
 import { clientOf } from "../../src/services/login-limits";
 import { api, createApplication, createUser, randomAddress } from "../helpers";
 import { postSession } from "../helpers/identity";
@@ -111,5 +114,25 @@ describe("the client a login limit counts", () => {
     ["local", "local"],
   ])("%s → %s", (address, client) => {
     expect(clientOf(address)).toBe(client);
+  });
+});
+
+describe("the tag a known client is kept under", () => {
+  it("is keyed by the server's secret: neither the address nor its plain hash, and another account's differs", async () => {
+    const [a, b] = [await createUser(), await createUser()];
+    const address = randomAddress();
+    for (const u of [a, b]) expect((await postSession({ username: u.user.username, password: u.password }, { address })).status).toBe(201);
+    const tags = await env.DB.prepare("SELECT user_id, client FROM login_clients WHERE user_id IN (?, ?) ORDER BY user_id")
+      .bind(a.user.id, b.user.id)
+      .all<{ user_id: number; client: string }>();
+    expect(tags.results).toHaveLength(2);
+    const [ta, tb] = tags.results.map((r) => r.client);
+    expect(ta).toMatch(/^[0-9a-f]{32}$/);
+    expect(ta).not.toBe(tb);
+    const name = a.user.username.toLowerCase();
+    const client = clientOf(address);
+    expect(ta).not.toContain(address);
+    expect(ta).not.toBe((await sha256Hex(`login-client:${name}\n${client}`)).slice(0, 32));
+    expect(ta).toBe(await hmacHex(await derivedHmacKey(env.V3_TOKEN_SECRET!, "login-client v1"), `${name}\n${client}`, 32));
   });
 });
