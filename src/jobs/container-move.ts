@@ -154,13 +154,14 @@ export const containerMove = defineJob({
         throw new PermanentJobError(`container ${formatId(containerId, "c")} is moving to shard ${placement.movingTo}`);
       }
       // The log starts before the first row is read: every change from now on is either in the copy or in the log.
+      // Before the switch a fence stands only within a delivery, so one found standing was left by a delivery that
+      // died under it: it goes down, and writes flow while this one catches up.
       await startMoveLog(source, containerId);
+      await setMoveState(source, containerId, "logging");
       // Rows of this container already on the target are not live (the directory names the source): a partial copy
       // of a run that crashed, or of a move abandoned earlier. They go first, so the copy is exactly the source's. A
       // continuation has cleared them already and resumes at its cursor (what a crash after it wrote is skipped).
       if (!cursor) {
-        // A fence left standing by a delivery that died under it goes down first: writes flow while this one copies.
-        await setMoveState(source, containerId, "logging");
         await deleteAll(target, containerId, checkpoint, renew, { passFence: false });
         cursor = { table: 0, after: 0 };
         replayed = 0;

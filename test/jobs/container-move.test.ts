@@ -180,6 +180,27 @@ describe("container-move", () => {
     expect((await shardOf(container.id)).shard).toBe(other(shard));
   });
 
+  it("resumes after a delivery died under the fence: the fence goes down, the move finishes, and the source keeps nothing", async () => {
+    const { container, videos, shard } = await commentedContainer(1, 30);
+    await db()
+      .update(shardDirectory)
+      .set({ movingTo: other(shard) })
+      .where(eq(shardDirectory.containerId, container.id));
+    // As a delivery left it that died between raising the fence and the switch, with its copy done.
+    const source = shardDb(shard);
+    await startMoveLog(source, container.id);
+    await setMoveState(source, container.id, "fenced");
+    const refused = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 1, comment: "stuck?" } });
+    expect(refused.status).toBe(503);
+    const job = await deliver((await moveJob(container.id, shard, other(shard))).id);
+    expect(job).toMatchObject({ status: "succeeded" });
+    expect(await rowsOf(other(shard), container.id)).toHaveLength(30);
+    expect(await rowsOf(shard, container.id)).toEqual([]);
+    expect(await changesAfter(source, container.id, 0, 10)).toEqual([]);
+    const after = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 2, comment: "moved" } });
+    expect(after.status).toBe(201);
+  });
+
   it("resumes after a crash after the switch: only deletes the source rows, and never while the directory names that shard", async () => {
     const { container, shard, rows } = await switchedNotEmptied(40);
     expect(await deliver((await moveJob(container.id, shard, other(shard))).id)).toMatchObject({ status: "succeeded" });
