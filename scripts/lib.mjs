@@ -72,7 +72,8 @@ export async function migrateLocal(persistTo) {
     report: ({ binding, ok, output }) => (ok ? applied.push(binding) : process.stderr.write(`--- ${binding}\n${output}`)),
   });
   if (failed.length) throw new Error(`local migrations failed on ${failed.join(", ")}`);
-  console.log(`migrations applied to the local D1s (${applied.join(", ")})`);
+  const order = (binding) => (binding === "DB" ? 0 : Number(binding.slice("SHARD_".length)));
+  console.log(`migrations applied to the local D1s (${applied.sort((a, b) => order(a) - order(b)).join(", ")})`);
 }
 
 // The demo seed (scripts/demo/seed.mjs), here with the other local helpers its callers import.
