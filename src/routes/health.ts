@@ -38,7 +38,7 @@ const HealthBody = z
       checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok", shards: "ok" },
       shards: { "1": "ok", "2": "ok" },
       migrations: {
-        catalogue: "0037_shard_switch_cleanup.sql",
+        catalogue: "0038_shard_outbox_errors.sql",
         shards: { "1": "0002_newest_by_time.sql", "2": "0002_newest_by_time.sql" },
         behind: [],
       },
