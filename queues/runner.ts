@@ -1,7 +1,7 @@
 import { log } from "../src/lib/log";
 import type { DB } from "../src/db/client";
 import { continueJob, failJob, finishJob, markJobRunning, noteJobError, setJobProgress } from "../src/db/queries/jobs";
-import { ContinueJob, LostClaim, PermanentJobError, type JobHandler } from "../src/jobs";
+import { ContinueJob, LostClaim, PermanentJobError, type JobContext, type JobHandler } from "../src/jobs";
 import { discardPayload } from "../src/jobs/payload";
 import { LEASE_SECONDS, RENEW_SECONDS } from "../src/jobs/deadlines";
 import { sendDeliveries } from "../src/webhooks/pump";
@@ -17,7 +17,14 @@ export const backoffSeconds = (attempts: number) => Math.min(300, 2 ** Math.max(
  * message of its own (a retry, a continuation), or dies and the sweeper re-sends it once the lease runs out. Every
  * write after the claim is conditional on it; one that finds the claim lost stops the delivery (`LostClaim`), acked.
  */
-export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandler, message: Message<unknown>) {
+export async function runJob(
+  db: DB,
+  env: Env,
+  jobId: number,
+  handler: JobHandler,
+  message: Message<unknown>,
+  budget?: JobContext["budget"],
+) {
   const job = await markJobRunning(db, jobId, LEASE_SECONDS);
   if (!job) {
     message.ack();
@@ -48,6 +55,7 @@ export async function runJob(db: DB, env: Env, jobId: number, handler: JobHandle
       renew: async () => {
         if (Date.now() - renewed >= RENEW_SECONDS * 1000) await held(setJobProgress(db, job, null, LEASE_SECONDS));
       },
+      budget,
     });
     await held(finishJob(db, job, result));
     message.ack();

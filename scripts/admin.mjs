@@ -69,8 +69,9 @@ const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <
                                                  jobs the dead-letter queue failed, newest first, with their error
   jobs backlog                                   queued and running jobs by type, the oldest one's age, and those
                                                  overdue (the sweeper is not running)
-  shards list                                    each shard database: its containers, whether new ones go there, and
-                                                 the moves under way
+  shards list                                    each shard database: its containers, whether new ones go there, its
+                                                 pending cleanups and fact changes and the last error a drain met
+                                                 there, and the moves under way
   shards add <n>                                 shard n (a SHARD_<n> binding, migrated) takes new containers
   shards accept <n> on|off                       new containers go to shard n, or stop going there
   shards move <container> <n>                    queues a container-move job: the container's community rows go to

@@ -60,13 +60,20 @@ export function ensureDevVars() {
 
 export const persistArgs = (persistTo) => (persistTo ? ["--persist-to", persistTo] : []);
 
-/** Every local D1 of the configuration (the catalogue and each shard), migrated by its own folder. */
+/**
+ * Every local D1 of the configuration (the catalogue, then the shards side by side), migrated by its own folder
+ * (scripts/d1-migrate.mjs, as `npm run db:migrate:local`); wrangler's output is printed only for a database that failed.
+ */
 export async function migrateLocal(persistTo) {
-  const { d1Databases } = await import("./d1-bindings.mjs");
-  const databases = await d1Databases();
-  for (const { binding } of databases)
-    wrangler(["d1", "migrations", "apply", binding, "--local", ...persistArgs(persistTo)], { quiet: true });
-  console.log(`migrations applied to the local D1s (${databases.map((d) => d.binding).join(", ")})`);
+  const { migrateDatabases } = await import("./d1-migrate.mjs");
+  const applied = [];
+  const { failed } = await migrateDatabases({
+    where: ["--local", ...persistArgs(persistTo)],
+    report: ({ binding, ok, output }) => (ok ? applied.push(binding) : process.stderr.write(`--- ${binding}\n${output}`)),
+  });
+  if (failed.length) throw new Error(`local migrations failed on ${failed.join(", ")}`);
+  const order = (binding) => (binding === "DB" ? 0 : Number(binding.slice("SHARD_".length)));
+  console.log(`migrations applied to the local D1s (${applied.sort((a, b) => order(a) - order(b)).join(", ")})`);
 }
 
 // The demo seed (scripts/demo/seed.mjs), here with the other local helpers its callers import.

@@ -18,13 +18,55 @@ export async function shardStepsOffline({ step, admin, rows, ok }) {
     const counts = rows("SELECT shard, count(*) AS n FROM shard_directory GROUP BY shard ORDER BY shard");
     assert.deepEqual(
       res.json.shards,
-      counts.map((c) => ({ id: c.shard, accepting: true, containers: c.n })),
+      counts.map((c) => ({
+        id: c.shard,
+        accepting: true,
+        containers: c.n,
+        pending: { cleanups: 0, fact_changes: 0 },
+        outbox_error: null,
+        outbox_error_at: null,
+      })),
     );
     assert.deepEqual(res.json.moves, []);
     const [waiting] = rows(
       "SELECT (SELECT count(*) FROM shard_cleanups) AS cleanups, (SELECT count(*) FROM shard_fact_changes) AS fact_changes",
     );
     assert.deepEqual(res.json.outboxes, waiting);
+  });
+
+  await step("shards list: each shard's pending outbox rows and the last error a drain met there", () => {
+    // As a drain leaves them when shard 2 does not answer (src/services/shard-outbox-errors.ts): its rows wait, the
+    // error is on its row. A container on each shard with a fact change pending, and two cleanups for shard 2.
+    const [one, two] = [1, 2].map(
+      (n) => rows(`SELECT container_id FROM shard_directory WHERE shard = ${n} ORDER BY container_id LIMIT 1`)[0].container_id,
+    );
+    rows(`INSERT INTO shard_fact_changes (container_id) VALUES (${one}), (${two}), (${two});
+      INSERT INTO shard_cleanups (shard, container_id, video_id) VALUES (2, 999999991, NULL), (2, 999999992, NULL);
+      UPDATE shards SET outbox_error = 'Error: D1_ERROR: shard 2 unavailable', outbox_error_at = 1796000000 WHERE id = 2`);
+    try {
+      const res = admin(["shards", "list"]);
+      ok(res);
+      assert.deepEqual(
+        res.json.shards.map((s) => ({ id: s.id, pending: s.pending, outbox_error: s.outbox_error, outbox_error_at: s.outbox_error_at })),
+        [
+          { id: 1, pending: { cleanups: 0, fact_changes: 1 }, outbox_error: null, outbox_error_at: null },
+          {
+            id: 2,
+            pending: { cleanups: 2, fact_changes: 2 },
+            outbox_error: "Error: D1_ERROR: shard 2 unavailable",
+            outbox_error_at: "2026-11-30T00:53:20Z",
+          },
+        ],
+      );
+      assert.deepEqual(res.json.outboxes, { cleanups: 2, fact_changes: 3 });
+      const text = admin(["shards", "list"], undefined, { text: true }).stdout;
+      assert.match(
+        text,
+        /shard 2: .*\n {2}waiting for it: 2 cleanups, 2 fact changes\n {2}last outbox error \(2026-11-30T00:53:20Z\): Error: D1_ERROR: shard 2 unavailable/,
+      );
+    } finally {
+      rows(`DELETE FROM shard_fact_changes; DELETE FROM shard_cleanups; UPDATE shards SET outbox_error = NULL, outbox_error_at = NULL`);
+    }
   });
 
   await step("shards accept off/on, and never the last accepting shard off; shards add needs a binding", () => {

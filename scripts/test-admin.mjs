@@ -19,13 +19,17 @@ ensureDevVars();
 await migrateLocal(persistTo);
 await seedLocal(persistTo);
 
-/** The CLI as an operator runs it, with --json so its answer can be read. */
-function admin(args, input) {
-  const res = spawnSync(process.execPath, [join(ROOT, "scripts", "admin.mjs"), ...args, "--persist-to", persistTo, "--json"], {
-    cwd: ROOT,
-    input: input ?? "",
-    encoding: "utf8",
-  });
+/** The CLI as an operator runs it, with --json so its answer can be read (`text`: without, as a person reads it). */
+function admin(args, input, { text = false } = {}) {
+  const res = spawnSync(
+    process.execPath,
+    [join(ROOT, "scripts", "admin.mjs"), ...args, "--persist-to", persistTo, ...(text ? [] : ["--json"])],
+    {
+      cwd: ROOT,
+      input: input ?? "",
+      encoding: "utf8",
+    },
+  );
   let json;
   try {
     json = JSON.parse(res.stdout);

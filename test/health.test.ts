@@ -1,9 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { LAST_MIGRATION } from "../src/db/queries/health";
 import { checkHealth } from "../src/services/health";
 import { api, db } from "./helpers";
 
 const deps = (overrides: Partial<Env> = {}) => ({ db: db(), env: { ...env, ...overrides } as Env });
+
+/** What test/setup.ts applied (the real migrations, through `applyD1Migrations`, which keeps `d1_migrations` as wrangler does). */
+const CATALOGUE = env.TEST_MIGRATIONS.at(-1)!.name;
+const SHARD = env.TEST_SHARD_MIGRATIONS.at(-1)!.name;
+const MIGRATED = { catalogue: CATALOGUE, shards: { 1: SHARD, 2: SHARD }, behind: [] };
 
 describe("GET /health", () => {
   it("answers 200 with every binding ok, never cached, without credentials", async () => {
@@ -14,6 +20,7 @@ describe("GET /health", () => {
       status: "ok",
       checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok", shards: "ok" },
       shards: { 1: "ok", 2: "ok" },
+      migrations: MIGRATED,
     });
   });
 
@@ -44,6 +51,7 @@ describe("checkHealth", () => {
         status: "unavailable",
         checks: { d1: "ok", kv: "error", r2: "ok", queue: "ok", shards: "ok" },
         shards: { 1: "ok", 2: "ok" },
+        migrations: MIGRATED,
       });
       expect(JSON.stringify(health)).not.toContain("secret");
       expect(log.mock.calls.join("\n")).toContain("kv secret detail");
@@ -77,6 +85,7 @@ describe("checkHealth", () => {
         status: "unavailable",
         checks: { d1: "error", kv: "ok", r2: "ok", queue: "ok", shards: "error" },
         shards: {},
+        migrations: { catalogue: null, shards: {}, behind: [] },
       });
     } finally {
       log.mockRestore();
@@ -93,11 +102,14 @@ describe("checkHealth: the shards", () => {
         status: "unavailable",
         checks: { d1: "ok", shards: "error" },
         shards: { 1: "ok", 2: "error" },
+        // A shard that did not answer has no version; it is not counted behind (its state already says it failed).
+        migrations: { catalogue: CATALOGUE, shards: { 1: SHARD, 2: null }, behind: [] },
       });
       expect(await checkHealth(deps({ SHARD_1: undefined as unknown as D1Database }))).toMatchObject({
         status: "unavailable",
         checks: { shards: "missing" },
         shards: { 1: "missing", 2: "ok" },
+        migrations: { catalogue: CATALOGUE, shards: { 1: null, 2: SHARD }, behind: [] },
       });
     } finally {
       log.mockRestore();
@@ -117,10 +129,60 @@ describe("/health over the Worker when a check fails", () => {
         status: "unavailable",
         checks: { d1: "ok", kv: "error", r2: "ok", queue: "ok", shards: "ok" },
         shards: { 1: "ok", 2: "ok" },
+        migrations: MIGRATED,
       });
     } finally {
       get.mockRestore();
       log.mockRestore();
     }
+  });
+});
+
+describe("/health: each database's schema version", () => {
+  type Applied = { id: number; name: string; applied_at: string };
+  /** Takes shard `d1`'s last `d1_migrations` row away, as a shard whose newest migration failed would lack it; puts it back after. */
+  async function withoutLastMigration(d1: D1Database, work: () => Promise<void>) {
+    const last = (await d1.prepare("SELECT id, name, applied_at FROM d1_migrations ORDER BY id DESC LIMIT 1").first<Applied>())!;
+    await d1.prepare("DELETE FROM d1_migrations WHERE id = ?").bind(last.id).run();
+    try {
+      await work();
+    } finally {
+      await d1.prepare("INSERT INTO d1_migrations (id, name, applied_at) VALUES (?, ?, ?)").bind(last.id, last.name, last.applied_at).run();
+    }
+  }
+
+  it("names the catalogue's and each shard's last applied migration, as d1_migrations holds them", async () => {
+    const rows = await Promise.all(
+      [env.DB, env.SHARD_1, env.SHARD_2].map((d1) => d1.prepare("SELECT name FROM d1_migrations ORDER BY id").all<{ name: string }>()),
+    );
+    expect(rows.map((r) => r.results.length)).toEqual([
+      env.TEST_MIGRATIONS.length,
+      env.TEST_SHARD_MIGRATIONS.length,
+      env.TEST_SHARD_MIGRATIONS.length,
+    ]);
+    const body = (await (await api("/health")).json()) as { migrations: unknown };
+    expect(body.migrations).toEqual({ catalogue: rows[0].results.at(-1)!.name, shards: { 1: SHARD, 2: SHARD }, behind: [] });
+    expect(CATALOGUE).toMatch(/^\d{4}_\w+\.sql$/);
+  });
+
+  it("flags a shard whose last migration is older than the others', and keeps 200: a shard behind is not an outage", async () => {
+    await withoutLastMigration(env.SHARD_2, async () => {
+      const res = await api("/health");
+      expect(res.status).toBe(200);
+      const previous = env.TEST_SHARD_MIGRATIONS.at(-2)!.name;
+      expect(await res.json()).toEqual({
+        status: "ok",
+        checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok", shards: "ok" },
+        shards: { 1: "ok", 2: "ok" },
+        migrations: { catalogue: CATALOGUE, shards: { 1: SHARD, 2: previous }, behind: ["2"] },
+      });
+    });
+    // Put back, the two agree again.
+    expect(((await (await api("/health")).json()) as { migrations: unknown }).migrations).toEqual(MIGRATED);
+  });
+
+  it("reads one row per database: the last migration through its primary key", async () => {
+    const meta = await Promise.all([env.DB, env.SHARD_1].map(async (d1) => (await d1.prepare(LAST_MIGRATION).run()).meta));
+    expect(meta.map((m) => m.rows_read)).toEqual([1, 1]);
   });
 });

@@ -32,27 +32,44 @@ async function requireBinding(target, shard) {
 }
 
 /**
- * `shards list`: each shard with its containers and whether new ones go there, the moves under way, and what the
- * catalogue's two outboxes still hold for the shards (a count that keeps growing: a shard does not answer).
+ * `shards list`: each shard with its containers, whether new ones go there, what the catalogue's two outboxes still
+ * hold for it (`pending`: a count that keeps growing means the shard does not answer)
+ * and the last error a drain met there (`outbox_error`, migration 0038: a drain skips a failing shard and drains the
+ * others), the moves under way, and the outboxes' totals.
  */
 export function shardsList(target) {
   const [shards, moves, [outboxes]] = execute(
     target,
-    `SELECT s.id, s.accepting, s.containers FROM shards s ORDER BY s.id;
+    // Pending fact changes: each change's container looked up in the directory (shard_homes: both shards while it
+    // moves), by primary key, so the count reads the outbox once per shard and no more of the directory.
+    `SELECT s.id, s.accepting, s.containers, s.outbox_error, s.outbox_error_at,
+       (SELECT count(*) FROM shard_cleanups k WHERE k.shard = s.id) AS cleanups,
+       (SELECT count(*) FROM shard_fact_changes f
+         WHERE EXISTS (SELECT 1 FROM shard_homes h WHERE h.container_id = f.container_id AND h.shard = s.id)) AS fact_changes
+     FROM shards s ORDER BY s.id;
      SELECT container_id, shard, moving_to, move_started_at FROM shard_directory WHERE moving_to IS NOT NULL ORDER BY container_id;
      SELECT (SELECT count(*) FROM shard_cleanups) AS cleanups, (SELECT count(*) FROM shard_fact_changes) AS fact_changes`,
   );
   return {
     outboxes: { cleanups: outboxes.cleanups, fact_changes: outboxes.fact_changes },
-    shards: shards.map((s) => ({ id: s.id, accepting: Boolean(s.accepting), containers: s.containers })),
+    shards: shards.map((s) => ({
+      id: s.id,
+      accepting: Boolean(s.accepting),
+      containers: s.containers,
+      pending: { cleanups: s.cleanups, fact_changes: s.fact_changes },
+      outbox_error: s.outbox_error,
+      outbox_error_at: isoSeconds(s.outbox_error_at),
+    })),
     moves: moves.map((m) => ({
       container: `${m.container_id}c`,
       from: m.shard,
       to: m.moving_to,
-      started_at: m.move_started_at ? new Date(m.move_started_at * 1000).toISOString().replace(/\.000Z$/, "Z") : null,
+      started_at: isoSeconds(m.move_started_at),
     })),
   };
 }
+
+const isoSeconds = (unix) => (unix ? new Date(unix * 1000).toISOString().replace(/\.000Z$/, "Z") : null);
 
 /** `shards add <n>`: shard n (bound in wrangler.toml) takes new containers; it was known already: it accepts again. */
 export async function shardsAdd(target, [raw]) {
@@ -111,6 +128,8 @@ export async function shardsMove(target, [rawContainer, rawShard]) {
 export function printShards({ shards, moves, outboxes }) {
   for (const s of shards) {
     console.log(`shard ${s.id}: ${s.containers} containers, ${s.accepting ? "accepting" : "not accepting"} new ones`);
+    console.log(`  waiting for it: ${s.pending.cleanups} cleanups, ${s.pending.fact_changes} fact changes`);
+    if (s.outbox_error) console.log(`  last outbox error (${s.outbox_error_at}): ${s.outbox_error}`);
   }
   for (const m of moves) console.log(`moving: ${m.container} from shard ${m.from} to ${m.to} since ${m.started_at ?? "?"}`);
   if (!moves.length) console.log("no move under way");

@@ -13,6 +13,11 @@ export interface JobContext {
   progress(percent: number): Promise<void>;
   /** Renews the lease alone, as `progress` does (inside long deletes); throws `LostClaim` the same way. */
   renew(): Promise<void>;
+  /**
+   * The queue batch's statement budget (src/jobs/batch-budget.ts), from which a continuing job's share for this
+   * delivery is taken; absent outside the queue consumer (a job run directly keeps its own statementsPerDelivery).
+   */
+  budget?: { share(wanted: number): number | null };
 }
 
 export type JobResult = Record<string, unknown>;
@@ -79,6 +84,15 @@ export function consumerOf(definition: JobDefinition): JobHandler {
   return async (ctx) => {
     const params = definition.params.safeParse(ctx.job.params ?? {});
     if (!params.success) throw new PermanentJobError(`malformed ${definition.type} parameters`);
+    const data = params.data as { statementsPerDelivery?: unknown };
+    // A job that continues makes at most its share of the batch's statements in this delivery (docs/decisions.md,
+    // "Jobs of one batch side by side"); with none left it continues in its next delivery, from where it stands. The
+    // share lives in this delivery's params only: a checkpoint merges the job's own state, never this.
+    if (ctx.budget && typeof data.statementsPerDelivery === "number") {
+      const share = ctx.budget.share(data.statementsPerDelivery);
+      if (share === null) throw new ContinueJob({});
+      data.statementsPerDelivery = share;
+    }
     return definition.handler({ ...ctx, params: params.data });
   };
 }

@@ -6,8 +6,9 @@ import { syncShardFacts } from "./shard-facts";
 /**
  * The catalogue's outboxes to the shards, carried after the write that filled them (docs/decisions.md, "Shards"): the
  * cleanups of deleted videos and containers, and the fact changes. The catalogue write has committed by then, so a
- * shard that does not answer must not turn it into an error: what is left stays in its outbox for the sweeper, and the
- * failure is logged (a count that keeps growing shows in `npm run admin -- shards list`).
+ * shard that does not answer must not turn it into an error: each drain skips that shard and carries the others' rows,
+ * leaving its rows for the sweeper, and logs and records the failure (`npm run admin -- shards list` shows each
+ * shard's pending rows and last error). What is caught here is the catalogue failing under the drain itself.
  */
 export async function carryToShards(
   deps: Pick<Deps, "db" | "env" | "shards">,

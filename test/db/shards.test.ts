@@ -102,7 +102,7 @@ describe("the shard_cleanups outbox", () => {
     expect(await db().select().from(shardCleanups).all()).toMatchObject([{ containerId: c.id, videoId: null }]);
     expect(await sdb.select().from(timedComments).where(eq(timedComments.containerId, c.id)).all()).toHaveLength(1);
     const swept = await sweepJobs({ db: db(), env });
-    expect(swept.shardCleanups).toEqual({ done: 1, rows: 1, left: false });
+    expect(swept.shardCleanups).toEqual({ done: 1, rows: 1, left: false, failed: [] });
     expect(await sdb.select().from(timedComments).where(eq(timedComments.containerId, c.id)).all()).toEqual([]);
     expect(await db().select().from(shardCleanups).all()).toEqual([]);
   });

@@ -22,18 +22,24 @@ export interface PendingFacts {
   number: number | null;
   /** Every shard that may hold the container's rows (shard_homes), comma-separated; null when it has none. */
   shards: string | null;
+  /** Every change this row stands for, comma-separated: what a sync that carried it deletes. */
+  change_ids: string;
 }
 
 /**
  * The oldest `limit` changes, one row per container or video they name, with its current facts and shards. The shards
  * are gathered for the pending containers first (homes): a subquery correlated with each change would keep SQLite
- * from pushing the container into shard_homes' two branches, and it would scan the whole directory.
+ * from pushing the container into shard_homes' two branches, and it would scan the whole directory. `skip`: shards
+ * that failed earlier in this sync; the changes of their containers are left where they are (read past: the directory's
+ * entries of those shards, and their changes ahead of the others').
  */
-export const pendingFacts = (db: DB, limit: number) =>
-  db.all<PendingFacts>(sql`WITH pending AS (SELECT id, container_id, video_id FROM shard_fact_changes ORDER BY id LIMIT ${limit}),
+export const pendingFacts = (db: DB, limit: number, skip: number[] = []) =>
+  db.all<PendingFacts>(sql`WITH pending AS (SELECT id, container_id, video_id FROM shard_fact_changes
+      ${skip.length ? sql`WHERE container_id NOT IN (SELECT container_id FROM shard_homes WHERE shard IN (SELECT value FROM json_each(${JSON.stringify(skip)})))` : sql``}
+      ORDER BY id LIMIT ${limit}),
     homes AS (SELECT container_id, group_concat(shard) AS shards FROM shard_homes
       WHERE container_id IN (SELECT container_id FROM pending) GROUP BY container_id)
-    SELECT p.container_id AS container_id, p.video_id AS video_id, max(p.id) AS change_id,
+    SELECT p.container_id AS container_id, p.video_id AS video_id, max(p.id) AS change_id, group_concat(p.id) AS change_ids,
       c.state AS container_state, c.origin_language AS container_origin,
       v.state AS video_state, v.origin_language AS video_origin, v.number AS number, h.shards AS shards
     FROM pending p
@@ -43,8 +49,9 @@ export const pendingFacts = (db: DB, limit: number) =>
     GROUP BY p.container_id, p.video_id
     ORDER BY change_id`);
 
-/** Every change up to `id` has been carried to the shards. */
-export const deleteFactChangesThrough = (db: DB, id: number) => db.run(sql`DELETE FROM shard_fact_changes WHERE id <= ${id}`);
+/** These changes have been carried to every shard they name (one JSON parameter, whatever their number). */
+export const deleteFactChanges = (db: DB, ids: number[]) =>
+  db.run(sql`DELETE FROM shard_fact_changes WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
 
 export interface ContainerFactsRow {
   containerId: number;

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, notInArray, sql } from "drizzle-orm";
 import type { DB } from "../client";
 import { shardCleanups, shardDirectory, shards, videos } from "../schema";
 import { jobHeldBy, type JobClaim } from "./jobs";
@@ -92,7 +92,33 @@ export const switchMove = (db: DB, containerId: number, target: number, claim: J
 export const findPlacement = (db: DB, containerId: number) => containerPlacementQuery(db, containerId).get();
 
 /** The oldest cleanups of the outbox, at most `limit`. */
-export const pendingCleanups = (db: DB, limit: number) => db.select().from(shardCleanups).orderBy(shardCleanups.id).limit(limit).all();
+export type ShardCleanup = typeof shardCleanups.$inferSelect;
+
+/**
+ * The oldest `limit` cleanups, past those of the shards in `skip` (failed earlier in this drain): a walk of the
+ * primary key that reads, and leaves, the skipped shards' rows ahead of the others'.
+ */
+export const pendingCleanups = (db: DB, limit: number, skip: number[] = []) =>
+  db
+    .select()
+    .from(shardCleanups)
+    .where(skip.length ? notInArray(shardCleanups.shard, skip) : undefined)
+    .orderBy(shardCleanups.id)
+    .limit(limit)
+    .all();
+
+/** Longest error text kept on a shard's row: enough for D1's messages, bounded whatever a driver throws. */
+const OUTBOX_ERROR_CHARS = 500;
+
+/**
+ * A drain of an outbox met `error` on `shard` (docs/decisions.md, "Shards"): kept on the shard's row for `shards list`,
+ * written only on a failure.
+ */
+export const recordOutboxError = (db: DB, shard: number, error: string, now: number) =>
+  db
+    .update(shards)
+    .set({ outboxError: error.slice(0, OUTBOX_ERROR_CHARS), outboxErrorAt: now })
+    .where(eq(shards.id, shard));
 
 export const deleteCleanup = (db: DB, id: number) => db.delete(shardCleanups).where(eq(shardCleanups.id, id));
 

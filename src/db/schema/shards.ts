@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, sqliteView } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, sqliteView, text } from "drizzle-orm/sqlite-core";
 import { containers } from "./catalogue";
 import { createdAt } from "./columns";
 
@@ -17,6 +17,13 @@ export const shards = sqliteTable("shards", {
    * minute): what placement weighs (docs/decisions.md, "Shards"). 0 until first seen.
    */
   bytes: integer("bytes").notNull().default(0),
+  /**
+   * The last error a drain of the catalogue's outboxes met on this shard (shard_cleanups, shard_fact_changes), and when
+   * (unix seconds): written only when one fails, so a drain that succeeds costs nothing here. What `shards list` shows
+   * beside the shard's pending rows (docs/operations.md, "Shards").
+   */
+  outboxError: text("outbox_error"),
+  outboxErrorAt: integer("outbox_error_at"),
 });
 
 /**
