@@ -113,7 +113,7 @@ async function announceEnd(env: Env, job: { applicationId: number | null; payloa
   if (job.applicationId !== null) await sendDeliveries(env);
 }
 
-export type JobTransition = "running" | "succeeded" | "failed" | "retry" | "continued" | "lost";
+type JobTransition = "running" | "succeeded" | "failed" | "retry" | "continued" | "lost";
 
 /** One JSON line per job state change (`wrangler tail`, Workers Logs); failures and retries at a level that alerts. */
 export function logJobTransition(transition: JobTransition, fields: Record<string, unknown>) {

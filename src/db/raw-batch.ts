@@ -6,8 +6,8 @@ const dialect = new SQLiteAsyncDialect();
 
 /**
  * Runs raw statements as one D1 batch (one transaction) on the instrumented client; returns each statement's result.
- * drizzle's own batch cannot bind parameters of `db.run(sql)`. Statements already prepared on `db.$client` (an event
- * from recordEventStatement) ride along as they are.
+ * drizzle's own batch cannot bind parameters of `db.run(sql)`. Statements already prepared on `db.$client` ride along
+ * as they are.
  */
 export async function runBatchResults(db: Pick<DB, "$client">, statements: Array<SQL | D1PreparedStatement>) {
   if (!statements.length) return [];

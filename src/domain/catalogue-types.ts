@@ -13,7 +13,6 @@ export type VideoType = (typeof VIDEO_TYPES)[number];
 
 /** Pseudo-type path segment of each container type. */
 export const PSEUDO_TYPE = { film: "films", series: "series", news: "news", artist: "artists" } as const;
-export const TYPE_OF_PSEUDO = { films: "film", series: "series", news: "news", artists: "artist" } as const;
 
 /** The child-count key of each video type, as clients read it. */
 export const CHILD_KEY = {
@@ -24,7 +23,3 @@ export const CHILD_KEY = {
   clip: "clips",
   trailer: "trailers",
 } as const;
-export const VIDEO_TYPE_OF_CHILD_KEY = Object.fromEntries(Object.entries(CHILD_KEY).map(([k, v]) => [v, k])) as Record<
-  (typeof CHILD_KEY)[keyof typeof CHILD_KEY],
-  keyof typeof CHILD_KEY
->;

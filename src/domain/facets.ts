@@ -21,7 +21,7 @@ export const V3_SUBTITLE_THRESHOLD = 90;
  * A fan channel's (not hosted, or not licensed) facets carry this prefix, so the plain names, which public
  * listings walk, only ever hold public containers (migration 0012).
  */
-export const FAN_CHANNEL_PREFIX = "x:";
+const FAN_CHANNEL_PREFIX = "x:";
 
 /** The kinds of facet that carry a value (`genre:6`), by the prefix their names start with. */
 export const FACET_KINDS = { type: "type:", genre: "genre:", country: "country:", sub: "sub:" } as const;
@@ -139,7 +139,7 @@ const SELECTIVITY: readonly string[] = [
 const KIND_PREFIXES: readonly string[] = Object.values(FACET_KINDS);
 
 /** A facet's place in `SELECTIVITY` (lower drives first); unknown names go last. */
-export function selectivityRank(name: string): number {
+function selectivityRank(name: string): number {
   const plain = name.startsWith(FAN_CHANNEL_PREFIX) ? name.slice(FAN_CHANNEL_PREFIX.length) : name;
   const i = SELECTIVITY.findIndex((p) => (KIND_PREFIXES.includes(p) ? plain.startsWith(p) : plain === p));
   return i === -1 ? SELECTIVITY.length : i;

@@ -5,14 +5,14 @@
  */
 
 /** The flags the video and container objects show, as yt-dlp reads them. No paywall exists here: always false. */
-export interface Blocking {
+interface Blocking {
   geo: boolean;
   paywall: boolean;
   upcoming: boolean;
 }
 
 /** What the catalogue knows of a container, as the rule needs it. */
-export interface Licensed {
+interface Licensed {
   upcoming: boolean;
   adult: boolean;
   licensed: boolean;
@@ -26,7 +26,7 @@ export interface Licensed {
 }
 
 /** Who asks, as far as the rule cares: the viewer's region and, for playback, the application. */
-export interface LicenceViewer {
+interface LicenceViewer {
   /** Lower-case country of the request (Cloudflare's `cf.country`); unknown (local, `XX`): not geo-blocked. */
   region?: string;
   /**
@@ -39,9 +39,9 @@ export interface LicenceViewer {
 
 /** Why playback is refused, in the order checked; the message of the 403 names the first. */
 export const LICENCE_REFUSALS = ["upcoming", "geo", "platform", "unlicensed", "adult"] as const;
-export type LicenceRefusal = (typeof LICENCE_REFUSALS)[number];
+type LicenceRefusal = (typeof LICENCE_REFUSALS)[number];
 
-export interface LicenceDecision {
+interface LicenceDecision {
   blocking: Blocking;
   /** Any `blocking` flag set: what the objects show as `blocked`. */
   blocked: boolean;

@@ -3,9 +3,8 @@
  * types, the DRM systems, and what a kept manifest must look like. Pure; the schema types its columns with these.
  */
 export const PLAYBACK_KINDS = ["dash", "hls"] as const;
-export type PlaybackKind = (typeof PLAYBACK_KINDS)[number];
+type PlaybackKind = (typeof PLAYBACK_KINDS)[number];
 export const PLAYBACK_DRMS = ["widevine", "playready", "fairplay"] as const;
-export type PlaybackDrm = (typeof PLAYBACK_DRMS)[number];
 
 export const MANIFEST_EXTENSION = { dash: "mpd", hls: "m3u8" } as const satisfies Record<PlaybackKind, string>;
 export type ManifestExtension = (typeof MANIFEST_EXTENSION)[PlaybackKind];

@@ -29,7 +29,7 @@ export function ftsMatch(words: readonly string[], prefixLast: boolean): string 
 }
 
 /** How a title matches a term, best first: the ranking's first key after the viewer's language. */
-export const MATCH_TIERS = ["exact", "starts", "words", "other"] as const;
+const MATCH_TIERS = ["exact", "starts", "words", "other"] as const;
 export type MatchTier = (typeof MATCH_TIERS)[number];
 
 /** Words compared as the index compares them: case and accents folded (remove_diacritics 2), marks dropped. */

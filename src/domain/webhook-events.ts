@@ -10,7 +10,7 @@
 import { z } from "@hono/zod-openapi";
 
 /** Who hears an event: the application that started the job, or every official application (catalogue events). */
-export type Audience = "application" | "official";
+type Audience = "application" | "official";
 
 const WireId = (suffix: string, example: string) =>
   z

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 
 /** What one counted request learns: whether it may go on, what is left of the quota, and when the window ends. */
-export interface QuotaCount {
+interface QuotaCount {
   allowed: boolean;
   /** Requests still allowed in this window after this one. */
   remaining: number;

@@ -12,7 +12,7 @@ import { fromBase64Url, toBase64Url, utf8 } from "./encoding";
  * `t` every translation (newest first: created_at, then id), `l` a language's translations (video id, then subtitle
  * id; 0 for a video's empty position), `h` a user's subtitle history (newest first: created_at, then id).
  */
-export const CURSOR_LISTS = ["t", "l", "h"] as const;
+const CURSOR_LISTS = ["t", "l", "h"] as const;
 export type CursorList = (typeof CURSOR_LISTS)[number];
 
 /** A position in a list: its two sort key columns, whole numbers (seconds, ids). */
@@ -22,7 +22,7 @@ export interface Cursor {
 }
 
 /** Longer than any cursor this API writes (two 16-digit numbers in a small JSON): a longer one is refused unread. */
-export const MAX_CURSOR_LENGTH = 120;
+const MAX_CURSOR_LENGTH = 120;
 
 const KeyPart = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const Wire = z.object({ l: z.enum(CURSOR_LISTS), k: z.tuple([KeyPart, KeyPart]) }).strict();
@@ -30,7 +30,7 @@ const Wire = z.object({ l: z.enum(CURSOR_LISTS), k: z.tuple([KeyPart, KeyPart]) 
 export const encodeCursor = (c: Cursor) => toBase64Url(utf8(JSON.stringify({ l: c.list, k: c.key })));
 
 /** The cursor a string stands for, or undefined when it is not one this API wrote (malformed or tampered). */
-export function decodeCursor(s: string): Cursor | undefined {
+function decodeCursor(s: string): Cursor | undefined {
   if (s.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(s)) return undefined;
   try {
     const parsed = Wire.safeParse(JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(fromBase64Url(s))));

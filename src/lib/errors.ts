@@ -24,7 +24,7 @@ export const VCODE = {
   unavailable: 5503,
   badLogin: 7403,
 } as const;
-export type Vcode = (typeof VCODE)[keyof typeof VCODE];
+type Vcode = (typeof VCODE)[keyof typeof VCODE];
 
 /** The one table from error code to HTTP status, so a call site names only the code (docs/spec/wire.md, "Errors"). */
 const STATUS_OF: Record<Vcode, number> = {
@@ -46,7 +46,7 @@ const STATUS_OF: Record<Vcode, number> = {
   [VCODE.badLogin]: 401,
 };
 
-export interface ApiErrorOptions {
+interface ApiErrorOptions {
   details?: FieldProblem[];
   /** Extra top-level body fields, e.g. `current_timestamp` on a stale signature. */
   extra?: Record<string, unknown>;

@@ -1,26 +1,26 @@
 import { ApiError } from "./errors";
 
 /** Wire id suffixes: `<integer><suffix>`. v3 shows the bare integers. */
-export const SUFFIX = {
-  user: "u",
-  video: "v",
-  container: "c",
-  list: "l",
-  notification: "n",
-  thread: "t",
-  message: "m",
-  application: "a",
-  genre: "g",
-  timedComment: "tc",
-  subtitle: "s",
-  subtitleReport: "r",
-  job: "j",
-  webhook: "w",
-  webhookEvent: "e",
-  webhookDelivery: "d",
-  playbackStream: "ps",
-} as const;
-export type Suffix = (typeof SUFFIX)[keyof typeof SUFFIX];
+type Suffixes = {
+  user: "u";
+  video: "v";
+  container: "c";
+  list: "l";
+  notification: "n";
+  thread: "t";
+  message: "m";
+  application: "a";
+  genre: "g";
+  timedComment: "tc";
+  subtitle: "s";
+  subtitleReport: "r";
+  job: "j";
+  webhook: "w";
+  webhookEvent: "e";
+  webhookDelivery: "d";
+  playbackStream: "ps";
+};
+type Suffix = Suffixes[keyof Suffixes];
 
 // At most 15 digits keeps every id inside Number.MAX_SAFE_INTEGER; a leading zero is not an id.
 const DIGITS = "([1-9][0-9]{0,14})";

@@ -4,7 +4,7 @@
  * `warn` and `error` lines go through `console.warn` and `console.error` and can be filtered and alerted on.
  * Fields never hold credentials: callers pass redacted paths and no bodies.
  */
-export type LogLevel = "info" | "warn" | "error";
+type LogLevel = "info" | "warn" | "error";
 
 export function log(level: LogLevel, fields: Record<string, unknown>) {
   const line = JSON.stringify({ level, time: new Date().toISOString(), ...fields });

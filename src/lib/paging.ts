@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { type Cursor, encodeCursor } from "./cursor";
 import { ApiError } from "./errors";
 
-export const DEFAULT_PER_PAGE = 25;
+const DEFAULT_PER_PAGE = 25;
 export const MAX_PER_PAGE = 100;
 
 /**
@@ -125,7 +125,7 @@ export function pageUrl(requestUrl: string, page: number) {
 }
 
 /** The request's own URL after a cursor: as `pageUrl`, with `cursor=` in place of any `page`. */
-export function cursorUrl(requestUrl: string, cursor: string) {
+function cursorUrl(requestUrl: string, cursor: string) {
   const url = new URL(requestUrl);
   for (const name of [...CREDENTIAL_PARAMS, "page"]) url.searchParams.delete(name);
   url.searchParams.set("cursor", cursor);
@@ -135,7 +135,7 @@ export function cursorUrl(requestUrl: string, cursor: string) {
 const Pagination = z.object({ previous: z.string().nullable(), next: z.string().nullable() });
 
 /** What `listEnvelope` answers: the items of one page, or their ids with `only_ids=true`. */
-export interface ListEnvelope<W> {
+interface ListEnvelope<W> {
   more: boolean;
   response: W[] | string[];
   cursor?: string;

@@ -24,7 +24,7 @@ const GRANT_RE = /^pg1\.([1-9][0-9]{0,14})\.([1-9][0-9]{0,14})\.([a-z0-9]{1,8}|-
 
 /** Why a grant is refused, each its own answer (the 403 names it). */
 export const GRANT_REFUSALS = ["bad", "expired", "video", "application", "viewer", "region"] as const;
-export type GrantRefusal = (typeof GRANT_REFUSALS)[number];
+type GrantRefusal = (typeof GRANT_REFUSALS)[number];
 
 export const GRANT_REFUSAL_TEXT: Record<GrantRefusal, string> = {
   bad: "not a playback grant of this service (malformed or altered)",
@@ -36,7 +36,7 @@ export const GRANT_REFUSAL_TEXT: Record<GrantRefusal, string> = {
 };
 
 /** Who a grant is issued to. `viewerToken`: the session token sent, when it has a session token's shape. */
-export interface GrantSubject {
+interface GrantSubject {
   videoId: number;
   applicationId: number;
   viewerToken?: string;
@@ -50,13 +50,13 @@ export interface GrantPresented {
   caller?: { applicationId: number | null; viewerToken?: string };
 }
 
-export interface GrantClaims {
+interface GrantClaims {
   videoId: number;
   applicationId: number;
   expiresAt: number;
 }
 
-export type GrantCheck = { ok: true; claims: GrantClaims } | { ok: false; reason: GrantRefusal };
+type GrantCheck = { ok: true; claims: GrantClaims } | { ok: false; reason: GrantRefusal };
 
 /** The grant's HMAC key, derived from `secret` for grants alone. */
 const grantKey = (secret: string) => derivedHmacKey(secret, HKDF_INFO);

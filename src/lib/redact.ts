@@ -2,7 +2,7 @@
  * Log lines never carry a credential (docs/api.md, "API conventions"). The interface puts session tokens in paths
  * (`/v5/sessions/<token>.json`) and in `token=`, so anything logged that may hold a URL goes through here first.
  */
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /**
  * Query parameters that carry a credential anywhere in the API: v4/v5 `token`, v3 OAuth (`client_secret`, `password`,

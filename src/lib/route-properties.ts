@@ -5,18 +5,8 @@
  */
 
 /** The kinds of per-user write limit (docs/api.md, "Write limits"); each is its own policy and quota. */
-export const WRITE_KINDS = [
-  "threads",
-  "messages",
-  "timedComments",
-  "votes",
-  "reports",
-  "suggestions",
-  "imports",
-  "catalogue",
-  "webhooks",
-] as const;
-export type WriteKind = (typeof WRITE_KINDS)[number];
+export type WriteKind =
+  "threads" | "messages" | "timedComments" | "votes" | "reports" | "suggestions" | "imports" | "catalogue" | "webhooks";
 
 /** The generations an edge-cached answer depends on: the whole catalogue, and a video's own for its timed comments. */
 export type CacheScope = "catalogue" | `video:${number}`;
@@ -26,7 +16,7 @@ export type CacheScope = "catalogue" | `video:${number}`;
  * `Cache-Control: public` and an ETag. `user`: it shows one user's data, never shared. `none`: shared by nobody
  * because it changes on every call (a random pick, the health of the bindings).
  */
-export type CacheDecision = "public" | "user" | "none";
+type CacheDecision = "public" | "user" | "none";
 
 type WriteDecision =
   /** Counted against this limit, per user (per signed application for `webhooks`). */

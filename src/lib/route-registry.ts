@@ -44,7 +44,7 @@ export function registeredRoutes(): readonly RegisteredRoute[] {
   return ROUTES;
 }
 
-export type MatchedRoute = { route: RegisteredRoute; params: Record<string, string> };
+type MatchedRoute = { route: RegisteredRoute; params: Record<string, string> };
 
 /**
  * The route a request at `routingPath` reaches (HEAD as GET), with its decoded path parameters. Where a literal and a

@@ -7,7 +7,7 @@ import { declaredProperties } from "./route-properties";
 import { type RegisteredRoute, honoPath, mountRoutes, recordRoute } from "./route-registry";
 import { queryFields, shapeOf, tolerantMiddlewareFor } from "./tolerant-input";
 
-export function zodProblems(error: ZodError, where?: string): FieldProblem[] {
+function zodProblems(error: ZodError, where?: string): FieldProblem[] {
   const whole = !where || where === "json" || where === "form" ? "body" : where;
   const name = (path: PropertyKey[]) => (path.length ? path.map(String).join(".") : whole);
   return error.issues.map((issue) => ({ field: name(issue.path), message: issue.message }));

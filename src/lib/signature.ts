@@ -32,8 +32,7 @@ function signedTarget(rawUrl: string, headerTimestamp?: string) {
  * target and body only; 2 (`sig_v=2` in the query, itself signed) puts the method in front, so a signature made for a
  * GET cannot be sent as a DELETE. Requests whose only credential is the signature must use 2 for writes.
  */
-export const SIGNATURE_VERSIONS = [1, 2] as const;
-export type SignatureVersion = (typeof SIGNATURE_VERSIONS)[number];
+export type SignatureVersion = 1 | 2;
 
 /** The query parameter that names the signing version; absent means 1. */
 export const SIGNATURE_VERSION_PARAM = "sig_v";
@@ -58,7 +57,7 @@ export function signedMessageBytes(
   return message;
 }
 
-export async function signatureMatches(secret: string, message: string | Uint8Array, signature: string): Promise<boolean> {
+async function signatureMatches(secret: string, message: string | Uint8Array, signature: string): Promise<boolean> {
   return timingSafeEqual(await hmacSha1Hex(secret, message), signature.toLowerCase());
 }
 
@@ -66,7 +65,7 @@ export async function signatureMatches(secret: string, message: string | Uint8Ar
  * A secret that rotates with an overlap (docs/decisions.md, "Secret rotation"): the current one, and the one before
  * the last rotation with the unix second its overlap ends (both null once it ended or was ended).
  */
-export interface RotatingSecret {
+interface RotatingSecret {
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: number | null;

@@ -193,7 +193,7 @@ export function queryFields(shape: Record<string, z.ZodType>, queries: (key: str
 }
 
 /** The middleware for one route whose body is (or may be) a JSON object. */
-export function tolerantJsonBody(schema: z.ZodType, required: boolean, jsonOnly: boolean): MiddlewareHandler {
+function tolerantJsonBody(schema: z.ZodType, required: boolean, jsonOnly: boolean): MiddlewareHandler {
   const shape = shapeOf(schema) ?? {};
   return async (c, next) => {
     // A route that also takes raw files reads them byte for byte; only its JSON form is read tolerantly.
@@ -246,7 +246,7 @@ export function tolerantMiddlewareFor(request: { query?: unknown; body?: RouteBo
  * A scalar query parameter sent twice is read as its last value (a client appends its own `access_token` or `page` to
  * a URL that already has one) instead of a 400 for "expected string, received array".
  */
-export function tolerantQuery(schema: z.ZodType): MiddlewareHandler {
+function tolerantQuery(schema: z.ZodType): MiddlewareHandler {
   const shape = shapeOf(schema) ?? {};
   const scalar = Object.keys(shape).filter((key) => defOf(baseOf(shape[key])).type !== "array");
   return async (c, next) => {

@@ -5,7 +5,7 @@ import { sha256Hex, utf8 } from "./encoding";
 export const V3_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 const ISSUER = "media-catalogue/v3";
 
-export interface V3Claims {
+interface V3Claims {
   clientId: number;
   userId?: number;
 }
@@ -46,7 +46,7 @@ export async function issueV3Token(secret: string, claims: V3Claims, now = Math.
   return jwt.sign(utf8(secret));
 }
 
-export type V3TokenCheck = { ok: true; claims: V3Claims } | { ok: false; reason: "expired" | "invalid" };
+type V3TokenCheck = { ok: true; claims: V3Claims } | { ok: false; reason: "expired" | "invalid" };
 
 const INVALID: V3TokenCheck = { ok: false, reason: "invalid" };
 

@@ -16,7 +16,7 @@ export const LEGACY_SIGNATURE_UNTIL = "2027-06-30";
 const SCHEME = "v1";
 
 /** How far a receiver should accept `webhook-timestamp` from its own clock. */
-export const WEBHOOK_SIGNATURE_TOLERANCE_SECONDS = 300;
+const WEBHOOK_SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /** The Standard Webhooks secret prefix. */
 const SECRET_PREFIX = "whsec_";

@@ -8,7 +8,7 @@
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
-export interface WebhookUrlRules {
+interface WebhookUrlRules {
   /** WEBHOOKS_ALLOW_LOOPBACK === "true": local development and tests may use http(s) receivers on loopback. */
   allowLoopback: boolean;
   /** The origins of this service (the request's and API_ORIGIN): a receiver there would call the API itself. */

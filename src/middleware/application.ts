@@ -84,7 +84,7 @@ function signatureVersion(raw: string | undefined): SignatureVersion {
 export const signedApplication = (c: Context<AppEnv>): Application | undefined => (c.get("appSigned") ? c.get("application") : undefined);
 
 /** Says that the unsigned `app=` of the request names no known application and was not used. */
-export const APP_IGNORED_HEADER = "x-app-ignored";
+const APP_IGNORED_HEADER = "x-app-ignored";
 
 const unknownApplication = (rawApp: string) =>
   new ApiError(VCODE.invalidSignature, `unknown application '${rawApp}'`, {

@@ -6,7 +6,7 @@ import { propertiesOf } from "../lib/route-registry";
 import type { AppEnv } from "../types";
 
 /** Default ceiling for JSON bodies. Routes that take files declare their own (`bodyLimit`, src/lib/route-properties.ts). */
-export const DEFAULT_BODY_LIMIT = 64 * 1024;
+const DEFAULT_BODY_LIMIT = 64 * 1024;
 /** Subtitle uploads (raw or JSON-wrapped): the file limit of docs/api.md, "Subtitle files". */
 export const SRT_UPLOAD_LIMIT = SUBTITLE_LIMITS.bytes;
 

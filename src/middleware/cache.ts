@@ -10,7 +10,7 @@ import { EDGE_MAX_AGE_SECONDS, EDGE_STALE_SECONDS, edgeKey, freshness, generatio
 import type { AppEnv } from "../types";
 import { deferOf } from "./session";
 
-export const PUBLIC_CACHE_CONTROL = `public, max-age=${EDGE_MAX_AGE_SECONDS}, stale-while-revalidate=${EDGE_STALE_SECONDS}`;
+const PUBLIC_CACHE_CONTROL = `public, max-age=${EDGE_MAX_AGE_SECONDS}, stale-while-revalidate=${EDGE_STALE_SECONDS}`;
 
 /**
  * A public read's answer as the edge cache shares it: `Cache-Control: public`, a strong ETag over the body, and 304

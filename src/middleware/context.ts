@@ -25,7 +25,7 @@ function parseBookmarks(header: string | undefined) {
 /** A client's own id is kept, so its logs and ours share one key; anything else could forge or flood log lines. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function requestIdOf(headers: Headers): string {
+function requestIdOf(headers: Headers): string {
   const own = headers.get("x-request-id");
   if (own && SANE_REQUEST_ID.test(own)) return own;
   return headers.get("cf-ray") ?? crypto.randomUUID();
@@ -37,7 +37,7 @@ export function requestIdOf(headers: Headers): string {
  * content type says (docs/decisions.md, "Holding up outside"). /docs is Swagger UI and sets its own policy on its
  * routes (src/routes/docs.ts), which this default leaves as it is; its static files are served before the Worker.
  */
-export const DATA_CSP = "default-src 'none'; sandbox";
+const DATA_CSP = "default-src 'none'; sandbox";
 
 /** On every response that has not set its own, so no route can leave them out; HSTS is added on HTTPS ones. */
 const SECURITY_HEADERS = {

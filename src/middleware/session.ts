@@ -16,7 +16,7 @@ export function requestToken(c: TokenSource) {
 }
 
 /** Says on a public read that the user token sent was not used (docs/api.md, "What the API tolerates"). */
-export const TOKEN_IGNORED_HEADER = "x-token-ignored";
+const TOKEN_IGNORED_HEADER = "x-token-ignored";
 
 /** `waitUntil` of the request when the runtime gives one (Hono's getter throws otherwise): work after the response. */
 export function deferOf(c: { executionCtx: { waitUntil(p: Promise<unknown>): void } }): Defer | undefined {

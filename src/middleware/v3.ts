@@ -4,7 +4,7 @@ import { verifyV3Token } from "../lib/v3-tokens";
 import type { AppEnv } from "../types";
 
 /** When v4 took over; sent as the RFC 9745 `Deprecation` date on every v3 response. */
-export const V3_DEPRECATED_AT = "@1356998400";
+const V3_DEPRECATED_AT = "@1356998400";
 
 /** The v4 equivalent of each v3 listing, for the `Link: rel="successor-version"` header. */
 function successorOf(path: string): string {

@@ -17,7 +17,7 @@ import type { AppEnv } from "../types";
 export const WRITE_WINDOW_SECONDS = 60;
 
 /** Requests each kind allows per user (or application) and window. */
-export const WRITE_LIMITS = {
+const WRITE_LIMITS = {
   threads: 10,
   messages: 30,
   timedComments: 30,

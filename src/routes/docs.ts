@@ -6,14 +6,14 @@ import type { AppEnv } from "../types";
  * copied by scripts/docs-assets.mjs), so the page works offline and makes no third-party request. Not in the
  * OpenAPI document: it is a page for people, not part of the API.
  */
-export const DOCS_ASSETS = { script: "/docs/swagger-ui-bundle.js", style: "/docs/swagger-ui.css" } as const;
+const DOCS_ASSETS = { script: "/docs/swagger-ui-bundle.js", style: "/docs/swagger-ui.css" } as const;
 
 /**
  * Everything the page runs and loads comes from this origin: the pinned bundle, the initializer below (a file,
  * not inline, so script-src needs no 'unsafe-inline') and /openapi.json; "try it" requests go here too. Swagger
  * UI's icons are data: URIs.
  */
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",

@@ -15,11 +15,11 @@ import { formatId } from "../lib/ids";
 import type { User } from "../types";
 
 /** Anything with a state: a row, or a projection of one (`{ state: r.containerState }`). */
-export interface Stated {
+interface Stated {
   state: string;
 }
 /** A container as these rules need it: its id (to look up managers) and state. */
-export interface StatedContainer extends Stated {
+interface StatedContainer extends Stated {
   id: number;
 }
 
@@ -48,7 +48,7 @@ export async function isListedManager(db: DB, user: User | undefined, containerI
  * lifetime, so a handler that asks twice (or a loop over rows of the same container) reads D1 once; make
  * a new one per call, since a write may change the managers.
  */
-export interface Caller {
+interface Caller {
   readonly db: DB;
   readonly user: User | undefined;
   manages(containerId: number): Promise<boolean>;
@@ -92,7 +92,7 @@ export async function requireVisibleVideo<F extends { video: Stated; container: 
   return found;
 }
 
-export const NOT_MANAGER = "only staff and the container's managers may do this";
+const NOT_MANAGER = "only staff and the container's managers may do this";
 
 /**
  * A container (or a video, with `video`) the caller may manage. Otherwise: 404 when it is missing or hidden

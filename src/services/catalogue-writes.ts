@@ -64,7 +64,7 @@ type ContainerType = (typeof CONTAINER_TYPES)[number];
 type VideoType = (typeof VIDEO_TYPES)[number];
 
 /** The video types each container type holds. */
-export const VIDEO_TYPES_OF: Record<ContainerType, readonly VideoType[]> = {
+const VIDEO_TYPES_OF: Record<ContainerType, readonly VideoType[]> = {
   series: ["episode", "clip", "trailer"],
   film: ["movie", "clip", "trailer"],
   news: ["news_clip", "clip"],
@@ -108,7 +108,7 @@ function licenseRows(licenses: Array<{ region: string; platforms: Array<LicenseR
   return [...rows.values()];
 }
 
-export function assertVideoTypeFits(type: VideoType, containerType: ContainerType) {
+function assertVideoTypeFits(type: VideoType, containerType: ContainerType) {
   if (!VIDEO_TYPES_OF[containerType].includes(type)) {
     throw ApiError.field("type", `a ${containerType} holds ${VIDEO_TYPES_OF[containerType].join(", ")} videos, not ${type}`);
   }
@@ -149,7 +149,7 @@ export async function createContainer({ db, env }: Deps, body: ContainerCreate):
 }
 
 /** Which of the staff-only fields a body sends. */
-export function staffOnlyFields(body: ContainerUpdate) {
+function staffOnlyFields(body: ContainerUpdate) {
   return STAFF_ONLY.filter((path) => {
     const [head, sub] = path.split(".") as [keyof ContainerUpdate, string?];
     const value = body[head];

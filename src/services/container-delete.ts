@@ -12,7 +12,7 @@ export const CONTAINER_DELETE_SYNC_ROWS = 500;
  * Videos one chunk statement deletes: each deleted video rebuilds its container's document, which counts the videos
  * still there, so a chunk costs about (chunk x remaining videos) rows.
  */
-export const DELETE_CHUNK_VIDEOS = 10;
+const DELETE_CHUNK_VIDEOS = 10;
 
 export interface ContainerRemoval extends Record<string, unknown> {
   container_id: string;

@@ -22,7 +22,7 @@ import { KV_KEYS, cachedJson } from "./kv-cache";
 type ContainerType = (typeof CONTAINER_TYPES)[number];
 type GenreSet = (typeof GENRE_SETS)[number];
 
-export interface ListingFilters extends ListingFilterValues {
+interface ListingFilters extends ListingFilterValues {
   type?: ContainerType;
   hosted?: boolean;
   licensed?: boolean;
@@ -113,7 +113,7 @@ export async function bulkContainers(deps: Deps, tokens: string[], type?: Contai
   return ids.flatMap((id) => byId.get(id) ?? []).filter((r) => isVisible(r) && (!type || r.type === type));
 }
 
-export interface ListingQuery extends ListingFilters {
+interface ListingQuery extends ListingFilters {
   sort: ContainerSort;
   direction?: "asc" | "desc";
 }

@@ -8,7 +8,7 @@ import type { User } from "../types";
 import { caller, requireManager, requireVisibleContainer } from "./access";
 import { type Deps, viewer as whoAsks } from "./deps";
 
-export interface ContainerVideosFilter {
+interface ContainerVideosFilter {
   state?: (typeof VIDEO_STATES)[number];
   type?: (typeof VIDEO_TYPES)[number];
   number?: number;
@@ -16,7 +16,7 @@ export interface ContainerVideosFilter {
 }
 
 /** Who asks: the user, if any, and the 401 to throw when pending or blocked videos are asked for without one. */
-export interface Viewer {
+interface Viewer {
   user: User | undefined;
   signInError: () => Error;
 }

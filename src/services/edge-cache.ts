@@ -19,7 +19,7 @@ export const EDGE_MAX_AGE_SECONDS = 60;
 export const EDGE_STALE_SECONDS = 300;
 
 /** `catalogue`: every public catalogue read. `video:<id>`: a video's timed comments, which any user writes. */
-export type Scope = CacheScope;
+type Scope = CacheScope;
 
 const genKey = (scope: Scope) => `gen:${scope}`;
 

@@ -25,7 +25,7 @@ export const MAX_SUBSCRIPTIONS = 10_000;
 export type FollowKind = "subscriptions" | "markers";
 const TABLE: Record<FollowKind, FollowTable> = { subscriptions, markers };
 
-export type FollowEntry = { kind: "c"; container: ContainerRow } | { kind: "v"; video: VideoRow; container: ContainerRow };
+type FollowEntry = { kind: "c"; container: ContainerRow } | { kind: "v"; video: VideoRow; container: ContainerRow };
 export interface FollowItem {
   entry: FollowEntry;
   /** Unix seconds: when the user subscribed or marked it. */

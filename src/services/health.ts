@@ -6,10 +6,10 @@ import type { Deps } from "./deps";
 
 /** `shards`: every shard database the catalogue's `shards` table names (docs/decisions.md, "Shards"). */
 export const HEALTH_CHECKS = ["d1", "kv", "r2", "queue", "shards"] as const;
-export type HealthCheck = (typeof HEALTH_CHECKS)[number];
+type HealthCheck = (typeof HEALTH_CHECKS)[number];
 /** `missing`: the binding is absent or not what it should be (a configuration error, not an outage). */
-export type CheckState = "ok" | "error" | "timeout" | "missing";
-export interface Health {
+type CheckState = "ok" | "error" | "timeout" | "missing";
+interface Health {
   status: "ok" | "unavailable";
   checks: Record<HealthCheck, CheckState>;
   /** Each shard's own state, by shard number (`shards` in `checks` is the worst of them). */
@@ -28,7 +28,7 @@ export interface Migrations {
 }
 
 /** Each check's limit: a load balancer polling /health must get an answer well before its own timeout. */
-export const CHECK_TIMEOUT_MS = 2_000;
+const CHECK_TIMEOUT_MS = 2_000;
 
 /** Keys nothing writes: a read that finds nothing proves the store answers, without data or cost to speak of. */
 const PROBE_KEY = "health/probe";

@@ -29,9 +29,8 @@ export const MAX_LIST_ITEMS = 1000;
 /** Id arrays whose JSON is larger than this go to R2 instead of the jobs row. */
 export const INLINE_PAYLOAD_LIMIT = 8 * 1024;
 
-export const SKIP_REASONS = ["malformed", "not found", "not normal", "duplicate"] as const;
-export type SkipReason = (typeof SKIP_REASONS)[number];
-export interface Skipped {
+type SkipReason = "malformed" | "not found" | "not normal" | "duplicate";
+interface Skipped {
   id: string;
   reason: SkipReason;
 }
@@ -53,7 +52,7 @@ interface Candidate {
 }
 
 /** Parses and de-duplicates ids in order: the first occurrence keeps its position. */
-export function planListEdit(ids: string[]) {
+function planListEdit(ids: string[]) {
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   const skipped: Array<Skipped & { index: number }> = [];
@@ -128,7 +127,7 @@ export function assertEditable(listId: number) {
   }
 }
 
-export interface ListPage {
+interface ListPage {
   list: ListRow;
   titles: Record<string, string>;
   source: ListSource;

@@ -20,10 +20,10 @@ import { authenticate, badLogin } from "./sessions";
  *   over many addresses is slowed, while a client that logged in before still gets in with the right password.
  * Windows are 60 s, aligned to the clock; Retry-After says when the exhausted one ends.
  */
-export const LOGIN_WINDOW_SECONDS = 60;
+const LOGIN_WINDOW_SECONDS = 60;
 
 /** How long a client that logged in to an account stays known to it: the ceiling does not slow its right password. */
-export const KNOWN_CLIENT_SECONDS = 90 * 24 * 60 * 60;
+const KNOWN_CLIENT_SECONDS = 90 * 24 * 60 * 60;
 
 /**
  * The client a limit counts: `CF-Connecting-IP` (Cloudflare sets it on every request; only local runs lack it and
@@ -48,7 +48,7 @@ export function clientOf(address: string): string {
 }
 
 /** The login policies as `RateLimit-Policy` names them. */
-export const LOGIN_POLICIES = {
+const LOGIN_POLICIES = {
   address: { name: "login-address", quota: 20, window: LOGIN_WINDOW_SECONDS },
   account: { name: "login-account", quota: 10, window: LOGIN_WINDOW_SECONDS },
   // Twice a client's own quota: no single client (a stuck device with an old password) can spend it alone.

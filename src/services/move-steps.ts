@@ -12,7 +12,7 @@ import { MOVED_TABLES, type MovedTable, type ShardTable } from "../db/shard-sche
 /** Changes one replay step reads from the log (and rows it reads back from the source, at most). */
 export const REPLAY_WINDOW = 500;
 /** Rows one step of the content check compares. */
-export const CHECK_CHUNK_ROWS = 500;
+const CHECK_CHUNK_ROWS = 500;
 
 /** A row's content as compared: its columns in order, without the rowid (which differs between shards). */
 const content = (row: ShardRow) => JSON.stringify(Object.entries(row).filter(([c]) => c !== "_rowid"));

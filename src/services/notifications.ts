@@ -28,7 +28,7 @@ import { isListedManager } from "./access";
 /** Characters of a notification's content (after trimming); small enough to travel in the job's params. */
 export const MAX_NOTIFICATION_LENGTH = 2000;
 /** Subscribers per fan-out statement: one INSERT ... SELECT each, so the chunk size binds no parameters. */
-export const FANOUT_CHUNK = 500;
+const FANOUT_CHUNK = 500;
 
 /** `jobs.params` of a notification-fanout job. */
 export const NotificationFanoutParams = z.object({
@@ -95,7 +95,7 @@ export async function readInboxPage(db: DB, userId: number, unreadOnly: boolean,
   return { rows, refs: await loadRefs(db, rows.slice(0, perPage)) };
 }
 
-export async function loadRefs(db: DB, rows: NotificationRow[]): Promise<NotificationRefs> {
+async function loadRefs(db: DB, rows: NotificationRow[]): Promise<NotificationRefs> {
   const containerIds = [...new Set(rows.map((r) => r.containerId).filter((id): id is number => id !== null))];
   const senderIds = [...new Set(rows.map((r) => r.senderId).filter((id): id is number => id !== null))];
   const [cs, us] = await Promise.all([findContainersByIds(db, containerIds), findUserRefs(db, senderIds)]);

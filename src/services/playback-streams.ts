@@ -110,7 +110,7 @@ export async function removeStream(deps: Deps, user: User, videoId: number, stre
 }
 
 /** Who asks for a video's streams: the signed application, the user (or a session check riding along), the request. */
-export interface PlaybackCaller {
+interface PlaybackCaller {
   user?: User;
   application: Application;
   /** The session token sent, when it has a session token's shape: the viewer the grant is bound to. */

@@ -17,7 +17,7 @@ import type { Deps } from "./deps";
 export const SEARCH_CONTAINER_CANDIDATES = 100;
 export const SEARCH_VIDEO_CANDIDATES = 60;
 
-export interface SearchRequest {
+interface SearchRequest {
   /** The words as the client sent them (trimmed, at most 200 characters). */
   term: string;
   /** The autocomplete form (`c=`): the last word is a prefix, films link to their movie. */

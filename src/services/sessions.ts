@@ -60,7 +60,7 @@ async function background(work: Promise<unknown>, defer: Defer | undefined) {
   else await guarded;
 }
 
-export type LiveSession = { user: User; expiresAt: number };
+type LiveSession = { user: User; expiresAt: number };
 
 /**
  * The live session of a token: one indexed read. An expired session is treated as deleted (and deleted, after the
@@ -89,7 +89,7 @@ async function settleSession(db: DB, tokenHash: string, cut: ExpiryCut, row: Ses
 }
 
 /** A session check that can ride in a service's first batch (`batchWith`), or run alone when asked first. */
-export interface PendingSession extends Rider {
+interface PendingSession extends Rider {
   /** The session's user: at once when the check has travelled, else one read of its own. */
   user(): Promise<User | undefined>;
 }
@@ -139,7 +139,7 @@ export async function sessionUser(db: DB, token: string, defer?: Defer) {
   return (await liveSession(db, token, defer))?.user;
 }
 
-export type NewSession = { token: string; expiresAt: number };
+type NewSession = { token: string; expiresAt: number };
 
 async function newSessionRow(db: DB, user: User) {
   const token = newSessionToken();

@@ -13,9 +13,9 @@ import { outboxFailure } from "./shard-outbox-errors";
  */
 
 /** Outbox rows one drain takes. */
-export const CLEANUPS_PER_DRAIN = 20;
+const CLEANUPS_PER_DRAIN = 20;
 /** Rows one delete statement removes from a shard table; a drain stops after DRAIN_STATEMENTS statements. */
-export const CLEANUP_CHUNK_ROWS = 500;
+const CLEANUP_CHUNK_ROWS = 500;
 export const DRAIN_STATEMENTS = 40;
 
 export interface CleanupDrain {

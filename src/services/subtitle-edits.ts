@@ -45,7 +45,7 @@ import { sendDeliveries } from "../webhooks/pump";
 /** A restore of at most this many cues is one transaction, answered at once; a larger one runs as a job. */
 export const RESTORE_INLINE_CUES = IMPORT_CHUNK_ROWS;
 /** Job types that rewrite a whole track: a restore waits for none of them to be queued or running. */
-export const TRACK_JOB_TYPES = ["srt-import", "subtitle-restore"] as const;
+const TRACK_JOB_TYPES = ["srt-import", "subtitle-restore"] as const;
 
 const NOT_MANAGER = "only staff and the container's managers may change subtitles";
 

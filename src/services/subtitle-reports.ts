@@ -33,9 +33,9 @@ import type { Track } from "./subtitle-versions";
 export type { ReportAction, ReportRow, ReportStatus };
 
 /** The list's `status` filter: one status, or both. */
-export type ReportStatusFilter = ReportStatus | "all";
+type ReportStatusFilter = ReportStatus | "all";
 
-export interface ReportListFilters {
+interface ReportListFilters {
   status: ReportStatusFilter;
   language?: string;
 }

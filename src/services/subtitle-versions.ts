@@ -35,7 +35,7 @@ export interface Track {
   language: string;
 }
 
-export type VersionAuthor = Pick<NewVersion, "cause" | "authorId" | "applicationId" | "restoredFrom">;
+type VersionAuthor = Pick<NewVersion, "cause" | "authorId" | "applicationId" | "restoredFrom">;
 
 /** Where a version's cues live in R2: named by content, so a restore to known content writes no new object. */
 export const snapshotKey = (t: Track, hash: string) => `subtitle-versions/${t.videoId}/${t.language}/${hash}.json`;
@@ -139,7 +139,7 @@ export async function versionPage(deps: Deps, user: User | undefined, t: Track, 
 }
 
 /** Versions of the track by number, for a caller who may see the video; an unknown number is a 404 naming it. */
-export async function versionsOf(deps: Deps, user: User | undefined, t: Track, numbers: number[]) {
+async function versionsOf(deps: Deps, user: User | undefined, t: Track, numbers: number[]) {
   const { video, container, placement } = await visibleVideoPlacement(deps, user, t.videoId);
   const rows = await versionsByNumberQuery(readShard(deps, placement), t.videoId, t.language, numbers).all();
   return {

@@ -26,7 +26,7 @@ export type ImportMode = "create" | "match";
  * One subtitle to write: the segment it belongs to (by start) and `cue`, the number in time order of the first cue that
  * gave it its text (chunk keys are ranges of these); `from`, that cue's position and line in the file, for refusals.
  */
-export interface PlannedRow {
+interface PlannedRow {
   cue: number;
   startMs: number;
   endMs: number;
@@ -112,7 +112,7 @@ export async function importStarted(db: ShardDB, jobId: number) {
   return (await historiesWithPrefix(db, historyPrefix(jobId))).size > 0;
 }
 
-export interface ImportCounts {
+interface ImportCounts {
   cues: number;
   created: number;
   updated: number;

@@ -57,7 +57,7 @@ export async function countThreads(db: DB, owner: User, type: ThreadType, unread
 }
 
 /** The owner's live thread, or 404: threads they are not in, or have deleted, do not exist for them. */
-export async function requireThread(db: DB, owner: User, threadId: number): Promise<ThreadRow> {
+async function requireThread(db: DB, owner: User, threadId: number): Promise<ThreadRow> {
   const row = await findThread(db, threadId, owner.id);
   if (!row) throw ApiError.notFound();
   return row;

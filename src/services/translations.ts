@@ -22,18 +22,10 @@ import type { Paging } from "../lib/paging";
 import type { User } from "../types";
 import type { Deps } from "./deps";
 import { originLanguage, visibleContainerPlacement, visibleSubtitle } from "./localisation";
-import {
-  keysetAcrossShards,
-  pageAcrossShards,
-  shardMap,
-  type ShardPart,
-  readShard,
-  writeShard,
-  visibleVideoPlacement,
-} from "./shards";
+import { keysetAcrossShards, pageAcrossShards, shardMap, type ShardPart, readShard, writeShard, visibleVideoPlacement } from "./shards";
 
 /** The translation list's filters, validated by the contract (ids well-formed, `from` differs from `to`). */
-export interface TranslationFilters {
+interface TranslationFilters {
   from?: string;
   to?: string;
   video_id?: string;

@@ -60,7 +60,7 @@ async function withGenreNames(
   return [names, ...rest];
 }
 
-export interface V3GenreFilters extends LicenceFilter {
+interface V3GenreFilters extends LicenceFilter {
   originCountry?: string;
   subtitleLanguage?: string;
 }
@@ -121,7 +121,7 @@ export const V3_SEARCH_CANDIDATES = 120;
  * all words required. Control characters separate words like spaces: a NUL inside a quoted FTS5 string is a syntax
  * error, which would be a 500 (docs/decisions.md, "Real clients: a tolerant wire contract").
  */
-export function ftsQuery(query: string): string {
+function ftsQuery(query: string): string {
   const words = query
     .normalize("NFKC")
     .split(/[\s\p{P}\p{Cc}]+/u)

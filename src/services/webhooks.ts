@@ -34,9 +34,9 @@ export type { DeliveryRow, WebhookEndpointRow };
  * `whsec_` and 32 random bytes in standard base64 (the Standard Webhooks form; docs/decisions.md, "Signed webhooks"):
  * the HMAC key of the endpoint's deliveries, shown at creation and rotation only.
  */
-export const newWebhookSecret = () => standardSecret(crypto.getRandomValues(new Uint8Array(32)));
+const newWebhookSecret = () => standardSecret(crypto.getRandomValues(new Uint8Array(32)));
 
-export interface EndpointInput {
+interface EndpointInput {
   url?: string;
   events?: string[];
   description?: string | null;

@@ -27,7 +27,7 @@ function blocking(c: ContainerRow, ctx: ViewContext) {
   return { blocked: decision.blocked, blocking: decision.blocking };
 }
 
-export function containerApiUrl(c: Pick<ContainerRow, "id" | "type">, origin: string) {
+function containerApiUrl(c: Pick<ContainerRow, "id" | "type">, origin: string) {
   return `${origin}/v4/${PSEUDO_TYPE[c.type]}/${formatId(c.id, "c")}.json`;
 }
 

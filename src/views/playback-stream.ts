@@ -24,7 +24,7 @@ export function streamView(s: PlaybackStreamRow) {
 }
 
 /** Where a grant holder fetches a kept manifest: `/v4/videos/<id>/playback_manifests/<sha256>.<ext>?stream_id=<grant>`. */
-export const manifestUrl = (origin: string, s: PlaybackStreamRow, grant: string) =>
+const manifestUrl = (origin: string, s: PlaybackStreamRow, grant: string) =>
   `${origin}/v4/videos/${formatId(s.videoId, "v")}/playback_manifests/${sha256Of(s.manifestKey)}.${MANIFEST_EXTENSION[s.kind]}?stream_id=${grant}`;
 
 /**

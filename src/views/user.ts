@@ -3,7 +3,7 @@ import { formatId } from "../lib/ids";
 import { isoTime } from "../lib/time";
 
 /** The user summary of v5 sessions. The email is only shown to the user themself. */
-export function userSummary(user: User) {
+function userSummary(user: User) {
   return {
     id: formatId(user.id, "u"),
     username: user.username,

@@ -4,7 +4,7 @@ import { signatureHeader } from "../lib/webhook-signature";
 import { webhookEventView } from "./event-body";
 
 /** Identifies the sender to receivers and their firewalls; bump the version if the request format changes. */
-export const WEBHOOK_USER_AGENT = "media-catalogue-webhooks/1";
+const WEBHOOK_USER_AGENT = "media-catalogue-webhooks/1";
 
 /** What one HTTP attempt gave: a 2xx is a success, anything else (or no response) a failure with its reason. */
 export interface AttemptOutcome {
@@ -18,13 +18,13 @@ export interface AttemptOutcome {
 const MAX_ERROR_LENGTH = 200;
 
 /** The signing secrets: the current one, and the previous one while the rotation's overlap lasts. */
-export function signingSecrets(endpoint: DeliveryEndpoint, nowSeconds: number): string[] {
+function signingSecrets(endpoint: DeliveryEndpoint, nowSeconds: number): string[] {
   const until = endpoint.previousSecretUntil ? Math.floor(endpoint.previousSecretUntil.getTime() / 1000) : 0;
   return endpoint.previousSecret && until > nowSeconds ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
 }
 
 /** The exact bytes POSTed, and signed: the same event renders the same body on every attempt and redelivery. */
-export const deliveryBody = (event: DeliveryEvent, origin: string) => JSON.stringify(webhookEventView(event, origin));
+const deliveryBody = (event: DeliveryEvent, origin: string) => JSON.stringify(webhookEventView(event, origin));
 
 /**
  * POSTs one delivery and reports how it went; never throws. Redirects are not followed: a receiver that moved must

@@ -23,7 +23,7 @@ import { sendDeliveries, WebhookPumpMessage } from "./pump";
 export const MAX_ATTEMPTS = 8;
 /** Wait before attempt n + 1 after attempt n failed: 20.6 hours from the first attempt to the last. */
 export const BACKOFF_SECONDS = [10, 60, 300, 1800, 7200, 21600, 43200] as const;
-export const DELIVERY_TIMEOUT_MS = 10_000;
+const DELIVERY_TIMEOUT_MS = 10_000;
 /** An endpoint is paused when this many attempts in a row failed... */
 export const PAUSE_AFTER_FAILURES = 10;
 /** ...over at least this long (so a receiver down for a minute during a burst is not paused). */
@@ -31,13 +31,13 @@ export const PAUSE_AFTER_SECONDS = 3600;
 /** Events (and their deliveries) are kept this long for the delivery log and redelivery, then pruned by the sweeper. */
 export const EVENT_RETENTION_DAYS = 14;
 /** Deliveries claimed, and sent concurrently, per round. */
-export const CLAIM_BATCH = 10;
+const CLAIM_BATCH = 10;
 /** How long a claim holds: more than an attempt's timeout plus recording, so only a dead consumer loses it. */
 export const LEASE_SECONDS = 60;
 /** A consumer invocation stops starting rounds after this, and hands what is left to a new message. */
-export const RUN_BUDGET_MS = 20_000;
+const RUN_BUDGET_MS = 20_000;
 
-export interface DeliveryOptions {
+interface DeliveryOptions {
   /** The clock (default: the real one); tests move it. */
   now?: () => Date;
   timeoutMs?: number;
@@ -45,7 +45,7 @@ export interface DeliveryOptions {
   fetch?: typeof fetch;
 }
 
-export interface DeliveryRun {
+interface DeliveryRun {
   rounds: number;
   succeeded: number[];
   retrying: number[];

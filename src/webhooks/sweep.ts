@@ -4,9 +4,9 @@ import { EVENT_RETENTION_DAYS } from "./delivery";
 import { sendDeliveries } from "./pump";
 
 /** Leases taken back per sweep; far more than the consumers can hold at once (CLAIM_BATCH per running consumer). */
-export const RECLAIM_BATCH = 100;
+const RECLAIM_BATCH = 100;
 /** Events pruned per sweep: the backlog of a day goes in a few minutes without one long statement. */
-export const PRUNE_BATCH = 500;
+const PRUNE_BATCH = 500;
 
 export interface WebhookSweepResult {
   /** Deliveries whose consumer died mid-batch, back to pending. */

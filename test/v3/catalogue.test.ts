@@ -8,7 +8,6 @@ import { v3Token } from "../helpers/v3";
 let token: string;
 let film: Awaited<ReturnType<typeof createContainer>>;
 let movieId: number;
-const get = (path: string) => api(`${path}${path.includes("?") ? "&" : "?"}access_token=${token}`);
 
 beforeAll(async () => {
   token = await v3Token();
@@ -46,7 +45,7 @@ beforeAll(async () => {
 
 describe("v3 genres", () => {
   it("lists the 22 genres of the interface, id 16 before id 15", async () => {
-    const res = await get("/api/v3/genres/movies.json");
+    const res = await api("/api/v3/genres/movies.json", { query: { access_token: token } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { count: number; pagination: unknown; response: Array<{ id: number; name: string }> };
     expect(body.count).toBe(22);
@@ -58,7 +57,9 @@ describe("v3 genres", () => {
 
   it("keeps genres with matching resources for each filter", async () => {
     const names = async (path: string) =>
-      ((await (await get(path)).json()) as { response: Array<{ id: number }> }).response.map((g) => g.id);
+      ((await (await api(path, { query: { access_token: token } })).json()) as { response: Array<{ id: number }> }).response.map(
+        (g) => g.id,
+      );
     expect(await names("/api/v3/genres/movies.json?origin_country=fr")).toEqual([9]);
     expect(await names("/api/v3/genres/series.json?origin_country=KR")).toEqual([6, 18]);
     expect(await names("/api/v3/genres/movies.json?subtitle_language=de")).toEqual([9]);
@@ -69,7 +70,7 @@ describe("v3 genres", () => {
 
   it("refuses platform without watchable_in", async () => {
     for (const kind of ["series", "music_videos"]) {
-      const res = await get(`/api/v3/genres/${kind}.json?platform=web`);
+      const res = await api(`/api/v3/genres/${kind}.json?platform=web`, { query: { access_token: token } });
       expect(res.status, kind).toBe(400);
       expect(await res.json()).toEqual({ message: expect.stringContaining("platform"), status: 400, request_id: expect.any(String) });
     }
@@ -78,7 +79,7 @@ describe("v3 genres", () => {
 
 describe("v3 genres of music videos (the music set, which artists carry)", () => {
   const ids = async (path: string) => {
-    const res = await get(path);
+    const res = await api(path, { query: { access_token: token } });
     expect(res.status, path).toBe(200);
     return ((await res.json()) as { response: Array<{ id: number; name: string }> }).response.map((g) => g.id);
   };
@@ -96,7 +97,7 @@ describe("v3 genres of music videos (the music set, which artists carry)", () =>
   });
 
   it("lists the music set unfiltered, in listing order", async () => {
-    const res = await get("/api/v3/genres/music_videos.json");
+    const res = await api("/api/v3/genres/music_videos.json", { query: { access_token: token } });
     const body = (await res.json()) as { count: number; response: Array<{ id: number; name: string }> };
     expect(body.count).toBe(12);
     expect(body.response.map((g) => g.id)).toEqual(Array.from({ length: 12 }, (_, i) => 23 + i));
@@ -119,14 +120,14 @@ describe("v3 genres of music videos (the music set, which artists carry)", () =>
 
   it("answers 400 for malformed filters", async () => {
     for (const q of ["origin_country=japan", "subtitle_language=f", "watchable_in=jp&platform=vr"]) {
-      expect((await get(`/api/v3/genres/music_videos.json?${q}`)).status, q).toBe(400);
+      expect((await api(`/api/v3/genres/music_videos.json?${q}`, { query: { access_token: token } })).status, q).toBe(400);
     }
   });
 });
 
 describe("v3 coming soon", () => {
   it("pages with absolute next/previous links and v3 item fields", async () => {
-    const res = await get("/api/v3/coming_soon.json?per_page=2");
+    const res = await api("/api/v3/coming_soon.json?per_page=2", { query: { access_token: token } });
     const body = (await res.json()) as {
       count: number;
       pagination: { previous: string; next: string };
@@ -146,13 +147,18 @@ describe("v3 coming soon", () => {
     expect(body.response[0].genres).toEqual([{ id: 1, name: "Action & Adventure" }]);
     // Links carry no credentials (the client adds its own access_token, as the v3 gem does).
     expect(body.pagination.next).not.toContain("access_token");
-    const page2 = (await (await get(body.pagination.next)).json()) as { response: unknown[]; pagination: { previous: string } };
+    const page2 = (await (await api(body.pagination.next, { query: { access_token: token } })).json()) as {
+      response: unknown[];
+      pagination: { previous: string };
+    };
     expect(page2.response).toHaveLength(1);
     expect(page2.pagination.previous).toContain("page=1");
   });
 
   it("answers titles in the asked language, falling back to English", async () => {
-    const body = (await (await get("/api/v3/coming_soon/movies.json?language=ko")).json()) as { response: Array<Record<string, string>> };
+    const body = (await (await api("/api/v3/coming_soon/movies.json?language=ko", { query: { access_token: token } })).json()) as {
+      response: Array<Record<string, string>>;
+    };
     expect(body.response.map((r) => [r.title, r.title_language])).toEqual([
       ["곧 0", "ko"],
       ["Soon 1", "en"],
@@ -160,20 +166,24 @@ describe("v3 coming soon", () => {
   });
 
   it("filters by type, region and platform", async () => {
-    const series = (await (await get("/api/v3/coming_soon/series.json")).json()) as { response: Array<{ type: string }> };
+    const series = (await (await api("/api/v3/coming_soon/series.json", { query: { access_token: token } })).json()) as {
+      response: Array<{ type: string }>;
+    };
     expect(series.response.map((r) => r.type)).toEqual(["series"]);
-    const tv = (await (await get("/api/v3/coming_soon.json?watchable_in=us&platform=tv")).json()) as { response: Array<{ title: string }> };
+    const tv = (await (await api("/api/v3/coming_soon.json?watchable_in=us&platform=tv", { query: { access_token: token } })).json()) as {
+      response: Array<{ title: string }>;
+    };
     expect(tv.response.map((r) => r.title)).toEqual(["Soon 1"]);
   });
 });
 
 describe("v3 search", () => {
   it("requires a query", async () => {
-    expect((await get("/api/v3/search.json")).status).toBe(400);
+    expect((await api("/api/v3/search.json", { query: { access_token: token } })).status).toBe(400);
   });
 
   it("finds movies, series, artists and news in any language's titles", async () => {
-    const body = (await (await get("/api/v3/search.json?query=moon")).json()) as {
+    const body = (await (await api("/api/v3/search.json?query=moon", { query: { access_token: token } })).json()) as {
       response: Array<{ type: string; resource: Record<string, unknown> }>;
     };
     const types = body.response.map((r) => [r.type, r.resource.title]).sort();
@@ -189,7 +199,7 @@ describe("v3 search", () => {
       subtitles: { es: 60 },
     });
 
-    const fr = (await (await get("/api/v3/search.json?query=tranquille")).json()) as {
+    const fr = (await (await api("/api/v3/search.json?query=tranquille", { query: { access_token: token } })).json()) as {
       response: Array<{ type: string; resource: Record<string, unknown> }>;
     };
     expect(fr.response).toHaveLength(1);
@@ -198,7 +208,7 @@ describe("v3 search", () => {
       resource: { id: movieId, channel_id: film.id, origin_country: "France", formats: { flash_embed: expect.any(String) } },
     });
 
-    const soon = (await (await get("/api/v3/search.json?query=soon")).json()) as {
+    const soon = (await (await api("/api/v3/search.json?query=soon", { query: { access_token: token } })).json()) as {
       response: Array<{ type: string; resource: { type: string } }>;
     };
     expect(soon.response.map((r) => [r.type, r.resource.type]).sort()).toEqual([
@@ -209,10 +219,10 @@ describe("v3 search", () => {
   });
 
   it("links series to an episodes listing that answers", async () => {
-    const body = (await (await get("/api/v3/search.json?query=river")).json()) as {
+    const body = (await (await api("/api/v3/search.json?query=river", { query: { access_token: token } })).json()) as {
       response: Array<{ resource: { episodes: { uri: string } } }>;
     };
-    const episodes = (await (await get(body.response[0].resource.episodes.uri)).json()) as {
+    const episodes = (await (await api(body.response[0].resource.episodes.uri, { query: { access_token: token } })).json()) as {
       count: number;
       response: Array<Record<string, unknown>>;
     };
@@ -232,7 +242,7 @@ describe("v3 search", () => {
       ]);
     await createContainer({ type: "news", title: "Quokka News" }); // no licence: not watchable in any named region
     const titles = async (q: string) => {
-      const res = await get(`/api/v3/search.json?query=quokka${q}`);
+      const res = await api(`/api/v3/search.json?query=quokka${q}`, { query: { access_token: token } });
       expect(res.status, q).toBe(200);
       return ((await res.json()) as { response: Array<{ resource: { title: string } }> }).response.map((r) => r.resource.title).sort();
     };
@@ -243,7 +253,7 @@ describe("v3 search", () => {
     expect(await titles("&watchable_in=au&platform=mobile")).toEqual([]);
     expect(await titles("&watchable_in=nz&platform=web")).toEqual(["Quokka Road"]);
     for (const q of ["&platform=tv", "&watchable_in=au&platform=vr", "&watchable_in=aus"]) {
-      const res = await get(`/api/v3/search.json?query=quokka${q}`);
+      const res = await api(`/api/v3/search.json?query=quokka${q}`, { query: { access_token: token } });
       expect(res.status, q).toBe(400);
       expect(((await res.json()) as { status: number }).status).toBe(400);
     }
@@ -251,18 +261,24 @@ describe("v3 search", () => {
 
   it("follows title changes", async () => {
     const c = await createContainer({ type: "news", title: "Zebra Bulletin" });
-    expect(((await (await get("/api/v3/search.json?query=zebra")).json()) as { response: unknown[] }).response).toHaveLength(1);
+    expect(
+      ((await (await api("/api/v3/search.json?query=zebra", { query: { access_token: token } })).json()) as { response: unknown[] })
+        .response,
+    ).toHaveLength(1);
     await api(`/v4/containers/${c.wireId}.json`); // unrelated read keeps nothing stale
     await db().update(containers).set({ state: "blocked" }).where(eq(containers.id, c.id));
     await catalogueChanged();
-    expect(((await (await get("/api/v3/search.json?query=zebra")).json()) as { response: unknown[] }).response).toHaveLength(0);
+    expect(
+      ((await (await api("/api/v3/search.json?query=zebra", { query: { access_token: token } })).json()) as { response: unknown[] })
+        .response,
+    ).toHaveLength(0);
   });
 });
 
 describe("v3 movies, XML and deprecation", () => {
   it("lists movies with the v3 movie fields at /v3/movies.json and /api/v3/movies.json", async () => {
     for (const path of ["/v3/movies.json", "/api/v3/movies.json"]) {
-      const body = (await (await get(path)).json()) as { response: Array<Record<string, unknown>> };
+      const body = (await (await api(path, { query: { access_token: token } })).json()) as { response: Array<Record<string, unknown>> };
       const movie = body.response.find((m) => m.id === movieId)!;
       expect(movie).toMatchObject({
         title: "Quiet Harbour",
@@ -278,18 +294,18 @@ describe("v3 movies, XML and deprecation", () => {
 
   it("answers every v3 path in XML too", async () => {
     for (const path of ["/api/v3/genres/movies.xml", "/api/v3/coming_soon.xml", "/api/v3/search.xml?query=moon", "/v3/movies.xml"]) {
-      const res = await get(path);
+      const res = await api(path, { query: { access_token: token } });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("application/xml");
       const text = await res.text();
       expect(text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><response><count>\d+<\/count>/);
     }
-    const genres = await (await get("/api/v3/genres/movies.xml")).text();
+    const genres = await (await api("/api/v3/genres/movies.xml", { query: { access_token: token } })).text();
     expect(genres).toContain("<response><id>1</id><name>Action &amp; Adventure</name></response>");
   });
 
   it("marks v3 responses deprecated with a link to the v4 equivalent", async () => {
-    const res = await get("/api/v3/coming_soon.json");
+    const res = await api("/api/v3/coming_soon.json", { query: { access_token: token } });
     expect(res.headers.get("deprecation")).toMatch(/^@\d+$/);
     expect(res.headers.get("link")).toContain('</v4/lists/6l.json>; rel="successor-version"'.replace("</", "<https://api.test/"));
   });

@@ -15,7 +15,6 @@ let v2: { id: number; wireId: string; containerId: number };
 
 const url = (userId: string, token?: string, app = official, extra = "") =>
   `/v4/users/${userId}/subtitle_histories.json?app=${app}${token ? `&token=${token}` : ""}${extra}`;
-const post = (path: string, json?: unknown) => api(path, { method: "POST", json });
 type Page = { more: boolean; response: Array<Record<string, unknown>>; count?: number };
 
 beforeAll(async () => {
@@ -40,7 +39,7 @@ beforeAll(async () => {
 
 describe("subtitle histories: happy path", () => {
   it("lists the user's own history newest first in the v4 envelope", async () => {
-    const res = await post(url(owner.id, owner.token));
+    const res = await api(url(owner.id, owner.token), { method: "POST" });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Page;
     expect(body.more).toBe(true);
@@ -66,7 +65,7 @@ describe("subtitle histories: happy path", () => {
       [{ video_id: v2.wireId, language: "en" }, (h) => h.video_id === v2.wireId && h.language === "en"],
     ];
     for (const [filter, matches] of cases) {
-      const res = await post(url(owner.id, owner.token), { ...filter, per_page: 10, page: 2 });
+      const res = await api(url(owner.id, owner.token), { method: "POST", json: { ...filter, per_page: 10, page: 2 } });
       expect(res.status).toBe(200);
       const body = (await res.json()) as Page;
       expect(body.response).toHaveLength(10);
@@ -78,18 +77,21 @@ describe("subtitle histories: happy path", () => {
 
   it("reads about a page of rows whatever the filter", async () => {
     for (const filter of [{}, { video_id: v1.wireId }, { language: "en" }, { video_id: v1.wireId, language: "fr" }]) {
-      const res = await post(url(owner.id, owner.token), { ...filter, per_page: 5 });
+      const res = await api(url(owner.id, owner.token), { method: "POST", json: { ...filter, per_page: 5 } });
       expect(res.status).toBe(200);
       expect(rowsRead(res)).toBeLessThanOrEqual(5 + 1 + 5);
     }
   });
 
   it("counts with with_paging=true and ends with more: false", async () => {
-    const res = await post(url(owner.id, owner.token, official, "&with_paging=true"), {
-      video_id: v1.wireId,
-      language: "en",
-      per_page: 30,
-      page: 2,
+    const res = await api(url(owner.id, owner.token, official, "&with_paging=true"), {
+      method: "POST",
+      json: {
+        video_id: v1.wireId,
+        language: "en",
+        per_page: 30,
+        page: 2,
+      },
     });
     const body = (await res.json()) as Page;
     expect(body.count).toBe(40);
@@ -111,7 +113,7 @@ describe("subtitle histories: happy path", () => {
   });
 
   it("lets staff read anyone's history", async () => {
-    const res = await post(url(owner.id, staff.token), { video_id: v1.wireId, per_page: 3 });
+    const res = await api(url(owner.id, staff.token), { method: "POST", json: { video_id: v1.wireId, per_page: 3 } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as Page).response).toHaveLength(3);
   });
@@ -144,13 +146,15 @@ describe("subtitle histories: across shards", () => {
       );
     }
     const newest = written.map((h) => h.id).sort((x, y) => at.get(y)! - at.get(x)!);
-    const res = await post(url(author.id, author.token, official, "&with_paging=true"), { per_page: 5, page: 2 });
+    const res = await api(url(author.id, author.token, official, "&with_paging=true"), { method: "POST", json: { per_page: 5, page: 2 } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Page;
     expect(body.response.map((h) => h.id)).toEqual(newest.slice(5, 10));
     expect(body.count).toBe(12);
     // A video's history is read on its container's shard only.
-    const one = (await (await post(url(author.id, author.token), { video_id: b.wireId, per_page: 100 })).json()) as Page;
+    const one = (await (
+      await api(url(author.id, author.token), { method: "POST", json: { video_id: b.wireId, per_page: 100 } })
+    ).json()) as Page;
     expect(one.response.map((h) => h.video_id)).toEqual(Array(6).fill(b.wireId));
   });
 });
@@ -163,7 +167,7 @@ describe("subtitle histories: bad input", () => {
       [{ language: 12 }, "language"],
     ];
     for (const [json, field] of cases) {
-      const res = await post(url(owner.id, owner.token), json);
+      const res = await api(url(owner.id, owner.token), { method: "POST", json });
       expect(res.status).toBe(400);
       const err = await errorBody(res);
       expect(err.vcode).toBe(5002);
@@ -172,18 +176,24 @@ describe("subtitle histories: bad input", () => {
   });
 
   it("ignores unknown fields, naming them in x-ignored-fields, and reads page 0 as page 1", async () => {
-    const res = await post(url(owner.id, owner.token), { video_id: v1.wireId, language: "en", per_page: 5, extra: true });
+    const res = await api(url(owner.id, owner.token), {
+      method: "POST",
+      json: { video_id: v1.wireId, language: "en", per_page: 5, extra: true },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-ignored-fields")).toBe("extra");
     const first = ((await res.json()) as Page).response;
     expect(first).toHaveLength(5);
-    const zero = await post(url(owner.id, owner.token), { video_id: v1.wireId, language: "en", per_page: 5, page: 0 });
+    const zero = await api(url(owner.id, owner.token), {
+      method: "POST",
+      json: { video_id: v1.wireId, language: "en", per_page: 5, page: 0 },
+    });
     expect(zero.status).toBe(200);
     expect(((await zero.json()) as Page).response).toEqual(first);
   });
 
   it("clamps per_page instead of refusing it", async () => {
-    const res = await post(url(owner.id, owner.token), { per_page: 500 });
+    const res = await api(url(owner.id, owner.token), { method: "POST", json: { per_page: 500 } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as Page).response).toHaveLength(100);
   });
@@ -191,29 +201,29 @@ describe("subtitle histories: bad input", () => {
 
 describe("subtitle histories: security", () => {
   it("needs an official application", async () => {
-    const missing = await post(`/v4/users/${owner.id}/subtitle_histories.json?token=${owner.token}`);
+    const missing = await api(`/v4/users/${owner.id}/subtitle_histories.json?token=${owner.token}`, { method: "POST" });
     expect(missing.status).toBe(400);
     expect((await errorBody(missing)).details?.[0].field).toBe("app");
-    const res = await post(url(owner.id, owner.token, partner));
+    const res = await api(url(owner.id, owner.token, partner), { method: "POST" });
     expect(res.status).toBe(403);
     expect((await errorBody(res)).vcode).toBe(5403);
   });
 
   it("no token 401, another user's token 403, a missing user 404 (staff)", async () => {
-    const none = await post(url(owner.id));
+    const none = await api(url(owner.id), { method: "POST" });
     expect(none.status).toBe(401);
     expect((await errorBody(none)).vcode).toBe(4500);
-    const foreign = await post(url(owner.id, other.token));
+    const foreign = await api(url(owner.id, other.token), { method: "POST" });
     expect(foreign.status).toBe(403);
     expect((await errorBody(foreign)).vcode).toBe(5403);
-    expect((await post(url("999999999u", staff.token))).status).toBe(404);
-    expect((await post(url("12x", staff.token))).status).toBe(404);
+    expect((await api(url("999999999u", staff.token), { method: "POST" })).status).toBe(404);
+    expect((await api(url("12x", staff.token), { method: "POST" })).status).toBe(404);
     // Another user's missing id is still just forbidden: nothing is revealed.
-    expect((await post(url("999999999u", other.token))).status).toBe(403);
+    expect((await api(url("999999999u", other.token), { method: "POST" })).status).toBe(403);
   });
 
   it("never shows another user's rows", async () => {
-    const res = await post(url(other.id, other.token), { per_page: 100 });
+    const res = await api(url(other.id, other.token), { method: "POST", json: { per_page: 100 } });
     const body = (await res.json()) as Page;
     expect(body.response).toHaveLength(20);
   });

@@ -36,8 +36,6 @@ beforeAll(async () => {
     ]);
 });
 
-const post = (json: unknown, query = "") => api(`/v4/subtitle_completions.json?app=${official}${query}`, { method: "POST", json });
-
 describe("POST /v4/subtitle_completions.json", () => {
   it("is for official applications only", async () => {
     expect((await api("/v4/subtitle_completions.json", { method: "POST", json: { video_ids: [v1] } })).status).toBe(400);
@@ -47,17 +45,25 @@ describe("POST /v4/subtitle_completions.json", () => {
   });
 
   it("answers completions by video id in the order asked; missing, malformed and hidden ids are left out", async () => {
-    const res = await post({ video_ids: [v2, "999999999v", v1, "nonsense", bare, pending, inHidden, v1] });
+    const res = await api("/v4/subtitle_completions.json", {
+      method: "POST",
+      app: official,
+      json: { video_ids: [v2, "999999999v", v1, "nonsense", bare, pending, inHidden, v1] },
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toEqual({ [v2]: { en: 100 }, [v1]: { en: 90, fr: 12 }, [bare]: {} });
     expect(Object.keys(body as object)).toEqual([v2, v1, bare]);
     // The container's manager also sees its hidden videos.
-    expect(await (await post({ video_ids: [pending] }, `&token=${manager.token}`)).json()).toEqual({ [pending]: { ko: 50 } });
+    expect(
+      await (
+        await api("/v4/subtitle_completions.json", { method: "POST", app: official, json: { video_ids: [pending] }, token: manager.token })
+      ).json(),
+    ).toEqual({ [pending]: { ko: 50 } });
   });
 
   it("answers a container's normal videos by number, plus the container", async () => {
-    const res = await post({ container_id: container.wireId });
+    const res = await api("/v4/subtitle_completions.json", { method: "POST", app: official, json: { container_id: container.wireId } });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toEqual({ [v2]: { en: 100 }, [v1]: { en: 90, fr: 12 }, [bare]: {}, container: { en: 95, fr: 6 } });
@@ -65,8 +71,13 @@ describe("POST /v4/subtitle_completions.json", () => {
   });
 
   it("404s a missing or hidden container", async () => {
-    expect((await post({ container_id: "999999999c" })).status).toBe(404);
-    expect((await post({ container_id: hiddenContainer.wireId })).status).toBe(404);
+    expect(
+      (await api("/v4/subtitle_completions.json", { method: "POST", app: official, json: { container_id: "999999999c" } })).status,
+    ).toBe(404);
+    expect(
+      (await api("/v4/subtitle_completions.json", { method: "POST", app: official, json: { container_id: hiddenContainer.wireId } }))
+        .status,
+    ).toBe(404);
   });
 
   it("takes exactly one of video_ids (1 to 100) and container_id", async () => {
@@ -81,15 +92,23 @@ describe("POST /v4/subtitle_completions.json", () => {
       [{ language: "en" }, "video_ids"],
     ];
     for (const [json, field] of cases) {
-      const res = await post(json);
+      const res = await api("/v4/subtitle_completions.json", { method: "POST", app: official, json });
       expect(res.status, JSON.stringify(json).slice(0, 60)).toBe(400);
       expect((await errorBody(res)).details?.map((d) => d.field)).toContain(field);
     }
     // An unknown field is ignored and named in x-ignored-fields; a lone id is read as a one-item array.
-    const extra = await post({ video_ids: v1, language: "en" });
+    const extra = await api("/v4/subtitle_completions.json", { method: "POST", app: official, json: { video_ids: v1, language: "en" } });
     expect(extra.status).toBe(200);
     expect(extra.headers.get("x-ignored-fields")).toBe("language");
     expect(await extra.json()).toEqual({ [v1]: { en: 90, fr: 12 } });
-    expect((await post({ video_ids: Array.from({ length: 100 }, (_, i) => `${i + 1}v`) })).status).toBe(200);
+    expect(
+      (
+        await api("/v4/subtitle_completions.json", {
+          method: "POST",
+          app: official,
+          json: { video_ids: Array.from({ length: 100 }, (_, i) => `${i + 1}v`) },
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -40,19 +40,18 @@ beforeAll(async () => {
   await insertTexts(hidden.id, [{ segmentId: h.id, language: "en", text: "Hidden" }]);
 });
 
-const get = (path: string, headers?: HeadersInit) => api(path, { headers });
 const srtPath = (v: string, file: string, query = "") => `/v4/videos/${v}/subtitles/${file}?app=${official}${query}`;
 
 describe("GET /v4/videos/<id>/subtitles/<language>.srt", () => {
   it("is for official applications only", async () => {
-    expect((await get(`/v4/videos/${video.wireId}/subtitles/en.srt`)).status).toBe(400);
-    const res = await get(`/v4/videos/${video.wireId}/subtitles/en.srt?app=${partner}`);
+    expect((await api(`/v4/videos/${video.wireId}/subtitles/en.srt`)).status).toBe(400);
+    const res = await api(`/v4/videos/${video.wireId}/subtitles/en.srt?app=${partner}`);
     expect(res.status).toBe(403);
     expect((await errorBody(res)).vcode).toBe(5403);
   });
 
   it("builds valid SubRip from the segments in time order, leaving out blank texts", async () => {
-    const res = await get(srtPath(video.wireId, "en.srt"));
+    const res = await api(srtPath(video.wireId, "en.srt"));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/x-subrip; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("private, no-cache");
@@ -65,13 +64,13 @@ describe("GET /v4/videos/<id>/subtitles/<language>.srt", () => {
 
   it("refuses every other format with a 400 that says only srt is supported", async () => {
     for (const file of ["en.vtt", "en.json", "en", "en.srt.txt", "import_srt.json"]) {
-      const res = await get(srtPath(video.wireId, file));
+      const res = await api(srtPath(video.wireId, file));
       expect(res.status, file).toBe(400);
       const body = await errorBody(res);
       expect(body.details?.[0].field).toBe("file");
       expect(body.error).toContain("only the srt format is supported");
     }
-    const badLanguage = await get(srtPath(video.wireId, "EN.srt"));
+    const badLanguage = await api(srtPath(video.wireId, "EN.srt"));
     expect(badLanguage.status).toBe(400);
     expect((await errorBody(badLanguage)).details?.[0].field).toBe("language");
   });
@@ -83,21 +82,21 @@ describe("GET /v4/videos/<id>/subtitles/<language>.srt", () => {
       srtPath("999999999v", "en.srt"),
       srtPath(hidden.wireId, "en.srt"),
     ]) {
-      expect((await get(path)).status, path).toBe(404);
+      expect((await api(path)).status, path).toBe(404);
     }
-    const managed = await get(srtPath(hidden.wireId, "en.srt", `&token=${manager.token}`));
+    const managed = await api(srtPath(hidden.wireId, "en.srt", `&token=${manager.token}`));
     expect(managed.status).toBe(200);
     expect(await managed.text()).toContain("Hidden");
   });
 
   it("answers 304 to a matching If-None-Match", async () => {
-    const first = await get(srtPath(video.wireId, "en.srt"));
+    const first = await api(srtPath(video.wireId, "en.srt"));
     const etag = first.headers.get("etag")!;
     expect(etag).toMatch(/^"[0-9a-f]{32}\.srt"$/);
-    const again = await get(srtPath(video.wireId, "en.srt"), { "if-none-match": etag });
+    const again = await api(srtPath(video.wireId, "en.srt"), { headers: { "if-none-match": etag } });
     expect(again.status).toBe(304);
     expect(again.headers.get("etag")).toBe(etag);
-    expect((await get(srtPath(video.wireId, "en.srt"), { "if-none-match": '"other"' })).status).toBe(200);
+    expect((await api(srtPath(video.wireId, "en.srt"), { headers: { "if-none-match": '"other"' } })).status).toBe(200);
   });
 
   it("is served from KV until the subtitles change and the key is dropped", async () => {
@@ -105,17 +104,17 @@ describe("GET /v4/videos/<id>/subtitles/<language>.srt", () => {
     const v = await createVideo(c.id);
     const [seg] = await insertSegments(v.id, [[0, 1000]]);
     await insertTexts(v.id, [{ segmentId: seg.id, language: "en", text: "Before" }]);
-    const first = await get(srtPath(v.wireId, "en.srt"));
+    const first = await api(srtPath(v.wireId, "en.srt"));
     expect(await first.text()).toContain("Before");
     expect(await env.CACHE.get(trackCacheKey(v.id, "en"))).not.toBeNull();
 
     await (await videoShard(v.id)).db.update(subtitles).set({ text: "After" }).where(eq(subtitles.segmentId, seg.id));
-    const cached = await get(srtPath(v.wireId, "en.srt"));
+    const cached = await api(srtPath(v.wireId, "en.srt"));
     expect(await cached.text()).toContain("Before");
     expect(cached.headers.get("etag")).toBe(first.headers.get("etag"));
 
     await invalidateSubtitleTrack(env.CACHE, v.id, "en");
-    const fresh = await get(srtPath(v.wireId, "en.srt"));
+    const fresh = await api(srtPath(v.wireId, "en.srt"));
     expect(await fresh.text()).toContain("After");
     expect(fresh.headers.get("etag")).not.toBe(first.headers.get("etag"));
   });

@@ -35,7 +35,6 @@ beforeAll(async () => {
 
 const SAMPLE = srtOf(makeCues(3, "Bonjour"));
 const importPath = (video: string, query = "") => `/v4/videos/${video}/subtitles/import_srt.json?app=${official.wireId}${query}`;
-const postJson = (path: string, json: unknown) => api(path, { method: "POST", json });
 const postRaw = (path: string, body: BodyInit, type = "application/x-subrip") =>
   api(path, { method: "POST", body, headers: { "content-type": type } });
 
@@ -45,41 +44,47 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: who may import", () =>
   const body = { language: "fr", content: SAMPLE };
 
   it("needs an official application", async () => {
-    const none = await postJson(`/v4/videos/${videoId}/subtitles/import_srt.json?token=${manager.token}`, body);
+    const none = await api(`/v4/videos/${videoId}/subtitles/import_srt.json?token=${manager.token}`, { method: "POST", json: body });
     expect(none.status).toBe(400);
     expect((await errorBody(none)).details?.[0].field).toBe("app");
-    const unofficial = await postJson(`/v4/videos/${videoId}/subtitles/import_srt.json?app=${partner.wireId}&token=${manager.token}`, body);
+    const unofficial = await api(`/v4/videos/${videoId}/subtitles/import_srt.json?app=${partner.wireId}&token=${manager.token}`, {
+      method: "POST",
+      json: body,
+    });
     expect(unofficial.status).toBe(403);
     expect((await errorBody(unofficial)).vcode).toBe(5403);
   });
 
   it("needs a user token (401), of staff or a manager of the video's container (403 otherwise)", async () => {
-    const anonymous = await postJson(importPath(videoId), body);
+    const anonymous = await api(importPath(videoId), { method: "POST", json: body });
     expect(anonymous.status).toBe(401);
     expect((await errorBody(anonymous)).vcode).toBe(4500);
-    const stranger = await postJson(importPath(videoId, `&token=${other.token}`), body);
+    const stranger = await api(importPath(videoId, `&token=${other.token}`), { method: "POST", json: body });
     expect(stranger.status).toBe(403);
     expect((await errorBody(stranger)).vcode).toBe(5403);
     for (const who of [manager, staff]) {
-      const res = await postJson(importPath(videoId, `&token=${who.token}`), body);
+      const res = await api(importPath(videoId, `&token=${who.token}`), { method: "POST", json: body });
       expect(res.status).toBe(202);
     }
   });
 
   it("404s missing and malformed videos, and hidden ones for users who cannot manage them", async () => {
     for (const id of ["999999999v", "12c", "abc"]) {
-      expect((await postJson(importPath(id, `&token=${staff.token}`), body)).status).toBe(404);
+      expect((await api(importPath(id, `&token=${staff.token}`), { method: "POST", json: body })).status).toBe(404);
     }
-    expect((await postJson(importPath(pendingId, `&token=${other.token}`), body)).status).toBe(404);
-    expect((await postJson(importPath(pendingId, `&token=${manager.token}`), body)).status).toBe(202);
+    expect((await api(importPath(pendingId, `&token=${other.token}`), { method: "POST", json: body })).status).toBe(404);
+    expect((await api(importPath(pendingId, `&token=${manager.token}`), { method: "POST", json: body })).status).toBe(202);
   });
 });
 
 describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
   it("takes JSON {language, content}: the bytes go to R2 first, then the job is queued (202)", async () => {
-    const res = await postJson(importPath(videoId, `&token=${manager.token}`), {
-      language: "pt-br",
-      content: "1\n00:00:01,000 --> 00:00:02,000\nOlá\n",
+    const res = await api(importPath(videoId, `&token=${manager.token}`), {
+      method: "POST",
+      json: {
+        language: "pt-br",
+        content: "1\n00:00:01,000 --> 00:00:02,000\nOlá\n",
+      },
     });
     expect(res.status).toBe(202);
     const { job } = (await res.json()) as JobBody;
@@ -146,9 +151,9 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     const cases: Array<() => Promise<Response>> = [
       () => postRaw(importPath(videoId, `&token=${manager.token}`), SAMPLE),
       () => postRaw(importPath(videoId, `&language=fra&token=${manager.token}`), SAMPLE),
-      () => postJson(importPath(videoId, `&token=${manager.token}`), { language: "EN", content: SAMPLE }),
-      () => postJson(importPath(videoId, `&token=${manager.token}`), { language: "english", content: SAMPLE }),
-      () => postJson(importPath(videoId, `&token=${manager.token}`), { content: SAMPLE }),
+      () => api(importPath(videoId, `&token=${manager.token}`), { method: "POST", json: { language: "EN", content: SAMPLE } }),
+      () => api(importPath(videoId, `&token=${manager.token}`), { method: "POST", json: { language: "english", content: SAMPLE } }),
+      () => api(importPath(videoId, `&token=${manager.token}`), { method: "POST", json: { content: SAMPLE } }),
     ];
     for (const call of cases) {
       const res = await call();
@@ -159,7 +164,7 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
 
   it("refuses an empty file at once and other content types with 400; ignores unknown fields", async () => {
     const before = await srtJobCount();
-    const emptyJson = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: "" });
+    const emptyJson = await api(importPath(videoId, `&token=${manager.token}`), { method: "POST", json: { language: "en", content: "" } });
     expect(emptyJson.status).toBe(400);
     expect((await errorBody(emptyJson)).details?.[0]).toEqual({ field: "content", message: "the file is empty" });
     const emptyRaw = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), new Uint8Array());
@@ -168,12 +173,15 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     const image = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), SAMPLE, "image/png");
     expect(image.status).toBe(400);
     expect((await errorBody(image)).details?.[0].field).toBe("content-type");
-    const notText = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: ["1"] });
+    const notText = await api(importPath(videoId, `&token=${manager.token}`), { method: "POST", json: { language: "en", content: ["1"] } });
     expect(notText.status).toBe(400);
     expect((await errorBody(notText)).details?.[0].field).toBe("content");
     expect(await srtJobCount()).toBe(before);
     // An unknown field of the JSON form is ignored (and named in x-ignored-fields): the upload is queued.
-    const extra = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: SAMPLE, style: "bold" });
+    const extra = await api(importPath(videoId, `&token=${manager.token}`), {
+      method: "POST",
+      json: { language: "en", content: SAMPLE, style: "bold" },
+    });
     expect(extra.status).toBe(202);
     expect(extra.headers.get("x-ignored-fields")).toBe("style");
     const row = (await findJob(db(), Number.parseInt(((await extra.json()) as JobBody).job.id, 10)))!;
@@ -187,9 +195,12 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     const res = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), big);
     expect(res.status).toBe(413);
     expect((await errorBody(res)).vcode).toBe(5413);
-    const bigJson = await postJson(importPath(videoId, `&token=${manager.token}`), {
-      language: "en",
-      content: "A".repeat(SRT_UPLOAD_LIMIT),
+    const bigJson = await api(importPath(videoId, `&token=${manager.token}`), {
+      method: "POST",
+      json: {
+        language: "en",
+        content: "A".repeat(SRT_UPLOAD_LIMIT),
+      },
     });
     expect(bigJson.status).toBe(413);
     expect(await srtJobCount()).toBe(before);
@@ -212,7 +223,7 @@ describe("POST /v4/videos/<id>/subtitles/import_srt.json: the upload", () => {
     const raw = await postRaw(importPath(videoId, `&language=en&token=${manager.token}`), many);
     expect(raw.status).toBe(400);
     expect((await errorBody(raw)).details).toEqual([{ field: "body", message }]);
-    const json = await postJson(importPath(videoId, `&token=${manager.token}`), { language: "en", content: many });
+    const json = await api(importPath(videoId, `&token=${manager.token}`), { method: "POST", json: { language: "en", content: many } });
     expect(json.status).toBe(400);
     expect((await errorBody(json)).details).toEqual([{ field: "content", message }]);
     expect(await srtJobCount()).toBe(before);
@@ -301,7 +312,10 @@ describe("end to end through the real queue", () => {
 
     // A second file updates texts on the same segments; the cached download follows.
     const revised = cues.map((cue, i) => (i < 5 ? { ...cue, startMs: cue.startMs + 120, text: `${cue.text} (revu)` } : cue));
-    const again = await postJson(importPath(video.wireId, `&token=${manager.token}`), { language: "fr", content: srtOf(revised) });
+    const again = await api(importPath(video.wireId, `&token=${manager.token}`), {
+      method: "POST",
+      json: { language: "fr", content: srtOf(revised) },
+    });
     const second = await waitForJob(((await again.json()) as JobBody).job.id, manager.token);
     expect(second.result).toMatchObject({
       cues: 30,

@@ -31,7 +31,6 @@ const get = async (path: string, query = "") => {
   expect(res.status, `${path}${query}`).toBe(200);
   return res.json();
 };
-const post = (path: string, json?: unknown) => api(`${path}?app=${app}&token=${alice.token}`, { method: "POST", json });
 const wire = (f: Fixture, language: string) => f.subtitles.filter((s) => s.language === language).map((s) => `${s.id}s`);
 
 beforeAll(async () => {
@@ -151,7 +150,7 @@ describe("rows named by their id alone, on either shard", () => {
       [b1, b],
     ] as const) {
       const target = fixture.at("en", 0);
-      const res = await post(`/v4/translations/${target.wireId}/like.json`);
+      const res = await api(`/v4/translations/${target.wireId}/like.json`, { method: "POST", app, token: alice.token });
       expect(await res.json()).toEqual({ id: target.wireId, likes: 1, dislikes: 0, vote: 1 });
       const { db } = await shardOf(container.id);
       const [vote] = await db.select().from(translationVotes).where(eq(translationVotes.subtitleId, target.id));
@@ -163,8 +162,16 @@ describe("rows named by their id alone, on either shard", () => {
 
   it("stores reports and suggestions on the subtitle's shard, with the names they show", async () => {
     const original = b1.at("ko", 1);
-    expect((await post(`/v4/translations/${original.wireId}/report.json`, { reason: "typo" })).status).toBe(201);
-    const suggestion = await post("/v4/captions.json", { origin_subtitle_id: original.wireId, language: "es", content: "Hola" });
+    expect(
+      (await api(`/v4/translations/${original.wireId}/report.json`, { method: "POST", app, token: alice.token, json: { reason: "typo" } }))
+        .status,
+    ).toBe(201);
+    const suggestion = await api("/v4/captions.json", {
+      method: "POST",
+      app,
+      token: alice.token,
+      json: { origin_subtitle_id: original.wireId, language: "es", content: "Hola" },
+    });
     expect(suggestion.status).toBe(201);
     const { db } = await shardOf(b.id);
     const [report] = await db
@@ -193,7 +200,7 @@ describe("while a container's rows are not where the lists expect them", () => {
       { language: "en", count: 7 },
       { language: "fr", count: 1 },
     ]);
-    const vote = await post(`/v4/translations/${a1.at("en", 1).wireId}/dislike.json`);
+    const vote = await api(`/v4/translations/${a1.at("en", 1).wireId}/dislike.json`, { method: "POST", app, token: alice.token });
     expect(vote.status).toBe(503);
     expect((await errorBody(vote)).error).toContain("moving");
   });

@@ -36,8 +36,6 @@ let subsEnglish: Fixture;
 let subsHidden: Fixture;
 
 const get = (path: string, query = "") => api(`${path}?app=${app}${query}`);
-const post = (path: string, token?: string, json?: unknown) =>
-  api(`${path}?app=${app}${token ? `&token=${token}` : ""}`, { method: "POST", json });
 
 beforeAll(async () => {
   app = (await createApplication()).wireId;
@@ -117,15 +115,28 @@ describe("translations: happy path", () => {
     for (const [i, spelling] of SPELLINGS.entries()) {
       const target = targets[i];
       const base = `/v4/${spelling}/${target.wireId}`;
-      expect(await (await post(`${base}/like.json`, alice.token)).json()).toEqual({ id: target.wireId, likes: 1, dislikes: 0, vote: 1 });
-      expect(await (await post(`${base}/like.json`, alice.token)).json()).toMatchObject({ likes: 1, dislikes: 0 });
-      expect(await (await post(`${base}/dislike.json`, alice.token)).json()).toEqual({
+      expect(await (await api(`${base}/like.json`, { method: "POST", app, token: alice.token })).json()).toEqual({
+        id: target.wireId,
+        likes: 1,
+        dislikes: 0,
+        vote: 1,
+      });
+      expect(await (await api(`${base}/like.json`, { method: "POST", app, token: alice.token })).json()).toMatchObject({
+        likes: 1,
+        dislikes: 0,
+      });
+      expect(await (await api(`${base}/dislike.json`, { method: "POST", app, token: alice.token })).json()).toEqual({
         id: target.wireId,
         likes: 0,
         dislikes: 1,
         vote: -1,
       });
-      const bobs = await post(`${base}/like.json`, bob.token, { origin_subtitle_id: subs1.at("ko", 2).wireId, reason: "nice" });
+      const bobs = await api(`${base}/like.json`, {
+        method: "POST",
+        app,
+        token: bob.token,
+        json: { origin_subtitle_id: subs1.at("ko", 2).wireId, reason: "nice" },
+      });
       expect(bobs.status).toBe(200);
       expect(await bobs.json()).toEqual({ id: target.wireId, likes: 1, dislikes: 1, vote: 1 });
     }
@@ -146,13 +157,23 @@ describe("translations: happy path", () => {
 
   it("stores one report per user and original subtitle", async () => {
     const original = subs1.at("ko", 3);
-    const first = await post(`/v4/tranlslations/${original.wireId}/report.json`, alice.token, { reason: "typo in the name" });
+    const first = await api(`/v4/tranlslations/${original.wireId}/report.json`, {
+      method: "POST",
+      app,
+      token: alice.token,
+      json: { reason: "typo in the name" },
+    });
     expect(first.status).toBe(201);
     expect(await first.json()).toEqual({ ok: true });
-    const again = await post(`/v4/translations/${original.wireId}/report.json`, alice.token, { reason: "still wrong" });
+    const again = await api(`/v4/translations/${original.wireId}/report.json`, {
+      method: "POST",
+      app,
+      token: alice.token,
+      json: { reason: "still wrong" },
+    });
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ ok: true });
-    expect((await post(`/v4/translations/${original.wireId}/report.json`, bob.token)).status).toBe(201);
+    expect((await api(`/v4/translations/${original.wireId}/report.json`, { method: "POST", app, token: bob.token })).status).toBe(201);
     // Reports live on the container's shard (docs/decisions.md, "Subtitles on the shards").
     const { db: shard } = await shardOf(series.id);
     const rows = await shard.select().from(reports).where(eq(reports.subtitleId, original.id)).all();
@@ -233,28 +254,45 @@ describe("translations: bad input", () => {
     const original = subs1.at("ko", 0);
     const translation = subs1.at("en", 0);
     for (const spelling of SPELLINGS) {
-      expect((await post(`/v4/${spelling}/999999999s/like.json`, alice.token)).status).toBe(404);
-      expect((await post(`/v4/${spelling}/12v/like.json`, alice.token)).status).toBe(404);
-      expect((await post(`/v4/${spelling}/${subsHidden.at("en", 0).wireId}/dislike.json`, alice.token)).status).toBe(404);
-      const onOriginal = await post(`/v4/${spelling}/${original.wireId}/like.json`, alice.token);
+      expect((await api(`/v4/${spelling}/999999999s/like.json`, { method: "POST", app, token: alice.token })).status).toBe(404);
+      expect((await api(`/v4/${spelling}/12v/like.json`, { method: "POST", app, token: alice.token })).status).toBe(404);
+      expect(
+        (await api(`/v4/${spelling}/${subsHidden.at("en", 0).wireId}/dislike.json`, { method: "POST", app, token: alice.token })).status,
+      ).toBe(404);
+      const onOriginal = await api(`/v4/${spelling}/${original.wireId}/like.json`, { method: "POST", app, token: alice.token });
       expect(onOriginal.status).toBe(400);
       expect((await errorBody(onOriginal)).details?.[0].field).toBe("subtitle_id");
-      const onTranslation = await post(`/v4/${spelling}/${translation.wireId}/report.json`, alice.token);
+      const onTranslation = await api(`/v4/${spelling}/${translation.wireId}/report.json`, { method: "POST", app, token: alice.token });
       expect(onTranslation.status).toBe(400);
       expect((await errorBody(onTranslation)).details?.[0].field).toBe("subtitle_id");
-      expect((await post(`/v4/${spelling}/999999999s/report.json`, alice.token)).status).toBe(404);
+      expect((await api(`/v4/${spelling}/999999999s/report.json`, { method: "POST", app, token: alice.token })).status).toBe(404);
     }
   });
 
   it("limits bodies: reason length, wrong types; ignores unknown fields", async () => {
     const original = subs1.at("ko", 4);
-    const long = await post(`/v4/translations/${original.wireId}/report.json`, alice.token, { reason: "x".repeat(501) });
+    const long = await api(`/v4/translations/${original.wireId}/report.json`, {
+      method: "POST",
+      app,
+      token: alice.token,
+      json: { reason: "x".repeat(501) },
+    });
     expect(long.status).toBe(400);
     expect((await errorBody(long)).details?.[0].field).toBe("reason");
-    const notText = await post(`/v4/translations/${original.wireId}/report.json`, alice.token, { reason: { text: "x" } });
+    const notText = await api(`/v4/translations/${original.wireId}/report.json`, {
+      method: "POST",
+      app,
+      token: alice.token,
+      json: { reason: { text: "x" } },
+    });
     expect(notText.status).toBe(400);
     expect((await errorBody(notText)).details?.[0].field).toBe("reason");
-    const unknown = await post(`/v4/translations/${subs1.at("en", 0).wireId}/like.json`, alice.token, { value: 5 });
+    const unknown = await api(`/v4/translations/${subs1.at("en", 0).wireId}/like.json`, {
+      method: "POST",
+      app,
+      token: alice.token,
+      json: { value: 5 },
+    });
     expect(unknown.status).toBe(200);
     expect(unknown.headers.get("x-ignored-fields")).toBe("value");
     expect(await unknown.json()).toMatchObject({ id: subs1.at("en", 0).wireId, vote: 1 });
@@ -286,7 +324,7 @@ describe("translations: security", () => {
         `${subs1.at("en", 1).wireId}/dislike`,
         `${subs1.at("ko", 1).wireId}/report`,
       ]) {
-        const res = await post(`/v4/${spelling}/${path}.json`);
+        const res = await api(`/v4/${spelling}/${path}.json`, { method: "POST", app });
         expect(res.status).toBe(401);
         expect((await errorBody(res)).vcode).toBe(4500);
       }

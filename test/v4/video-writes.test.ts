@@ -20,8 +20,6 @@ beforeAll(async () => {
 
 const postVideo = (containerId: string, token: string | undefined, json: unknown) =>
   api(`/v4/containers/${containerId}/videos.json`, { method: "POST", token, json });
-const put = (id: string, token: string | undefined, json: unknown) => api(`/v4/videos/${id}.json`, { method: "PUT", token, json });
-const del = (id: string, token?: string) => api(`/v4/videos/${id}.json`, { method: "DELETE", token });
 const readContainer = async (id: string) => (await api(`/v4/containers/${id}.json`)).json() as Promise<any>;
 
 const episode = (over: Record<string, unknown> = {}) => ({ type: "episode", titles: { en: "An episode" }, ...over });
@@ -136,13 +134,17 @@ describe("PUT /v4/videos/<id>.json", () => {
       state: "pending",
       posterUrl: "https://img.test/a.jpg",
     });
-    const res = await put(v.wireId, manager.token, {
-      number: null,
-      duration: 1800,
-      origin: { language: "en" },
-      flags: { hd: true },
-      images: { poster: null },
-      state: "normal",
+    const res = await api(`/v4/videos/${v.wireId}.json`, {
+      method: "PUT",
+      token: manager.token,
+      json: {
+        number: null,
+        duration: 1800,
+        origin: { language: "en" },
+        flags: { hd: true },
+        images: { poster: null },
+        state: "normal",
+      },
     });
     expect(res.status).toBe(200);
     const expected = { number: null, duration: 1800, origin: { language: "en" }, flags: { hd: true, state: "normal" }, images: {} };
@@ -154,31 +156,38 @@ describe("PUT /v4/videos/<id>.json", () => {
     const v = await createVideo(series.id, { type: "clip" });
     const count = async () => (await readContainer(series.wireId)).clips?.count ?? 0;
     const before = await count();
-    expect((await put(v.wireId, staff.token, { state: "blocked" })).status).toBe(200);
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: staff.token, json: { state: "blocked" } })).status).toBe(200);
     expect(await count()).toBe(before - 1);
-    expect((await put(v.wireId, staff.token, { state: "normal" })).status).toBe(200);
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: staff.token, json: { state: "normal" } })).status).toBe(200);
     expect(await count()).toBe(before);
   });
 
   it("leaves blocking to staff: a manager may hide and show a video, not block or unblock one (403)", async () => {
     const v = await createVideo(series.id, { type: "clip" });
     const stateOf = async () => (await db().select().from(videos).where(eq(videos.id, v.id)))[0].state;
-    expect((await put(v.wireId, manager.token, { state: "pending" })).status).toBe(200);
-    expect((await put(v.wireId, manager.token, { state: "normal" })).status).toBe(200);
-    const block = await put(v.wireId, manager.token, { state: "blocked" });
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: manager.token, json: { state: "pending" } })).status).toBe(
+      200,
+    );
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: manager.token, json: { state: "normal" } })).status).toBe(200);
+    const block = await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: manager.token, json: { state: "blocked" } });
     expect(block.status).toBe(403);
     expect((await errorBody(block)).error).toMatch(/only staff may block a video or unblock one/);
     expect(await stateOf()).toBe("normal");
 
-    expect((await put(v.wireId, staff.token, { state: "blocked" })).status).toBe(200);
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: staff.token, json: { state: "blocked" } })).status).toBe(200);
     // The attack: a manager undoing staff's block, to normal or to pending.
-    for (const state of ["normal", "pending"]) expect((await put(v.wireId, manager.token, { state })).status, state).toBe(403);
+    for (const state of ["normal", "pending"])
+      expect((await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: manager.token, json: { state } })).status, state).toBe(403);
     expect(await stateOf()).toBe("blocked");
     // Other fields stay the manager's, and writing back the state it has changes nothing.
-    const edit = await put(v.wireId, manager.token, { duration: 61, state: "blocked" });
+    const edit = await api(`/v4/videos/${v.wireId}.json`, {
+      method: "PUT",
+      token: manager.token,
+      json: { duration: 61, state: "blocked" },
+    });
     expect(edit.status).toBe(200);
     expect(await stateOf()).toBe("blocked");
-    expect((await put(v.wireId, staff.token, { state: "normal" })).status).toBe(200);
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: staff.token, json: { state: "normal" } })).status).toBe(200);
 
     expect((await postVideo(series.wireId, manager.token, episode({ state: "blocked" }))).status).toBe(403);
     expect((await postVideo(series.wireId, staff.token, episode({ state: "blocked" }))).status).toBe(201);
@@ -186,14 +195,28 @@ describe("PUT /v4/videos/<id>.json", () => {
 
   it("refuses type, titles and wrong types; ignores unknown fields", async () => {
     const v = await createVideo(series.id, { duration: 5 });
-    expect(await fieldsOf(await put(v.wireId, staff.token, { type: "clip" }))).toEqual(["type"]);
-    expect(await fieldsOf(await put(v.wireId, staff.token, { titles: { en: "X" } }))).toEqual(["titles"]);
-    expect(await fieldsOf(await put(v.wireId, staff.token, { descriptions: { en: "X" } }))).toEqual(["descriptions"]);
-    expect(await fieldsOf(await put(v.wireId, staff.token, { duration: "long" }))).toEqual(["duration"]);
-    expect(await fieldsOf(await put(v.wireId, staff.token, { state: "gone" }))).toEqual(["state"]);
+    expect(await fieldsOf(await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: staff.token, json: { type: "clip" } }))).toEqual(
+      ["type"],
+    );
+    expect(
+      await fieldsOf(await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: staff.token, json: { titles: { en: "X" } } })),
+    ).toEqual(["titles"]);
+    expect(
+      await fieldsOf(await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: staff.token, json: { descriptions: { en: "X" } } })),
+    ).toEqual(["descriptions"]);
+    expect(
+      await fieldsOf(await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: staff.token, json: { duration: "long" } })),
+    ).toEqual(["duration"]);
+    expect(
+      await fieldsOf(await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: staff.token, json: { state: "gone" } })),
+    ).toEqual(["state"]);
     const [unchanged] = await db().select().from(videos).where(eq(videos.id, v.id));
     expect(unchanged.duration).toBe(5);
-    const moved = await put(v.wireId, staff.token, { container_id: "999999999c", duration: "60" });
+    const moved = await api(`/v4/videos/${v.wireId}.json`, {
+      method: "PUT",
+      token: staff.token,
+      json: { container_id: "999999999c", duration: "60" },
+    });
     expect(moved.status).toBe(200);
     expect(moved.headers.get("x-ignored-fields")).toBe("container_id");
     expect(await moved.json()).toMatchObject({ duration: 60, container: { id: series.wireId } });
@@ -201,15 +224,15 @@ describe("PUT /v4/videos/<id>.json", () => {
 
   it("is 401 without a token, 403 for another user, 404 to them for a hidden video", async () => {
     const v = await createVideo(series.id, { duration: 5 });
-    const none = await put(v.wireId, undefined, { duration: 6 });
+    const none = await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", json: { duration: 6 } });
     expect(none.status).toBe(401);
     expect((await errorBody(none)).vcode).toBe(4500);
-    const res = await put(v.wireId, other.token, { duration: 6 });
+    const res = await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: other.token, json: { duration: 6 } });
     expect(res.status).toBe(403);
     expect((await errorBody(res)).vcode).toBe(5403);
     const hidden = await createVideo(series.id, { state: "blocked" });
-    expect((await put(hidden.wireId, other.token, { duration: 6 })).status).toBe(404);
-    expect((await put("999999999v", staff.token, {})).status).toBe(404);
+    expect((await api(`/v4/videos/${hidden.wireId}.json`, { method: "PUT", token: other.token, json: { duration: 6 } })).status).toBe(404);
+    expect((await api(`/v4/videos/${"999999999v"}.json`, { method: "PUT", token: staff.token, json: {} })).status).toBe(404);
     const [row] = await db().select().from(videos).where(eq(videos.id, v.id));
     expect(row.duration).toBe(5);
   });
@@ -219,7 +242,7 @@ describe("DELETE /v4/videos/<id>.json", () => {
   it("deletes the video with its titles and descriptions", async () => {
     const v = await createVideo(series.id, { title: "Doomed" });
     await db().insert(descriptions).values({ resourceKind: "v", resourceId: v.id, language: "en", text: "Doomed." });
-    const res = await del(v.wireId, manager.token);
+    const res = await api(`/v4/videos/${v.wireId}.json`, { method: "DELETE", token: manager.token });
     expect(res.status).toBe(204);
     expect((await api(`/v4/videos/${v.wireId}.json`, { token: staff.token })).status).toBe(404);
     for (const t of [titles, descriptions]) {
@@ -230,7 +253,7 @@ describe("DELETE /v4/videos/<id>.json", () => {
           .where(and(eq(t.resourceKind, "v"), eq(t.resourceId, v.id))),
       ).toEqual([]);
     }
-    expect((await del(v.wireId, staff.token)).status).toBe(404);
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "DELETE", token: staff.token })).status).toBe(404);
   });
 
   it("takes the video's shard rows with it (the subtitle family, through the cleanup outbox), and only its own", async () => {
@@ -240,7 +263,7 @@ describe("DELETE /v4/videos/<id>.json", () => {
       await createSubtitles(video.id, 3, { en: 3, fr: 1 });
       await createHistories([{ userId: other.user.id, videoId: video.id, containerId: series.id }]);
     }
-    expect((await del(v.wireId, manager.token)).status).toBe(204);
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "DELETE", token: manager.token })).status).toBe(204);
     const { db: shard } = await shardOf(series.id);
     const left = async (videoId: number) =>
       Promise.all(
@@ -252,22 +275,22 @@ describe("DELETE /v4/videos/<id>.json", () => {
 
   it("is 401 without a token, 403 for another user; staff may", async () => {
     const v = await createVideo(series.id, {});
-    const none = await del(v.wireId);
+    const none = await api(`/v4/videos/${v.wireId}.json`, { method: "DELETE" });
     expect(none.status).toBe(401);
     expect((await errorBody(none)).vcode).toBe(4500);
-    const res = await del(v.wireId, other.token);
+    const res = await api(`/v4/videos/${v.wireId}.json`, { method: "DELETE", token: other.token });
     expect(res.status).toBe(403);
     expect((await errorBody(res)).vcode).toBe(5403);
-    expect((await del(v.wireId, staff.token)).status).toBe(204);
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "DELETE", token: staff.token })).status).toBe(204);
   });
 
   it("leaves a video staff blocked to staff: its managers may not delete it (403), staff may", async () => {
     const v = await createVideo(series.id, {});
-    expect((await put(v.wireId, staff.token, { state: "blocked" })).status).toBe(200);
-    const refused = await del(v.wireId, manager.token);
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "PUT", token: staff.token, json: { state: "blocked" } })).status).toBe(200);
+    const refused = await api(`/v4/videos/${v.wireId}.json`, { method: "DELETE", token: manager.token });
     expect(refused.status).toBe(403);
     expect((await errorBody(refused)).error).toMatch(/only staff may delete a video staff blocked/);
     expect((await db().select().from(videos).where(eq(videos.id, v.id))).map((r) => r.state)).toEqual(["blocked"]);
-    expect((await del(v.wireId, staff.token)).status).toBe(204);
+    expect((await api(`/v4/videos/${v.wireId}.json`, { method: "DELETE", token: staff.token })).status).toBe(204);
   });
 });

@@ -20,14 +20,11 @@ type Webhook = {
 
 stubReceivers();
 
-const as = (app: string, path: string, init: Parameters<typeof api>[1] = {}) =>
-  api(`${path}${path.includes("?") ? "&" : "?"}app=${app}`, init);
-
 async function setup() {
   const owner = await createApplication();
-  const res = await as(owner.wireId, "/v4/webhooks.json", { method: "POST", json: { url: "https://receiver.example.com/hook" } });
+  const res = await api("/v4/webhooks.json", { app: owner.wireId, method: "POST", json: { url: "https://receiver.example.com/hook" } });
   const { webhook } = (await res.json()) as { webhook: Webhook };
-  const ping = (await (await as(owner.wireId, `/v4/webhooks/${webhook.id}/ping.json`, { method: "POST" })).json()) as {
+  const ping = (await (await api(`/v4/webhooks/${webhook.id}/ping.json`, { app: owner.wireId, method: "POST" })).json()) as {
     delivery: { id: string };
   };
   return { owner, webhook, delivery: ping.delivery.id };
@@ -55,12 +52,13 @@ describe("authentication: an application signing as itself", () => {
     ];
     for (const [method, path, json] of routes) {
       const what = `${method} ${path}`;
-      const unsigned = await errorBody(await as(owner.wireId, path, { method, json, unsigned: true }));
+      const unsigned = await errorBody(await api(path, { app: owner.wireId, method, json, unsigned: true }));
       expect({ vcode: unsigned.vcode, fields: unsigned.details?.map((d) => d.field) }, `${what} unsigned`).toEqual({
         vcode: 4,
         fields: ["sig"],
       });
-      const forged = await as(owner.wireId, path, {
+      const forged = await api(path, {
+        app: owner.wireId,
         method,
         json,
         headers: { signature: "0".repeat(40), timestamp: String(Math.floor(Date.now() / 1000)) },
@@ -71,7 +69,7 @@ describe("authentication: an application signing as itself", () => {
       expect((await errorBody(anonymous)).details?.map((d) => d.field)).toEqual(["app"]);
     }
     // Nothing above changed the endpoint.
-    const read = (await (await as(owner.wireId, `/v4/webhooks/${webhook.id}.json`)).json()) as { webhook: Webhook };
+    const read = (await (await api(`/v4/webhooks/${webhook.id}.json`, { app: owner.wireId })).json()) as { webhook: Webhook };
     expect(read.webhook.url).toBe("https://receiver.example.com/hook");
   });
 });
@@ -80,10 +78,10 @@ describe("each application sees and touches only its own endpoints", () => {
   test("another application gets 404 on every route of the endpoint, and an empty list", async ({ officialApp }) => {
     const { owner, webhook, delivery } = await setup();
     for (const [method, path, json] of ROUTES(webhook.id, delivery)) {
-      const res = await as(officialApp, path, { method, json });
+      const res = await api(path, { app: officialApp, method, json });
       expect({ status: res.status, vcode: (await errorBody(res)).vcode }, `${method} ${path}`).toEqual({ status: 404, vcode: 404 });
     }
-    const list = (await (await as(officialApp, "/v4/webhooks.json")).json()) as { response: Webhook[] };
+    const list = (await (await api("/v4/webhooks.json", { app: officialApp })).json()) as { response: Webhook[] };
     expect(list.response.map((w) => w.id)).not.toContain(webhook.id);
     const row = await db()
       .select()
@@ -91,7 +89,9 @@ describe("each application sees and touches only its own endpoints", () => {
       .where(eq(webhookEndpoints.id, Number.parseInt(webhook.id, 10)))
       .get();
     expect(row).toMatchObject({ url: "https://receiver.example.com/hook", description: null, previousSecret: null });
-    const deliveries = (await (await as(owner.wireId, `/v4/webhooks/${webhook.id}/deliveries.json`)).json()) as { response: unknown[] };
+    const deliveries = (await (await api(`/v4/webhooks/${webhook.id}/deliveries.json`, { app: owner.wireId })).json()) as {
+      response: unknown[];
+    };
     expect(deliveries.response, "no redelivery or ping was added by the other application").toHaveLength(1);
   });
 });
@@ -128,7 +128,7 @@ describe("trailing dots and empty labels", () => {
       "https://127.0.0.1../",
       "https://a..b.example.com/",
     ]) {
-      const res = await as(app.wireId, "/v4/webhooks.json", { method: "POST", json: { url } });
+      const res = await api("/v4/webhooks.json", { app: app.wireId, method: "POST", json: { url } });
       expect({ status: res.status, fields: (await errorBody(res)).details?.map((d) => d.field) }, url).toEqual({
         status: 400,
         fields: ["url"],
@@ -150,7 +150,7 @@ describe("pausing and resuming", () => {
       .set({ ...failing, status: "paused", pausedReason: "7 failures in a row", pausedAt: new Date() })
       .where(eq(webhookEndpoints.id, endpoint.id));
 
-    const paused = (await (await as(app.wireId, `/v4/webhooks/${endpoint.id}w.json`)).json()) as { webhook: Webhook };
+    const paused = (await (await api(`/v4/webhooks/${endpoint.id}w.json`, { app: app.wireId })).json()) as { webhook: Webhook };
     expect(paused.webhook).toMatchObject({ status: "paused", paused_reason: "7 failures in a row", failures: { consecutive: 7 } });
 
     const resumed = await changeEndpoint(deps, app, endpoint.id, { active: true }, "https://api.test");
@@ -159,10 +159,10 @@ describe("pausing and resuming", () => {
 
     // Through the route too; re-affirming an active endpoint keeps the failures that may pause it.
     await db().update(webhookEndpoints).set(failing).where(eq(webhookEndpoints.id, endpoint.id));
-    const still = await as(app.wireId, `/v4/webhooks/${endpoint.id}w.json`, { method: "PATCH", json: { active: true } });
+    const still = await api(`/v4/webhooks/${endpoint.id}w.json`, { app: app.wireId, method: "PATCH", json: { active: true } });
     expect(((await still.json()) as { webhook: Webhook }).webhook.failures.consecutive).toBe(7);
     await db().update(webhookEndpoints).set({ status: "paused", pausedReason: "timeout" }).where(eq(webhookEndpoints.id, endpoint.id));
-    const res = await as(app.wireId, `/v4/webhooks/${endpoint.id}w.json`, { method: "PATCH", json: { active: "true" } });
+    const res = await api(`/v4/webhooks/${endpoint.id}w.json`, { app: app.wireId, method: "PATCH", json: { active: "true" } });
     expect(((await res.json()) as { webhook: Webhook }).webhook).toMatchObject({
       status: "active",
       paused_reason: null,
@@ -173,9 +173,9 @@ describe("pausing and resuming", () => {
   test("active=false pauses it as the application's choice (no reason)", async () => {
     const app = (await createApplication()).wireId;
     const { webhook } = (await (
-      await as(app, "/v4/webhooks.json", { method: "POST", json: { url: "https://receiver.example.com/" } })
+      await api("/v4/webhooks.json", { app, method: "POST", json: { url: "https://receiver.example.com/" } })
     ).json()) as { webhook: Webhook };
-    const res = await as(app, `/v4/webhooks/${webhook.id}.json`, { method: "PATCH", json: { active: false } });
+    const res = await api(`/v4/webhooks/${webhook.id}.json`, { app, method: "PATCH", json: { active: false } });
     expect(((await res.json()) as { webhook: Webhook }).webhook).toMatchObject({ status: "paused", paused_reason: null });
   });
 });
@@ -186,18 +186,18 @@ describe("pings and redeliveries are limited per application", () => {
     // setup() sent one ping already.
     for (let i = 1; i < 30; i++) {
       const path = i % 2 ? `/v4/webhooks/${webhook.id}/ping.json` : `/v4/webhooks/${webhook.id}/deliveries/${delivery}/redeliver.json`;
-      expect((await as(owner.wireId, path, { method: "POST" })).status, `request ${i + 1}`).toBe(202);
+      expect((await api(path, { app: owner.wireId, method: "POST" })).status, `request ${i + 1}`).toBe(202);
     }
-    const refused = await as(owner.wireId, `/v4/webhooks/${webhook.id}/ping.json`, { method: "POST" });
+    const refused = await api(`/v4/webhooks/${webhook.id}/ping.json`, { app: owner.wireId, method: "POST" });
     expect(refused.status).toBe(429);
     // When the 60 s window ends.
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
     expect(await errorBody(refused)).toEqual({ error: "rate limited", vcode: 5429 });
     // Reads and other writes of the same application are not counted.
-    expect((await as(owner.wireId, `/v4/webhooks/${webhook.id}/deliveries.json`)).status).toBe(200);
+    expect((await api(`/v4/webhooks/${webhook.id}/deliveries.json`, { app: owner.wireId })).status).toBe(200);
     const other = await setup();
-    expect((await as(other.owner.wireId, `/v4/webhooks/${other.webhook.id}/ping.json`, { method: "POST" })).status).toBe(202);
+    expect((await api(`/v4/webhooks/${other.webhook.id}/ping.json`, { app: other.owner.wireId, method: "POST" })).status).toBe(202);
   });
 
   test("the limit table names the two routes and nothing else of /v4/webhooks", () => {

@@ -33,11 +33,8 @@ type Delivery = {
 // The consumer runs in this isolate: receivers answer 200 at once, and nothing leaves the machine.
 stubReceivers();
 
-const as = (app: string, path: string, init: Parameters<typeof api>[1] = {}) =>
-  api(`${path}${path.includes("?") ? "&" : "?"}app=${app}`, init);
-
 async function create(app: string, json: Record<string, unknown> = {}) {
-  const res = await as(app, "/v4/webhooks.json", { method: "POST", json: { url: "https://receiver.example.com/hook", ...json } });
+  const res = await api("/v4/webhooks.json", { app, method: "POST", json: { url: "https://receiver.example.com/hook", ...json } });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as { webhook: Webhook; secret: string };
 }
@@ -61,7 +58,9 @@ describe("the event catalogue", () => {
 
   test("a signed application also learns which it may subscribe to", async ({ partnerApp, officialApp }) => {
     const availability = async (app: string) => {
-      const { events } = (await (await as(app, "/v4/webhooks/events.json")).json()) as { events: { type: string; available: boolean }[] };
+      const { events } = (await (await api("/v4/webhooks/events.json", { app })).json()) as {
+        events: { type: string; available: boolean }[];
+      };
       return Object.fromEntries(events.map((e) => [e.type, e.available]));
     };
     expect(await availability(partnerApp)).toMatchObject({ "job.succeeded": true, "subtitles.updated": false, ping: false });
@@ -85,12 +84,12 @@ describe("creating, reading, listing, changing and deleting endpoints", () => {
       previous_secret_expires_at: null,
       deliveries_url: `https://api.test/v4/webhooks/${webhook.id}/deliveries.json`,
     });
-    const read = await as(app, `/v4/webhooks/${webhook.id}.json`);
+    const read = await api(`/v4/webhooks/${webhook.id}.json`, { app });
     const text = await read.text();
     expect(read.status).toBe(200);
     expect(JSON.parse(text)).toEqual({ webhook });
     expect(text).not.toContain(secret);
-    const listed = await as(app, "/v4/webhooks.json");
+    const listed = await api("/v4/webhooks.json", { app });
     expect(await listed.text()).not.toContain("whsec_");
   });
 
@@ -106,27 +105,32 @@ describe("creating, reading, listing, changing and deleting endpoints", () => {
     const other = (await createApplication()).wireId;
     const mine = [await create(app), await create(app), await create(app)].map((c) => c.webhook.id);
     await create(other);
-    const page = (await (await as(app, "/v4/webhooks.json?per_page=2&with_paging=true")).json()) as {
+    const page = (await (await api("/v4/webhooks.json?per_page=2&with_paging=true", { app })).json()) as {
       more: boolean;
       response: Webhook[];
       count: number;
     };
     expect(page).toMatchObject({ more: true, count: 3 });
     expect(page.response.map((w) => w.id)).toEqual(mine.slice(0, 2));
-    const ids = (await (await as(app, "/v4/webhooks.json?only_ids=true")).json()) as { response: string[] };
+    const ids = (await (await api("/v4/webhooks.json?only_ids=true", { app })).json()) as { response: string[] };
     expect(ids.response).toEqual(mine);
   });
 
   test("PATCH and PUT change the fields sent and leave the others", async ({ officialApp }) => {
     const { webhook } = await create(officialApp, { events: ["job.failed"], description: "first" });
-    const patched = await as(officialApp, `/v4/webhooks/${webhook.id}.json`, {
+    const patched = await api(`/v4/webhooks/${webhook.id}.json`, {
+      app: officialApp,
       method: "PATCH",
       json: { url: "https://other.example.com/in", events: ["container.updated", "job.failed"] },
     });
     expect(patched.status).toBe(200);
     const after = ((await patched.json()) as { webhook: Webhook }).webhook;
     expect(after).toMatchObject({ url: "https://other.example.com/in", events: ["container.updated", "job.failed"], description: "first" });
-    const put = await as(officialApp, `/v4/webhooks/${webhook.id}.json`, { method: "PUT", json: { description: null, active: false } });
+    const put = await api(`/v4/webhooks/${webhook.id}.json`, {
+      app: officialApp,
+      method: "PUT",
+      json: { description: null, active: false },
+    });
     expect(((await put.json()) as { webhook: Webhook }).webhook).toMatchObject({
       url: "https://other.example.com/in",
       description: null,
@@ -138,7 +142,7 @@ describe("creating, reading, listing, changing and deleting endpoints", () => {
   test("rotation answers a new secret and keeps the old one signing for 24 hours", async () => {
     const app = (await createApplication()).wireId;
     const { webhook, secret } = await create(app);
-    const res = await as(app, `/v4/webhooks/${webhook.id}/secret.json`, { method: "POST" });
+    const res = await api(`/v4/webhooks/${webhook.id}/secret.json`, { app, method: "POST" });
     expect(res.status).toBe(200);
     const rotated = (await res.json()) as { webhook: Webhook; secret: string };
     expect(rotated.secret).toMatch(/^whsec_/);
@@ -156,12 +160,12 @@ describe("creating, reading, listing, changing and deleting endpoints", () => {
   test("DELETE answers 204, the endpoint is gone and its deliveries with it", async () => {
     const app = (await createApplication()).wireId;
     const { webhook } = await create(app);
-    expect((await as(app, `/v4/webhooks/${webhook.id}/ping.json`, { method: "POST" })).status).toBe(202);
+    expect((await api(`/v4/webhooks/${webhook.id}/ping.json`, { app, method: "POST" })).status).toBe(202);
     const id = Number.parseInt(webhook.id, 10);
     expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)).all()).toHaveLength(1);
-    expect((await as(app, `/v4/webhooks/${webhook.id}.json`, { method: "DELETE" })).status).toBe(204);
-    expect((await as(app, `/v4/webhooks/${webhook.id}.json`)).status).toBe(404);
-    expect((await as(app, `/v4/webhooks/${webhook.id}.json`, { method: "DELETE" })).status).toBe(404);
+    expect((await api(`/v4/webhooks/${webhook.id}.json`, { app, method: "DELETE" })).status).toBe(204);
+    expect((await api(`/v4/webhooks/${webhook.id}.json`, { app })).status).toBe(404);
+    expect((await api(`/v4/webhooks/${webhook.id}.json`, { app, method: "DELETE" })).status).toBe(404);
     expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)).all()).toHaveLength(0);
   });
 
@@ -169,13 +173,13 @@ describe("creating, reading, listing, changing and deleting endpoints", () => {
     const app = (await createApplication()).wireId;
     const made = [];
     for (let i = 0; i < MAX_ENDPOINTS_PER_APPLICATION; i++) made.push((await create(app, { url: `https://r${i}.example.com/` })).webhook);
-    const res = await as(app, "/v4/webhooks.json", { method: "POST", json: { url: "https://r.example.com/" } });
+    const res = await api("/v4/webhooks.json", { app, method: "POST", json: { url: "https://r.example.com/" } });
     const body = await errorBody(res);
     expect({ status: res.status, vcode: body.vcode }).toEqual({ status: 409, vcode: 5409 });
     expect(body.error).toContain(String(MAX_ENDPOINTS_PER_APPLICATION));
     // Another application is not affected, and deleting one makes room.
     await create((await createApplication()).wireId);
-    expect((await as(app, `/v4/webhooks/${made[0].id}.json`, { method: "DELETE" })).status).toBe(204);
+    expect((await api(`/v4/webhooks/${made[0].id}.json`, { app, method: "DELETE" })).status).toBe(204);
     await create(app);
   });
 });
@@ -209,11 +213,11 @@ describe("validation: a 400 naming the field, a 403 for events the application m
       "https://[::ffff:10.0.0.1]/",
     ];
     for (const url of hostile) {
-      const res = await as(app, "/v4/webhooks.json", { method: "POST", json: { url } });
+      const res = await api("/v4/webhooks.json", { app, method: "POST", json: { url } });
       await refused(res, 400, "url");
     }
-    await refused(await as(app, "/v4/webhooks.json", { method: "POST", json: {} }), 400, "url");
-    expect(((await (await as(app, "/v4/webhooks.json")).json()) as { response: unknown[] }).response).toEqual([]);
+    await refused(await api("/v4/webhooks.json", { app, method: "POST", json: {} }), 400, "url");
+    expect(((await (await api("/v4/webhooks.json", { app })).json()) as { response: unknown[] }).response).toEqual([]);
   });
 
   test("this configuration (WEBHOOKS_ALLOW_LOOPBACK=true) accepts receivers on loopback", async () => {
@@ -228,7 +232,7 @@ describe("validation: a 400 naming the field, a 403 for events the application m
     officialApp,
   }) => {
     const post = (app: string, events: unknown) =>
-      as(app, "/v4/webhooks.json", { method: "POST", json: { url: "https://r.example.com/", events } });
+      api("/v4/webhooks.json", { app, method: "POST", json: { url: "https://r.example.com/", events } });
     for (const events of [[], ["job.finished"], ["job.failed", "job.failed"], ["ping"]])
       await refused(await post(partnerApp, events), 400, "events");
     expect((await refused(await post(partnerApp, ["job.failed", "subtitles.updated"]), 403, "events")).error).toContain(
@@ -236,19 +240,24 @@ describe("validation: a 400 naming the field, a 403 for events the application m
     );
     expect((await post(officialApp, ["subtitles.updated"])).status).toBe(201);
     const { webhook } = await create(partnerApp);
-    const patch = await as(partnerApp, `/v4/webhooks/${webhook.id}.json`, { method: "PATCH", json: { events: ["completion.updated"] } });
+    const patch = await api(`/v4/webhooks/${webhook.id}.json`, {
+      app: partnerApp,
+      method: "PATCH",
+      json: { events: ["completion.updated"] },
+    });
     await refused(patch, 403, "events");
   });
 
   test("description: at most 200 characters; PATCH validates the URL as POST does", async ({ partnerApp }) => {
-    const long = await as(partnerApp, "/v4/webhooks.json", {
+    const long = await api("/v4/webhooks.json", {
+      app: partnerApp,
       method: "POST",
       json: { url: "https://r.example.com/", description: "x".repeat(201) },
     });
     await refused(long, 400, "description");
     const { webhook } = await create(partnerApp);
     await refused(
-      await as(partnerApp, `/v4/webhooks/${webhook.id}.json`, { method: "PATCH", json: { url: "https://10.0.0.1/" } }),
+      await api(`/v4/webhooks/${webhook.id}.json`, { app: partnerApp, method: "PATCH", json: { url: "https://10.0.0.1/" } }),
       400,
       "url",
     );
@@ -259,17 +268,17 @@ describe("deliveries, ping and redelivery", () => {
   test("ping and redeliver create deliveries; the list shows them newest first with the event rendered", async () => {
     const app = (await createApplication()).wireId;
     const { webhook } = await create(app, { events: ["job.failed"] });
-    const pinged = await as(app, `/v4/webhooks/${webhook.id}/ping.json`, { method: "POST" });
+    const pinged = await api(`/v4/webhooks/${webhook.id}/ping.json`, { app, method: "POST" });
     expect(pinged.status).toBe(202);
     const ping = ((await pinged.json()) as { delivery: Delivery }).delivery;
     expect(ping.event).toMatchObject({ type: "ping", data: { webhook_id: webhook.id, message: "ping" } });
     expect(ping).toMatchObject({ redelivery_of: null });
-    const again = await as(app, `/v4/webhooks/${webhook.id}/deliveries/${ping.id}/redeliver.json`, { method: "POST" });
+    const again = await api(`/v4/webhooks/${webhook.id}/deliveries/${ping.id}/redeliver.json`, { app, method: "POST" });
     expect(again.status).toBe(202);
     const redelivery = ((await again.json()) as { delivery: Delivery }).delivery;
     expect(redelivery.id).not.toBe(ping.id);
     expect(redelivery).toMatchObject({ redelivery_of: ping.id, event: { id: ping.event.id, type: "ping" } });
-    const list = (await (await as(app, `/v4/webhooks/${webhook.id}/deliveries.json`)).json()) as { response: Delivery[] };
+    const list = (await (await api(`/v4/webhooks/${webhook.id}/deliveries.json`, { app })).json()) as { response: Delivery[] };
     expect(list.response.map((d) => d.id)).toEqual([redelivery.id, ping.id]);
     expect(list.response[1].event).toEqual(ping.event);
     // The receiver may already have answered: a finished delivery has no next attempt.
@@ -282,7 +291,7 @@ describe("deliveries, ping and redelivery", () => {
     const id = Number.parseInt(webhook.id, 10);
     const data = { job_id: "9j", job_type: "srt-import", status: "failed", path: "/v4/jobs/9j.json", result: null, error: "bad" };
     await recordEvent(db(), { type: "job.failed", applicationId: app.id, data });
-    const list = (await (await as(app.wireId, `/v4/webhooks/${webhook.id}/deliveries.json`)).json()) as { response: Delivery[] };
+    const list = (await (await api(`/v4/webhooks/${webhook.id}/deliveries.json`, { app: app.wireId })).json()) as { response: Delivery[] };
     expect(list.response[0].event).toMatchObject({
       type: "job.failed",
       data: { url: "http://127.0.0.1:8787/v4/jobs/9j.json", job_id: "9j" },
@@ -295,13 +304,15 @@ describe("deliveries, ping and redelivery", () => {
     const app = (await createApplication()).wireId;
     const { webhook } = await create(app);
     const id = Number.parseInt(webhook.id, 10);
-    for (let i = 0; i < 3; i++) await as(app, `/v4/webhooks/${webhook.id}/ping.json`, { method: "POST" });
+    for (let i = 0; i < 3; i++) await api(`/v4/webhooks/${webhook.id}/ping.json`, { app, method: "POST" });
     const rows = await db().select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, id)).all();
     await db()
       .update(webhookDeliveries)
       .set({ status: "failed", attempts: 8, lastAttemptAt: new Date(), lastStatusCode: 500, lastLatencyMs: 12, lastError: "HTTP 500" })
       .where(eq(webhookDeliveries.id, rows[0].id));
-    const failed = (await (await as(app, `/v4/webhooks/${webhook.id}/deliveries.json?status=failed`)).json()) as { response: Delivery[] };
+    const failed = (await (await api(`/v4/webhooks/${webhook.id}/deliveries.json?status=failed`, { app })).json()) as {
+      response: Delivery[];
+    };
     expect(failed.response).toHaveLength(1);
     expect(failed.response[0]).toMatchObject({
       id: `${rows[0].id}d`,
@@ -309,15 +320,15 @@ describe("deliveries, ping and redelivery", () => {
       next_attempt_at: null,
       last_attempt: { status_code: 500, latency_ms: 12, error: "HTTP 500" },
     });
-    await refused(await as(app, `/v4/webhooks/${webhook.id}/deliveries.json?status=lost`), 400, "status");
+    await refused(await api(`/v4/webhooks/${webhook.id}/deliveries.json?status=lost`, { app }), 400, "status");
   });
 
   test("another endpoint's delivery, or a malformed id, cannot be redelivered (404)", async () => {
     const app = (await createApplication()).wireId;
     const a = (await create(app)).webhook;
     const b = (await create(app)).webhook;
-    const ping = ((await (await as(app, `/v4/webhooks/${a.id}/ping.json`, { method: "POST" })).json()) as { delivery: Delivery }).delivery;
-    expect((await as(app, `/v4/webhooks/${b.id}/deliveries/${ping.id}/redeliver.json`, { method: "POST" })).status).toBe(404);
-    expect((await as(app, `/v4/webhooks/${a.id}/deliveries/x${ping.id}/redeliver.json`, { method: "POST" })).status).toBe(404);
+    const ping = ((await (await api(`/v4/webhooks/${a.id}/ping.json`, { app, method: "POST" })).json()) as { delivery: Delivery }).delivery;
+    expect((await api(`/v4/webhooks/${b.id}/deliveries/${ping.id}/redeliver.json`, { app, method: "POST" })).status).toBe(404);
+    expect((await api(`/v4/webhooks/${a.id}/deliveries/x${ping.id}/redeliver.json`, { app, method: "POST" })).status).toBe(404);
   });
 });

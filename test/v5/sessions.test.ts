@@ -8,11 +8,10 @@ beforeAll(async () => {
 });
 
 const loginBody = () => ({ username: "alice_s", password: "alice_s-password" });
-const post = (json: unknown) => api("/v5/sessions.json", { method: "POST", json });
 
 describe("POST /v5/sessions.json (none -> valid)", () => {
   it("logs in with username and password and returns a token and the user summary", async () => {
-    const res = await post(loginBody());
+    const res = await api("/v5/sessions.json", { method: "POST", json: loginBody() });
     expect(res.status).toBe(201);
     const body = (await res.json()) as { token: string; user: Record<string, unknown> };
     expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -22,8 +21,8 @@ describe("POST /v5/sessions.json (none -> valid)", () => {
   });
 
   it("refuses a wrong password and an unknown user with the same 401", async () => {
-    const wrong = await post({ username: "alice_s", password: "nope" });
-    const unknown = await post({ username: "nobody_here", password: "nope" });
+    const wrong = await api("/v5/sessions.json", { method: "POST", json: { username: "alice_s", password: "nope" } });
+    const unknown = await api("/v5/sessions.json", { method: "POST", json: { username: "nobody_here", password: "nope" } });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(await errorBody(wrong)).toEqual({ error: "invalid username or password", vcode: 7403 });
@@ -43,7 +42,7 @@ describe("POST /v5/sessions.json (none -> valid)", () => {
 
 describe("bad input to POST /v5/sessions.json is a 4xx with the error body of docs/spec/wire.md", () => {
   it("names missing fields", async () => {
-    const res = await post({ username: "alice_s" });
+    const res = await api("/v5/sessions.json", { method: "POST", json: { username: "alice_s" } });
     expect(res.status).toBe(400);
     const body = await errorBody(res);
     expect(body.vcode).toBe(5002);
@@ -51,14 +50,14 @@ describe("bad input to POST /v5/sessions.json is a 4xx with the error body of do
   });
 
   it("names fields of the wrong type", async () => {
-    const res = await post({ username: { name: "alice_s" }, password: ["x"] });
+    const res = await api("/v5/sessions.json", { method: "POST", json: { username: { name: "alice_s" }, password: ["x"] } });
     expect(res.status).toBe(400);
     const fields = (await errorBody(res)).details!.map((d) => d.field).sort();
     expect(fields).toEqual(["password", "username"]);
   });
 
   it("ignores unknown fields, naming them in x-ignored-fields", async () => {
-    const res = await post({ ...loginBody(), admin: true });
+    const res = await api("/v5/sessions.json", { method: "POST", json: { ...loginBody(), admin: true } });
     expect(res.status).toBe(201);
     expect(res.headers.get("x-ignored-fields")).toBe("admin");
     const body = (await res.json()) as { token: string; user: Record<string, unknown> };
@@ -83,7 +82,7 @@ describe("bad input to POST /v5/sessions.json is a 4xx with the error body of do
   });
 
   it("refuses a 1 MB body with 413", async () => {
-    const res = await post({ username: "alice_s", password: "x".repeat(1024 * 1024) });
+    const res = await api("/v5/sessions.json", { method: "POST", json: { username: "alice_s", password: "x".repeat(1024 * 1024) } });
     expect(res.status).toBe(413);
     expect((await errorBody(res)).vcode).toBe(5413);
   });
@@ -91,7 +90,7 @@ describe("bad input to POST /v5/sessions.json is a 4xx with the error body of do
   it("answers a garbled external credential with a 401 naming it, never a 500", async () => {
     // Every kind is configured in tests; unconfigured kinds (400 "not enabled") are in test/services/identity.test.ts.
     for (const field of ["social_token", "idp_token", "retailer_params", "store_token"]) {
-      const res = await post({ [field]: "abc" });
+      const res = await api("/v5/sessions.json", { method: "POST", json: { [field]: "abc" } });
       expect(res.status).toBe(401);
       expect(await errorBody(res)).toMatchObject({ error: expect.stringContaining(`invalid ${field}:`), vcode: 7403 });
     }
@@ -100,7 +99,7 @@ describe("bad input to POST /v5/sessions.json is a 4xx with the error body of do
 
 describe("session token state table", () => {
   it("GET reads the user of a valid token; unknown tokens are 404 vcode 11", async () => {
-    const { token } = (await (await post(loginBody())).json()) as { token: string };
+    const { token } = (await (await api("/v5/sessions.json", { method: "POST", json: loginBody() })).json()) as { token: string };
     const res = await api(`/v5/sessions/${token}.json`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: alice.id, username: "alice_s" });
@@ -111,8 +110,8 @@ describe("session token state table", () => {
   });
 
   it("PUT (valid -> replaced) issues a new token and deletes all the user's sessions", async () => {
-    const first = ((await (await post(loginBody())).json()) as { token: string }).token;
-    const second = ((await (await post(loginBody())).json()) as { token: string }).token;
+    const first = ((await (await api("/v5/sessions.json", { method: "POST", json: loginBody() })).json()) as { token: string }).token;
+    const second = ((await (await api("/v5/sessions.json", { method: "POST", json: loginBody() })).json()) as { token: string }).token;
     const res = await api(`/v5/sessions/${first}.json`, { method: "PUT" });
     expect(res.status).toBe(201);
     const renewed = (await res.json()) as { token: string; user: { id: string } };
@@ -125,8 +124,8 @@ describe("session token state table", () => {
   });
 
   it("DELETE (valid -> destroyed) makes every token of the user useless at once", async () => {
-    const a = ((await (await post(loginBody())).json()) as { token: string }).token;
-    const b = ((await (await post(loginBody())).json()) as { token: string }).token;
+    const a = ((await (await api("/v5/sessions.json", { method: "POST", json: loginBody() })).json()) as { token: string }).token;
+    const b = ((await (await api("/v5/sessions.json", { method: "POST", json: loginBody() })).json()) as { token: string }).token;
     const res = await api(`/v5/sessions/${a}.json?token=${a}`, { method: "DELETE" });
     expect(res.status).toBe(204);
     expect((await api(`/v5/sessions/${a}.json`)).status).toBe(404);
@@ -143,7 +142,7 @@ describe("session token state table", () => {
   });
 
   it("a token works as token= and as Authorization: Bearer", async () => {
-    const { token } = (await (await post(loginBody())).json()) as { token: string };
+    const { token } = (await (await api("/v5/sessions.json", { method: "POST", json: loginBody() })).json()) as { token: string };
     // Job 999999 does not exist: the 404 (not 401) proves the token was accepted.
     expect((await api(`/v4/jobs/999999j.json?token=${token}`)).status).toBe(404);
     expect((await api("/v4/jobs/999999j.json", { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);

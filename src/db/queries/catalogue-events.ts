@@ -28,9 +28,9 @@ const SUBTITLES = ["/v4/videos/", "v/subtitles/", ".srt"] as const;
 const path = (kind: PathKind, id: number) => `${PATHS[kind][0]}${id}${PATHS[kind][1]}`;
 const pathSql = (kind: PathKind, id: SQL) => sql`(${PATHS[kind][0]} || ${id} || ${PATHS[kind][1]})`;
 
-export const videoPath = (videoId: number) => path("video", videoId);
-export const containerPath = (containerId: number) => path("container", containerId);
-export const subtitlesPath = (videoId: number, language: string) => `${SUBTITLES[0]}${videoId}${SUBTITLES[1]}${language}${SUBTITLES[2]}`;
+const videoPath = (videoId: number) => path("video", videoId);
+const containerPath = (containerId: number) => path("container", containerId);
+const subtitlesPath = (videoId: number, language: string) => `${SUBTITLES[0]}${videoId}${SUBTITLES[1]}${language}${SUBTITLES[2]}`;
 const subtitlesPathSql = (videoId: SQL, language: SQL) =>
   sql`(${SUBTITLES[0]} || ${videoId} || ${SUBTITLES[1]} || ${language} || ${SUBTITLES[2]})`;
 

@@ -25,7 +25,7 @@ export type Statement = BatchItem<"sqlite">;
 const D1_MAX_PARAMS = 100;
 
 /** Splits a multi-row insert so no statement binds more than D1 allows (`paramsPerRow` counts every bound value). */
-export function chunkRows<T>(rows: T[], paramsPerRow: number): T[][] {
+function chunkRows<T>(rows: T[], paramsPerRow: number): T[][] {
   const size = Math.max(1, Math.floor(D1_MAX_PARAMS / paramsPerRow));
   const chunks: T[][] = [];
   for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));

@@ -1,5 +1,5 @@
 /** D1 binds at most 100 parameters per statement, so id lists are read in chunks of this many. */
-export const IDS_PER_LOOKUP = 100;
+const IDS_PER_LOOKUP = 100;
 
 /**
  * Runs one `IN (...)` lookup per chunk of ids (in parallel) and concatenates the rows. (An

@@ -15,7 +15,7 @@ import { containerDeletedStatement } from "./catalogue-events";
  * What one chunk statement did: the rows it deleted itself (from RETURNING: D1's `changes` also counts what
  * cascades and triggers changed), and the rows D1 read for it, cascades and triggers included.
  */
-export interface ChunkCost {
+interface ChunkCost {
   deleted: number;
   rowsRead: number;
 }

@@ -22,7 +22,7 @@ const SORT_COLUMN = {
   number: f.videoCount,
 } as const satisfies Record<ContainerSort, unknown>;
 
-export interface FacetQuery {
+interface FacetQuery {
   /** Every facet a container must carry (`public`, `type:series`, `genre:6`, ...). */
   facets: string[];
   sort: ContainerSort;

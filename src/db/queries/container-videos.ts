@@ -3,7 +3,7 @@ import { COUNT_LIMIT } from "../../lib/paging";
 import type { DB } from "../client";
 import { VIDEO_STATES, VIDEO_TYPES, videos } from "../schema";
 
-export interface ContainerVideosQuery {
+interface ContainerVideosQuery {
   containerId: number;
   state: (typeof VIDEO_STATES)[number];
   type?: (typeof VIDEO_TYPES)[number];

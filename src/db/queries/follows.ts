@@ -7,7 +7,7 @@ import { containers, followCounts, markers, subscriptions, videos } from "../sch
  * key (user, kind, id), index (user, created_at). These are the statements both use; the table decides.
  */
 export type FollowTable = typeof subscriptions | typeof markers;
-export type FollowKind = "c" | "v";
+type FollowKind = "c" | "v";
 export interface FollowRef {
   kind: FollowKind;
   id: number;

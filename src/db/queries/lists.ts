@@ -9,14 +9,14 @@ export type ListRow = typeof lists.$inferSelect;
 type ContainerType = (typeof CONTAINER_TYPES)[number];
 type VideoType = (typeof VIDEO_TYPES)[number];
 const isContainerType = (t: string): t is ContainerType => (CONTAINER_TYPES as readonly string[]).includes(t);
-export type ListItemKind = "c" | "v";
+type ListItemKind = "c" | "v";
 export interface ListItemRef {
   kind: ListItemKind;
   id: number;
 }
 
 /** D1 allows 100 bound parameters per statement: 20 rows of 4 columns stay well inside it. */
-export const ITEM_ROWS_PER_INSERT = 20;
+const ITEM_ROWS_PER_INSERT = 20;
 
 export const findList = (db: DB, id: number) => db.select().from(lists).where(eq(lists.id, id)).get();
 

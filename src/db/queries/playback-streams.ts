@@ -27,7 +27,7 @@ export const replaceStreamQuery = (db: DB, videoId: number, id: number, row: New
     .where(and(eq(playbackStreams.id, id), eq(playbackStreams.videoId, videoId)))
     .returning();
 
-export const deleteStreamQuery = (db: DB, videoId: number, id: number) =>
+const deleteStreamQuery = (db: DB, videoId: number, id: number) =>
   db
     .delete(playbackStreams)
     .where(and(eq(playbackStreams.id, id), eq(playbackStreams.videoId, videoId)))

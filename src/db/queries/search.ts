@@ -12,7 +12,7 @@ import { prefixed } from "./prefixed";
 const containersFts = sqliteTable("search_containers_fts", { titles: text("titles") });
 const videosFts = sqliteTable("search_videos_fts", { titles: text("titles") });
 
-export interface SearchFilter {
+interface SearchFilter {
   /** An FTS5 query (`ftsMatch`, src/domain/search.ts). */
   match: string;
   /** Index matches read at most, in index (id) order: the bound on the statement's cost. */

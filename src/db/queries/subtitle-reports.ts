@@ -67,7 +67,7 @@ export async function insertReport(
   return inserted.results.length > 0;
 }
 
-export interface ReportFilters {
+interface ReportFilters {
   containerId: number;
   statuses: readonly ReportStatus[];
   language?: string;

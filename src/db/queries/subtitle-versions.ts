@@ -10,7 +10,7 @@ import { nextShardId, nextShardIdStatement } from "./shard-rows";
  */
 
 export type VersionRow = typeof subtitleVersions.$inferSelect;
-export type VersionCause = (typeof VERSION_CAUSES)[number];
+type VersionCause = (typeof VERSION_CAUSES)[number];
 
 export interface NewVersion {
   containerId: number;
@@ -91,7 +91,7 @@ export interface GoneVersion {
 }
 
 /** What a pruning statement did, from D1's meta: the bound `test/jobs/sweeper-versions.test.ts` checks. */
-export interface PruneCost {
+interface PruneCost {
   pruned: GoneVersion[];
   rowsRead: number;
   rowsWritten: number;
@@ -99,7 +99,7 @@ export interface PruneCost {
   bytes: number;
 }
 
-export interface PruneBounds {
+interface PruneBounds {
   /** Versions created before this (unix seconds) may go... */
   beforeSeconds: number;
   /** ...unless they are among the newest `keep` of their track (the track's last version always is). */

@@ -180,7 +180,7 @@ export interface VoteCounts {
 }
 
 /** A subtitle with what the translation routes need to find it again in the catalogue: its video and container. */
-export interface SubtitleContext {
+interface SubtitleContext {
   id: number;
   segment_id: number;
   video_id: number;

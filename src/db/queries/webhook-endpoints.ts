@@ -6,7 +6,7 @@ import { recordEvent } from "./webhook-events";
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 
 /** How long a rotated-out secret keeps signing, so receivers can switch over (docs/decisions.md, "Signed webhooks"). */
-export const PREVIOUS_SECRET_SECONDS = 24 * 60 * 60;
+const PREVIOUS_SECRET_SECONDS = 24 * 60 * 60;
 
 const owned = (applicationId: number, id: number) => and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.applicationId, applicationId));
 
@@ -31,7 +31,7 @@ export async function countEndpoints(db: DB, applicationId: number) {
   return row?.n ?? 0;
 }
 
-export interface NewEndpoint {
+interface NewEndpoint {
   applicationId: number;
   url: string;
   description: string | null;

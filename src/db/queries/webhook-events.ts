@@ -20,9 +20,3 @@ export const recordEvent = (db: DB, event: EventInput) =>
     applicationId: event.applicationId ?? null,
     endpointId: event.endpointId ?? null,
   });
-
-/** The same, as a statement of the D1 binding, for batches built on it (the SRT import's chunks). */
-export const recordEventStatement = (d1: D1Database, event: EventInput) =>
-  d1
-    .prepare("INSERT INTO webhook_events (type, data, application_id, endpoint_id) VALUES (?, ?, ?, ?)")
-    .bind(event.type, JSON.stringify(event.data), event.applicationId ?? null, event.endpointId ?? null);

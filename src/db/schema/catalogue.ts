@@ -16,7 +16,7 @@ export interface ContainerDoc {
   regions: string[];
 }
 
-export interface VideoDoc {
+interface VideoDoc {
   titles: Record<string, string>;
   descriptions: Record<string, string>;
   subtitle_completions: Record<string, number>;
@@ -24,7 +24,7 @@ export interface VideoDoc {
 
 export { CONTAINER_STATES, CONTAINER_TYPES, VIDEO_STATES, VIDEO_TYPES };
 /** Resources that titles, descriptions, subscriptions and markers point at. */
-export const RESOURCE_KINDS = ["c", "v", "l"] as const;
+const RESOURCE_KINDS = ["c", "v", "l"] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
 export const containers = sqliteTable(
@@ -183,7 +183,7 @@ export const lists = sqliteTable("lists", {
   updatedAt: updatedAt(),
 });
 
-export const LIST_ITEM_KINDS = ["c", "v"] as const;
+const LIST_ITEM_KINDS = ["c", "v"] as const;
 
 export const listItems = sqliteTable(
   "list_items",

@@ -4,7 +4,7 @@ import { createdAt, flag, updatedAt } from "./columns";
 import { users } from "./users";
 
 /** Kinds a user can subscribe to or mark: containers and videos. */
-export const FOLLOWABLE_KINDS = ["c", "v"] as const;
+const FOLLOWABLE_KINDS = ["c", "v"] as const;
 
 export const subscriptions = sqliteTable(
   "subscriptions",

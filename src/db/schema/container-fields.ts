@@ -23,7 +23,7 @@ interface ContainerField {
  * on containers"). Fields with rules of their own (type, state, origin, images, texts, genres, licences, managers)
  * are written out where they are used.
  */
-export const CONTAINER_FIELDS = {
+const CONTAINER_FIELDS = {
   licensed: { in: "flags", column: "licensed", kind: "boolean", writer: "staff" },
   hosted: { in: "flags", column: "hosted", kind: "boolean", writer: "staff" },
   on_air: { in: "flags", column: "onAir", kind: "boolean", writer: "managers" },
@@ -33,7 +33,7 @@ export const CONTAINER_FIELDS = {
 } as const satisfies Record<string, ContainerField>;
 
 type Fields = typeof CONTAINER_FIELDS;
-export type ContainerFieldName = keyof Fields;
+type ContainerFieldName = keyof Fields;
 /** The names of the fields the wire puts in `group`. */
 export type ContainerFieldsIn<G extends ContainerField["in"]> = {
   [K in ContainerFieldName]: Fields[K]["in"] extends G ? K : never;

@@ -42,7 +42,7 @@ export * from "./moves";
 export * from "./subtitles";
 
 /** The subtitle family's tables (docs/decisions.md, "Shards: the subtitle family"), a row after the rows it refers to. */
-export const SUBTITLE_FAMILY_TABLES = [
+const SUBTITLE_FAMILY_TABLES = [
   "segments",
   "subtitles",
   "subtitle_histories",
@@ -51,7 +51,6 @@ export const SUBTITLE_FAMILY_TABLES = [
   "reports",
   "caption_suggestions",
 ] as const;
-export type SubtitleFamilyTable = (typeof SUBTITLE_FAMILY_TABLES)[number];
 
 /**
  * The tables that hold a container's rows, in the order the move job copies them (a row after the rows it refers
@@ -99,4 +98,3 @@ export const CONTAINER_ONLY_TABLES: readonly ShardTable[] = ["container_facts"];
  * rows arrive) and cleared by container once its rows are gone (a count at zero stays behind otherwise).
  */
 export const DERIVED_TABLES = ["contributions", "container_language_counts"] as const;
-export type DerivedTable = (typeof DERIVED_TABLES)[number];

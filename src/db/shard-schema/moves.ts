@@ -7,7 +7,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
  * rows, whoever read the placement when, except a delete run with `passing` set in its own batch (the move's drain,
  * a cleanup). The row stays, fenced, until the move has deleted the container's rows here.
  */
-export const MOVE_STATES = ["logging", "fenced"] as const;
+const MOVE_STATES = ["logging", "fenced"] as const;
 export type MoveState = (typeof MOVE_STATES)[number];
 
 /** The text a refused write fails with: the one error handler answers it with the move's 503. */

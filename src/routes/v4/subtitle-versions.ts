@@ -39,7 +39,7 @@ export function trackOf(params: { video_id: string; language: string }): Track {
   return { videoId: parseId(params.video_id, "v"), language: params.language };
 }
 
-export function versionNumber(raw: string, field = "number") {
+function versionNumber(raw: string, field = "number") {
   if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw ApiError.field(field, "a version number: 1, 2, 3…");
   return Number(raw);
 }

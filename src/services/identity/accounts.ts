@@ -28,7 +28,7 @@ export interface ExternalIdentity {
   avatarUrl?: string;
 }
 
-export const LINK_COLUMN: Record<ExternalKind, LinkColumn> = {
+const LINK_COLUMN: Record<ExternalKind, LinkColumn> = {
   social: "socialId",
   idp: "idpId",
   retailer: "retailerRef",
@@ -43,7 +43,7 @@ const LABEL: Record<ExternalKind, string> = {
 };
 
 /** Placeholder addresses (RFC 2606 `.invalid`) for accounts whose credential carries no email. */
-export const PLACEHOLDER_EMAIL_DOMAIN = "users.invalid";
+const PLACEHOLDER_EMAIL_DOMAIN = "users.invalid";
 
 /**
  * Logs in the account of an external identity:
@@ -162,7 +162,7 @@ export function usernameBase(hint: string): string {
 }
 
 /** The base if free, else the base with a random 4-digit suffix (five candidates, one read). */
-export async function uniqueUsername(db: DB, hint: string): Promise<string> {
+async function uniqueUsername(db: DB, hint: string): Promise<string> {
   const base = usernameBase(hint);
   const suffix = () => String(1000 + (crypto.getRandomValues(new Uint32Array(1))[0] % 9000));
   const candidates = [base, ...Array.from({ length: 4 }, () => `${base}_${suffix()}`)];

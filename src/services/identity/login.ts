@@ -7,7 +7,7 @@ import type { ExternalKind } from "./providers";
 import { verifyRetailerParams } from "./retailer";
 import { verifyStoreToken } from "./store";
 
-export interface ExternalLogin {
+interface ExternalLogin {
   kind: ExternalKind;
   credential: string;
   /** `social_token`/`idp_token` with the `token=` of a logged-in user: link that user instead of logging in. */

@@ -13,7 +13,7 @@ export type ExternalKind = "social" | "idp" | "retailer" | "store";
 export type OidcKind = "social" | "idp";
 
 /** The body field (v5) of each kind; v3's `social_access_token` is the social kind. */
-export const CREDENTIAL_FIELD = {
+const CREDENTIAL_FIELD = {
   social: "social_token",
   idp: "idp_token",
   retailer: "retailer_params",

@@ -11,7 +11,7 @@ import { CLOCK_TOLERANCE_SECONDS, NAME, invalidCredential, notEnabled, readJsonC
  * where `sig` is the lower-case hex HMAC-SHA256, keyed by the retailer's secret (RETAILER_SECRETS), over every
  * byte before `&sig=` exactly as sent. The parameters are single-use and live at most one hour.
  */
-export const RETAILER_MAX_LIFETIME_SECONDS = 60 * 60;
+const RETAILER_MAX_LIFETIME_SECONDS = 60 * 60;
 
 const RetailerKey = z.string().min(32, "at least 32 characters").max(512);
 
@@ -38,7 +38,7 @@ export async function hmacSha256Hex(key: string, message: string): Promise<strin
   return toHex(await crypto.subtle.sign("HMAC", k, utf8(message)));
 }
 
-export interface VerifiedRetailerParams {
+interface VerifiedRetailerParams {
   identity: ExternalIdentity;
   /** What was signed: the replay key. */
   signed: string;

@@ -37,7 +37,7 @@ const Transaction = z.looseObject({
 type KeySet = ReturnType<typeof createLocalJWKSet>;
 const keySets = new WeakMap<object, KeySet>();
 
-export interface VerifiedStoreToken {
+interface VerifiedStoreToken {
   identity: ExternalIdentity;
   /** The signing input (header.payload): the replay key, immune to re-encoded (malleable) ECDSA signatures. */
   signed: string;

@@ -3,7 +3,7 @@ import { LanguageCode } from "./catalogue-writes";
 import { SegmentTimingSchema, UserRefSchema, WireId } from "./localisation";
 import { checkLanguagePair, languagePairQuery } from "./translations";
 
-export const MAX_CAPTION_CONTENT = 2000;
+const MAX_CAPTION_CONTENT = 2000;
 
 export const RandomCaptionQuery = z
   .object(

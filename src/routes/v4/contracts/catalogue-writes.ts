@@ -39,7 +39,7 @@ export const normaliseLanguageCode = (raw: string) => {
   return LANGUAGE_RE.test(code) ? code : null;
 };
 
-export const CountryCode = z
+const CountryCode = z
   .string()
   .toLowerCase()
   .regex(/^[a-z]{2}$/, "a two-letter country code")
@@ -55,11 +55,11 @@ const langMap = (value: z.ZodString, what: string) =>
     .openapi({ description: `${what}, keyed by language code (ko, pt-br); at most ${WRITE_LIMITS.languages} languages.` });
 
 /** Titles at creation: the English title is required. */
-export const TitlesMap = langMap(TitleText, `Titles of 1-${WRITE_LIMITS.title} characters; \`en\` is required`)
+const TitlesMap = langMap(TitleText, `Titles of 1-${WRITE_LIMITS.title} characters; \`en\` is required`)
   .refine((m) => typeof m.en === "string", { path: ["en"], message: "an English (en) title is required" })
   .openapi({ example: { en: "Single Princesses", ko: "싱글 공주" } });
 
-export const DescriptionsMap = langMap(DescriptionText, `Descriptions of 1-${WRITE_LIMITS.description} characters`);
+const DescriptionsMap = langMap(DescriptionText, `Descriptions of 1-${WRITE_LIMITS.description} characters`);
 
 const Poster = z.object({
   url: z
@@ -68,7 +68,7 @@ const Poster = z.object({
     .openapi({ example: "https://img.example/p.jpg" }),
 });
 
-export const Images = z.object({
+const Images = z.object({
   poster: Poster.nullable().optional().openapi({ description: "`null` removes the poster (on edit)" }),
 });
 

@@ -13,7 +13,7 @@ export const HistoriesBody = z
   })
   .openapi("SubtitleHistoriesRequest");
 
-export const HistorySchema = z
+const HistorySchema = z
   .object({
     id: z.number().int().openapi({ description: "history entry id (no suffix: entries are not addressable)" }),
     kind: z.enum(HISTORY_KINDS).openapi({ description: "`segment`: a timing change; `subtitle`: a text change" }),

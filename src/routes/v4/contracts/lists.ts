@@ -6,7 +6,7 @@ import { MAX_LIST_ITEMS } from "../../../services/lists";
 import { ContainerSchema, VideoSchema } from "./catalogue";
 
 /** Lowercase language code, optionally with a region or script: `en`, `pt-br`, `zh-hant`. */
-export const LANGUAGE_RE = /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/;
+const LANGUAGE_RE = /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/;
 const MAX_TITLE_LENGTH = 255;
 const MAX_TITLE_LANGUAGES = 50;
 
@@ -57,7 +57,7 @@ export const ListEditBody = z
 
   .openapi("ListEdit");
 
-export const LIST_TYPE_FILTERS = [...CONTAINER_TYPES, ...VIDEO_TYPES] as const;
+const LIST_TYPE_FILTERS = [...CONTAINER_TYPES, ...VIDEO_TYPES] as const;
 
 export const ListItemsQuery = z.object({
   ...pagingQuery,
@@ -88,7 +88,7 @@ export const ListItemsQuery = z.object({
     }),
 });
 
-export const ListDetailsSchema = z
+const ListDetailsSchema = z
   .object({
     id: z.string().openapi({ example: "2l" }),
     titles: z.record(z.string(), z.string()).openapi({ example: { en: "On Air" } }),

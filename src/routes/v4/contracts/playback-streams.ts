@@ -161,7 +161,7 @@ export const AuthSubtitlesQuery = z.object({
 });
 
 /** A refused playback: the error body with why (`reason`) and, for a licence refusal, the video object's `blocking`. */
-export const PlaybackRefusal = ErrorBody.extend({
+const PlaybackRefusal = ErrorBody.extend({
   reason: z
     .enum([...LICENCE_REFUSALS, ...GRANT_REFUSALS])
     .optional()

@@ -85,7 +85,7 @@ export const SearchQuery = z.object({
 });
 export type SearchParams = z.infer<typeof SearchQuery>;
 
-export const SearchSuggestion = z
+const SearchSuggestion = z
   .object({
     id: z.string().openapi({ example: "7300c" }),
     t: z.enum([...CONTAINER_TYPES, ...VIDEO_TYPES]).openapi({ description: "the container or video type" }),

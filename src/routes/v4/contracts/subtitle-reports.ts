@@ -13,7 +13,7 @@ export const ReportParams = z.object({
   report_id: z.string().openapi({ param: { name: "report_id", in: "path" }, example: "3r" }),
 });
 
-export const REPORT_STATUS_FILTERS = [...REPORT_STATUSES, "all"] as const;
+const REPORT_STATUS_FILTERS = [...REPORT_STATUSES, "all"] as const;
 
 export const ReportListQuery = z.object({
   ...pagingQuery,
@@ -21,7 +21,7 @@ export const ReportListQuery = z.object({
   status: z.enum(REPORT_STATUS_FILTERS).default("open").openapi({ description: "`open` (the default), `resolved` or `all`" }),
 });
 
-export const SubtitleReportSchema = z
+const SubtitleReportSchema = z
   .object({
     id: z.string().openapi({ example: "3r" }),
     subtitle: z.object({

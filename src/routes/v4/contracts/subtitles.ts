@@ -136,7 +136,7 @@ export const TrackList = z
     },
   });
 
-export const TrackJson = z
+const TrackJson = z
   .object({
     language: z.string(),
     cues: z.array(z.object({ start_ms: z.number().int(), end_ms: z.number().int(), text: z.string() })),

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { UserRefSchema } from "./localisation";
 
-export const MAX_TIMED_COMMENT = 500;
+const MAX_TIMED_COMMENT = 500;
 
 export const TimedCommentBody = z
   .object({

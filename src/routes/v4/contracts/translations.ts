@@ -5,7 +5,7 @@ import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { LanguageFilter } from "./catalogue-writes";
 import { LanguageCountSchema, SegmentTimingSchema, UserRefSchema, WireId } from "./localisation";
 
-export const MAX_REPORT_REASON = 500;
+const MAX_REPORT_REASON = 500;
 
 type Problem = (field: string, message: string) => void;
 
@@ -59,7 +59,7 @@ export const TranslationsQuery = z
     checkLanguagePair(q, problem);
   });
 
-export const TranslationSchema = z
+const TranslationSchema = z
   .object({
     id: z.string().openapi({ example: "9s" }),
     segment: SegmentTimingSchema,

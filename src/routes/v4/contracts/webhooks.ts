@@ -9,7 +9,7 @@ import { MAX_ENDPOINTS_PER_APPLICATION, MAX_WEBHOOK_DESCRIPTION_LENGTH } from ".
 
 const Time = z.string().openapi({ example: "2026-05-01T12:00:00Z" });
 
-export const WebhookSchema = z
+const WebhookSchema = z
   .object({
     id: z.string().openapi({ example: "3w" }),
     url: z.string().openapi({ example: "https://receiver.example.com/hooks/media" }),
@@ -103,7 +103,7 @@ export const DeliveryListQuery = z.object({
 });
 
 /** The body of every delivery: the same `id` on every attempt and redelivery, so receivers drop duplicates. */
-export const eventEnvelope = (type: WebhookEventType) =>
+const eventEnvelope = (type: WebhookEventType) =>
   z.object({
     id: z.string().openapi({ example: "81e", description: "the event's id: the same on every attempt and redelivery" }),
     type: z.literal(type),
@@ -111,7 +111,7 @@ export const eventEnvelope = (type: WebhookEventType) =>
     data: WEBHOOK_EVENTS[type].data,
   });
 
-export const WebhookEventSchema = z
+const WebhookEventSchema = z
   .object({
     id: z.string().openapi({ example: "81e" }),
     type: z.enum(WEBHOOK_EVENT_TYPES as [WebhookEventType, ...WebhookEventType[]]),
@@ -120,7 +120,7 @@ export const WebhookEventSchema = z
   })
   .openapi("WebhookEvent");
 
-export const DeliverySchema = z
+const DeliverySchema = z
   .object({
     id: z.string().openapi({ example: "5d" }),
     event: WebhookEventSchema,
