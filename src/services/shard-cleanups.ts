@@ -13,7 +13,7 @@ import { outboxFailure } from "./shard-outbox-errors";
  */
 
 /** Outbox rows one drain takes. */
-const CLEANUPS_PER_DRAIN = 20;
+export const CLEANUPS_PER_DRAIN = 20;
 /** Rows one delete statement removes from a shard table; a drain stops after DRAIN_STATEMENTS statements. */
 const CLEANUP_CHUNK_ROWS = 500;
 export const DRAIN_STATEMENTS = 40;

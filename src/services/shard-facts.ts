@@ -22,7 +22,7 @@ import { outboxFailure } from "./shard-outbox-errors";
  */
 
 /** Changes one sync takes; a sync runs until the outbox is empty or `rounds` batches are done. */
-const FACT_CHANGES_PER_ROUND = 50;
+export const FACT_CHANGES_PER_ROUND = 50;
 /** Rounds a changing request carries (a change leaves one row; leftovers of others ride along). */
 export const REQUEST_FACT_ROUNDS = 4;
 

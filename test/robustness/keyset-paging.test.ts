@@ -2,7 +2,7 @@
 // each shard's first `offset + limit` entries, a cursor only about `limit` after its position. Both shards hold more
 // translations than the paging ceiling, so the deepest OFFSET page pays N·(offset + limit), and the same page by
 // cursor, and pages past the ceiling, are held to a budget of about a page per shard. The figures in docs/scaling.md
-// ("Keyset paging across shards") are the lines this file prints:
+// ("Shards as built", rows read across shards) are the lines this file prints:
 //   npx vitest run test/robustness/keyset-paging.test.ts
 import { env } from "cloudflare:workers";
 import { sql, type SQL } from "drizzle-orm";

@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { subtitleIdSpans } from "../../src/db/queries/captions";
+import { changesAfter, endMove, setMoveState, startMoveLog } from "../../src/db/queries/shard-moves";
 import { containerRowCounts, containerRowsAfter, insertRows } from "../../src/db/queries/shard-rows";
 import { captionSuggestions, reports, SHARD_TABLES, translationVotes } from "../../src/db/shard-schema";
 import { api, createApplication, errorBody, signedInUser } from "../helpers";
@@ -185,7 +186,7 @@ describe("rows named by their id alone, on either shard", () => {
 });
 
 describe("while a container's rows are not where the lists expect them", () => {
-  it("counts a container moving to the other shard once, and refuses its writes until the move ends", async () => {
+  it("counts a container moving to the other shard once; its writes go on during the copy and are refused under the fence", async () => {
     // The move's copy is under way: a's rows on both shards, the directory naming the target.
     const source = await shardOf(a.id);
     const target = await shardOf(b.id);
@@ -200,8 +201,17 @@ describe("while a container's rows are not where the lists expect them", () => {
       { language: "en", count: 7 },
       { language: "fr", count: 1 },
     ]);
+    // Its writes go on to the source during the copy, logged there for the target, and are refused (503) only under
+    // the move's fence (docs/decisions.md, "Online moves").
+    await startMoveLog(source.db, a.id);
     const vote = await api(`/v4/translations/${a1.at("en", 1).wireId}/dislike.json`, { method: "POST", app, token: alice.token });
-    expect(vote.status).toBe(503);
-    expect((await errorBody(vote)).error).toContain("moving");
+    expect(vote.status).toBe(200);
+    expect(await changesAfter(source.db, a.id, 0, 10)).toEqual([expect.objectContaining({ tableName: "translation_votes" })]);
+    await setMoveState(source.db, a.id, "fenced");
+    const fenced = await api(`/v4/translations/${a2.at("en", 1).wireId}/dislike.json`, { method: "POST", app, token: alice.token });
+    expect(fenced.status).toBe(503);
+    expect(fenced.headers.get("retry-after")).toBe("5");
+    expect((await errorBody(fenced)).error).toContain("moving");
+    expect(await endMove(source.db, a.id, 100)).toBe(true);
   });
 });
