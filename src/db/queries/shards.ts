@@ -1,4 +1,4 @@
-import { and, eq, notInArray, sql } from "drizzle-orm";
+import { eq, notInArray, sql } from "drizzle-orm";
 import type { DB } from "../client";
 import { shardCleanups, shardDirectory, shards, videos } from "../schema";
 import { jobHeldBy, type JobClaim } from "./jobs";
