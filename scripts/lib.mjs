@@ -208,19 +208,24 @@ export function signedUrl(url) {
 export function checklist() {
   let passed = 0;
   let failed = 0;
+  const started = Date.now();
+  const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
   return {
+    /** Runs one check; what `fn` returns (a figure) is printed beside its name, and its time when over a second. */
     async step(name, fn) {
+      const t = Date.now();
       try {
-        await fn();
+        const detail = await fn();
         passed++;
-        console.log(`ok - ${name}`);
+        console.log(`ok - ${name}${detail ? ` (${detail})` : ""}${Date.now() - t > 1000 ? ` [${seconds(t)}]` : ""}`);
       } catch (err) {
         failed++;
         console.log(`not ok - ${name}\n  ${err.stack ?? err}`);
       }
     },
+    /** The closing line CI reads (`<label>: N passed, N failed`), with the whole run's time; exits 1 on a failure. */
     finish(label) {
-      console.log(`${label}: ${passed} passed, ${failed} failed`);
+      console.log(`${label}: ${passed} passed, ${failed} failed (${seconds(started)})`);
       process.exit(failed ? 1 : 0);
     },
   };

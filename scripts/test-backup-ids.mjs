@@ -5,18 +5,17 @@
 // counter past the ids of its range now on shard 2, and that the id the app's allocation then issues is in use
 // nowhere; then, as a Time Travel restore would leave them, shard 1's counter lowered again and shard 2's row
 // gone, `npm run admin -- shards reseat-ids` raises and recreates them, and a second run changes nothing. Prints a
-// PASS or FAIL line per check and the closing line CI reads ("backup ids: N passed, N failed"); exits 1 on any failure.
+// an ok or not ok line per check and the closing line CI reads ("backup ids: N passed, N failed"); exits 1 on any failure.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, migrateLocal, wrangler } from "./lib.mjs";
+import { ROOT, checklist, migrateLocal, wrangler } from "./lib.mjs";
 
 const DIR = join(ROOT, ".wrangler", "backup-ids-test");
 const STATE = join(DIR, "state");
 const BACKUP = join(DIR, "backup");
 const R = 2 ** 32;
-const started = Date.now();
 
 /** The rows of each statement on a shard's local database. */
 function d1(binding, sql) {
@@ -38,22 +37,7 @@ function highest(range) {
   return Math.max(...["SHARD_1", "SHARD_2"].map((b) => d1(b, `SELECT max(${each.join(", ")}) AS m`)[0][0].m));
 }
 
-let passed = 0;
-let failed = 0;
-async function check(name, fn) {
-  try {
-    const detail = await fn();
-    passed++;
-    console.log(`PASS ${name}${detail ? ` (${detail})` : ""}`);
-  } catch (err) {
-    failed++;
-    console.log(
-      `FAIL ${name}\n  ${String(err.message ?? err)
-        .split("\n")
-        .join("\n  ")}`,
-    );
-  }
-}
+const { step: check, finish } = checklist();
 
 rmSync(DIR, { recursive: true, force: true });
 await migrateLocal(STATE);
@@ -145,5 +129,4 @@ await check("shards reseat-ids again: nothing to raise, nothing written", () => 
   assert.equal(script("admin.mjs", ["shards", "reseat-ids", "1"]).status, 2, "it takes no argument");
 });
 
-console.log(`backup ids: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-process.exit(failed ? 1 : 0);
+finish("backup ids");

@@ -7,7 +7,7 @@
 // from it (writeRestoreSql). Checks that the child finishes, that its peak resident memory (getrusage's maxRSS)
 // stays under MAX_RSS_MB (160; the dump is at least 1.8 times that), that every row is counted and comes out in the
 // restore's SQL exactly, in order, in statements under D1's 100 KB, and, as a control, that the dump read whole and
-// split into lines, as the scripts did before, passes that bound. Prints a PASS or FAIL line per check and the closing line CI
+// split into lines, as the scripts did before, passes that bound. Prints a an ok or not ok line per check and the closing line CI
 // reads ("backup-memory: N passed, N failed"); exits 1 on any failure.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readBackupMeta, writeBackup, writeRestoreSql } from "./backup/format.mjs";
 import { readLines, writeTexts } from "./backup/lines.mjs";
+import { checklist } from "./lib.mjs";
 
 const HEAP_MB = 64;
 /** The bound on the child's peak resident memory: Node itself takes about 45 MB of it. */
@@ -103,23 +104,7 @@ if (process.argv[2] === "--child") {
 }
 
 async function main() {
-  const started = Date.now();
-  let passed = 0;
-  let failed = 0;
-  async function check(name, fn) {
-    try {
-      const detail = await fn();
-      passed++;
-      console.log(`PASS ${name}${detail ? ` (${detail})` : ""}`);
-    } catch (err) {
-      failed++;
-      console.log(
-        `FAIL ${name}\n  ${String(err.message ?? err)
-          .split("\n")
-          .join("\n  ")}`,
-      );
-    }
-  }
+  const { step: check, finish } = checklist();
   const dir = mkdtempSync(join(tmpdir(), "backup-memory-"));
   try {
     const dumpFile = join(dir, "dump.sql");
@@ -192,6 +177,5 @@ async function main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`backup-memory: ${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  process.exit(failed ? 1 : 0);
+  finish("backup-memory");
 }

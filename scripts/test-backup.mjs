@@ -5,7 +5,7 @@
 // every full-text index to the same queries; then checks that a restore into a non-empty database is refused without
 // --force and replaces it with --force; that the backup is its owner's alone (0700, 0600) under a umask of 000; and that
 // a remote restore without its typed confirmation is refused (exit 2) before any wrangler call (a guard loaded into
-// the script fails on any subprocess or fetch, so nothing reaches the network). Prints a PASS or FAIL line per check
+// the script fails on any subprocess or fetch, so nothing reaches the network). Prints a an ok or not ok line per check
 // and the closing line CI reads ("backup: N passed, N failed"); exits 1 on any failure.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -15,7 +15,7 @@ import { join, relative } from "node:path";
 import { PassThrough } from "node:stream";
 import { confirmRemoteRestore } from "./backup/confirm.mjs";
 import { shardBindings } from "./d1-bindings.mjs";
-import { ROOT, WRANGLER, migrateLocal, seedLocal, wranglerEnv } from "./lib.mjs";
+import { ROOT, WRANGLER, checklist, migrateLocal, seedLocal, wranglerEnv } from "./lib.mjs";
 
 const DIR = join(ROOT, ".wrangler", "backup-test");
 const SOURCE = join(DIR, "source");
@@ -51,24 +51,8 @@ const script = (name, args) => run(process.execPath, [join(ROOT, "scripts", name
 const hash = (rows) => createHash("sha256").update(JSON.stringify(rows)).digest("hex").slice(0, 16);
 const id = (name) => `"${name.replaceAll('"', '""')}"`;
 
-let passed = 0;
-let failed = 0;
+const { step: check, finish: finishChecks } = checklist();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-async function check(name, fn) {
-  const t = Date.now();
-  try {
-    const detail = await fn();
-    passed++;
-    console.log(`PASS ${name}${detail ? ` (${detail})` : ""}${Date.now() - t > 1000 ? ` [${seconds(t)}]` : ""}`);
-  } catch (err) {
-    failed++;
-    console.log(
-      `FAIL ${name}\n  ${String(err.message ?? err)
-        .split("\n")
-        .join("\n  ")}`,
-    );
-  }
-}
 
 // A text wrangler's dump alone would get wrong: a real line break and the two characters `\n` (docs/decisions.md,
 // "Backups"). In a container title, so the full-text indexes and the derived documents carry it too.
@@ -324,6 +308,5 @@ for (const binding of SHARDS) {
 finish();
 
 function finish() {
-  console.log(`backup: ${passed} passed, ${failed} failed (${seconds(started)})`);
-  process.exit(failed ? 1 : 0);
+  finishChecks("backup");
 }
