@@ -5,7 +5,7 @@ import { readAss } from "../../src/domain/subtitles/ass";
 import type { Cue } from "../../src/domain/subtitles/cue";
 import { readSbv } from "../../src/domain/subtitles/sbv";
 import { readSrt, writeSrt } from "../../src/domain/subtitles/srt";
-import { readTtml } from "../../src/domain/subtitles/ttml";
+import { readTtml } from "../../src/domain/subtitles/ttml/ttml";
 import { readVtt } from "../../src/domain/subtitles/vtt";
 import { plainText } from "../../src/domain/subtitles/markup";
 import { api, createApplication, errorBody, signedInUser } from "../helpers";

@@ -2,7 +2,7 @@ import { looksLikeAss, readAss, writeAss } from "./ass";
 import type { CueInput, ReadOutcome, SubtitleFormat } from "./cue";
 import { looksLikeSbv, readSbv, writeSbv } from "./sbv";
 import { readSrt, writeSrt } from "./srt";
-import { looksLikeTtml, readTtml, writeTtml } from "./ttml";
+import { looksLikeTtml, readTtml, writeTtml } from "./ttml/ttml";
 import { looksLikeVtt, readVtt, writeVtt } from "./vtt";
 
 /** One entry per format: its reader, its writer, the media type it is served as and how it is recognised. */
