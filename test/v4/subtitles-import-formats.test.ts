@@ -2,8 +2,8 @@
 // consumer, is stored cue for cue, and costs the same rows per cue whatever the format. The figures printed here are
 // the ones docs/performance.md quotes ("Subtitle formats"): `npx vitest run test/v4/subtitles-import-formats.test.ts`.
 import { beforeAll, describe, expect, it } from "vitest";
-import { SUBTITLE_FORMATS, type CueInput } from "../../src/domain/subtitles/cue";
-import { FORMATS } from "../../src/domain/subtitles/formats";
+import type { CueInput } from "../../src/domain/subtitles/cue";
+import { FORMATS, SUBTITLE_FORMATS } from "../../src/domain/subtitles/formats";
 import { plainText } from "../../src/domain/subtitles/markup";
 import { findJob } from "../../src/db/queries/jobs";
 import { listSubtitlesByStart } from "../../src/db/queries/subtitles";
