@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { mergeJobParams } from "../db/queries/jobs";
 import { listVideoSegments } from "../db/queries/subtitles";
-import { SUBTITLE_FORMATS, SubtitleError, type SubtitleFormat } from "../domain/subtitles/cue";
-import { FORMATS } from "../domain/subtitles/formats";
+import { SubtitleError } from "../domain/subtitles/cue";
+import { SUBTITLE_FORMATS, formatName, type SubtitleFormat } from "../domain/subtitles/formats";
 import { readSubtitleFile } from "../domain/subtitles/read-file";
 import { formatId } from "../lib/ids";
 import { bumpGenerations } from "../services/edge-cache";
@@ -148,9 +148,7 @@ async function refusingFile<T>(step: () => T | Promise<T>, format?: SubtitleForm
   } catch (err) {
     if (!(err instanceof SubtitleError)) throw err;
     err.format ??= format;
-    throw new PermanentJobError(
-      err.format ? `invalid ${FORMATS[err.format].name} file: ${err.message}` : `unreadable text: ${err.message}`,
-    );
+    throw new PermanentJobError(err.format ? `invalid ${formatName(err.format)} file: ${err.message}` : `unreadable text: ${err.message}`);
   }
 }
 

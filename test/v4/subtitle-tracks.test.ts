@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { WebVTTParser } from "webvtt-parser";
 import { readAss } from "../../src/domain/subtitles/ass";
 import type { Cue } from "../../src/domain/subtitles/cue";
+import { SUBTITLE_FORMATS } from "../../src/domain/subtitles/formats";
 import { readSbv } from "../../src/domain/subtitles/sbv";
 import { readSrt, writeSrt } from "../../src/domain/subtitles/srt";
-import { readTtml } from "../../src/domain/subtitles/ttml";
+import { readTtml } from "../../src/domain/subtitles/ttml/ttml";
 import { readVtt } from "../../src/domain/subtitles/vtt";
 import { plainText } from "../../src/domain/subtitles/markup";
 import { api, createApplication, errorBody, signedInUser } from "../helpers";
@@ -198,7 +199,7 @@ describe("GET /v4/videos/<id>/subtitle_tracks.json", () => {
     expect(body.video_id).toBe(video.wireId);
     expect(body.tracks).toHaveLength(1);
     expect(body.tracks[0]).toMatchObject({ language: "ko", cues: 3, completion: 100 });
-    expect(Object.keys(body.tracks[0].formats)).toEqual(["srt", "vtt", "sbv", "ass", "ttml", "json"]);
+    expect(Object.keys(body.tracks[0].formats)).toEqual([...SUBTITLE_FORMATS, "json"]);
     expect(body.tracks[0].formats.vtt).toMatch(new RegExp(`/v4/videos/${video.wireId}/subtitle_tracks/ko\\.vtt$`));
   });
 

@@ -2,8 +2,7 @@
 // each file stored as its manifest says or refused naming cue and line, then every track format written from what
 // was stored and read back. The legacy-encoding fixtures go the same way, each with its language.
 import { beforeAll, describe, expect, it } from "vitest";
-import { SUBTITLE_FORMATS, type SubtitleFormat } from "../../src/domain/subtitles/cue";
-import { FORMATS } from "../../src/domain/subtitles/formats";
+import { FORMATS, SUBTITLE_FORMATS, type SubtitleFormat } from "../../src/domain/subtitles/formats";
 import { readSrt } from "../../src/domain/subtitles/srt";
 import { CORPUS, type CorpusCue, type CorpusEntry } from "../fixtures/subtitles/corpus/manifest";
 import { ENCODING_FIXTURES } from "../fixtures/subtitles/encodings";
@@ -34,7 +33,7 @@ function bytesOf(entry: CorpusEntry): Uint8Array {
 }
 
 /** Each upload names its type differently, as clients do: generic text, generic bytes, or the format's own type. */
-const contentType = (n: number, format: SubtitleFormat) => ["text/plain", "application/octet-stream", FORMATS[format].mediaType][n % 3];
+const contentType = (n: number, format: SubtitleFormat) => ["text/plain", "application/octet-stream", FORMATS[format].mediaTypes[0]][n % 3];
 
 interface Outcome {
   videoWireId: string;

@@ -2,15 +2,15 @@
 // consumer, is stored cue for cue, and costs the same rows per cue whatever the format. The figures printed here are
 // the ones docs/performance.md quotes ("Subtitle formats"): `npx vitest run test/v4/subtitles-import-formats.test.ts`.
 import { beforeAll, describe, expect, it } from "vitest";
-import { SUBTITLE_FORMATS, type CueInput } from "../../src/domain/subtitles/cue";
-import { FORMATS } from "../../src/domain/subtitles/formats";
-import { plainText } from "../../src/domain/subtitles/markup";
+import type { CueInput } from "../../src/domain/subtitles/cue";
+import { FORMATS, SUBTITLE_FORMATS } from "../../src/domain/subtitles/formats";
 import { findJob } from "../../src/db/queries/jobs";
 import { listSubtitlesByStart } from "../../src/db/queries/subtitles";
 import { createUser, db } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { videoShard } from "../helpers/localisation";
 import { deliver, importJob } from "../helpers/subtitles";
+import { expectedText } from "../unit/subtitles/format-expectations";
 
 const CUES = 2000;
 const ROWS_PER_CUE = 15;
@@ -44,7 +44,7 @@ describe(`a ${CUES}-cue file in each format`, () => {
       expect(result).toMatchObject({ format, format_source: "content", cues: CUES, created: CUES, segments_created: CUES });
       // On the container's shard (docs/decisions.md, "Subtitles on the shards").
       const stored = (await listSubtitlesByStart((await videoShard(videoId)).db, videoId, "en")).sort((a, b) => a.startMs - b.startMs);
-      const expected = format === "sbv" ? track.map((c) => plainText(c.text)) : track.map((c) => c.text);
+      const expected = track.map((c) => expectedText(format, c.text));
       expect(stored.map((s) => s.text)).toEqual(expected);
       expect(stored.map((s) => s.startMs)).toEqual(track.map((c) => c.startMs));
       console.log(

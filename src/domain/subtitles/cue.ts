@@ -26,14 +26,10 @@ export interface CueInput {
   text: string;
 }
 
-/** The formats read and written, by the extension that names them. */
-export const SUBTITLE_FORMATS = ["srt", "vtt", "sbv", "ass", "ttml"] as const;
-export type SubtitleFormat = (typeof SUBTITLE_FORMATS)[number];
-
 /**
  * A reader: text (already decoded, BOM removed) to cues in file order, with notes on what it tolerated. It refuses
  * (throws SubtitleError naming cue and line) only what it cannot read; checks common to every format (a cue ending
- * before it starts, the limits, time order) are the pipeline's (index.ts), not each reader's.
+ * before it starts, the limits, time order) are the pipeline's (read-file.ts), not each reader's.
  */
 export interface ReadOutcome {
   cues: Cue[];
@@ -72,8 +68,11 @@ export function outcomeOf(cues: Cue[], notes: string[], skipped: SkippedBlocks):
 
 /** Why a file was refused: where (cue position and line, when known) and what. `limit` names a limit that was passed. */
 export class SubtitleError extends Error {
-  /** The format the file was being read as, when the problem was in its content (set by the pipeline). */
-  format?: SubtitleFormat;
+  /**
+   * The id of the format the file was being read as (formats.ts), when the problem was in its content (set by the
+   * pipeline). A string, so that the model does not import the registry that imports every reader.
+   */
+  format?: string;
 
   constructor(
     readonly reason: string,

@@ -6,8 +6,8 @@
  * the number of cues the job's reader reads, and a file the reader would accept is never refused. Other formats, and
  * files it cannot look at cheaply, are left to the job, which refuses them as before.
  */
-import { SUBTITLE_LIMITS, splitLines, type SubtitleFormat } from "./cue";
-import { detectFormat } from "./formats";
+import { SUBTITLE_LIMITS, splitLines } from "./cue";
+import { detectFormat, type SubtitleFormat } from "./formats";
 import { isSrtCueLine } from "./srt";
 import { isVttCueLine } from "./vtt";
 

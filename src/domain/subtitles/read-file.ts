@@ -1,15 +1,6 @@
-import {
-  SUBTITLE_LIMITS,
-  SubtitleError,
-  clock,
-  cueTextProblem,
-  type Cue,
-  type ReadOutcome,
-  type SkippedBlocks,
-  type SubtitleFormat,
-} from "./cue";
+import { SUBTITLE_LIMITS, SubtitleError, clock, cueTextProblem, type Cue, type ReadOutcome, type SkippedBlocks } from "./cue";
 import { decodeSubtitleBytes } from "./decode";
-import { FORMATS, detectFormat } from "./formats";
+import { FORMATS, detectFormat, type SubtitleFormat } from "./formats";
 import { countCues, qualityReport, type QualityCount, type QualityReport } from "./quality";
 import { retime, type TimingChange } from "./timing";
 

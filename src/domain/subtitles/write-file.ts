@@ -1,5 +1,5 @@
-import { SUBTITLE_FORMATS, splitLines, tidyText, type CueInput, type SubtitleFormat } from "./cue";
-import { FORMATS } from "./formats";
+import { splitLines, tidyText, type CueInput } from "./cue";
+import { FORMATS, SUBTITLE_FORMATS, type SubtitleFormat } from "./formats";
 import { retime, type TimingChange } from "./timing";
 
 /** What a subtitle track can be downloaded as: every format read, and the cues as JSON. */
@@ -9,7 +9,7 @@ export type TrackExtension = (typeof TRACK_EXTENSIONS)[number];
 export const isTrackExtension = (ext: string): ext is TrackExtension => (TRACK_EXTENSIONS as readonly string[]).includes(ext);
 
 /** The media type a track extension is served as. */
-export const mediaTypeOf = (ext: TrackExtension) => (ext === "json" ? "application/json" : FORMATS[ext as SubtitleFormat].mediaType);
+export const mediaTypeOf = (ext: TrackExtension) => (ext === "json" ? "application/json" : FORMATS[ext as SubtitleFormat].mediaTypes[0]);
 
 /**
  * A stored track written as a file: texts tidied (a text stored by an older import or an edit may hold CR or blank

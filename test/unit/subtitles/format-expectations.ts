@@ -2,17 +2,12 @@
  * What a stored text (cue.ts) becomes once written in a format and read back with the same format's reader: the
  * limits of each format, stated once for the corpus test and the round-trip properties.
  */
-import { splitLines, tidyText, type SubtitleFormat } from "../../../src/domain/subtitles/cue";
-import { hexColor, parseMarkup, plainText } from "../../../src/domain/subtitles/markup";
+import { splitLines, tidyText } from "../../../src/domain/subtitles/cue";
+import { FORMATS, type SubtitleFormat } from "../../../src/domain/subtitles/formats";
+import { hexColor, parseMarkup, plainText, type StyleTag } from "../../../src/domain/subtitles/markup";
 
-/** Tags each format carries: SBV none; WebVTT no strike-through and no colour (a colour would need a STYLE block). */
-const CARRIED: Record<SubtitleFormat, ReadonlySet<string>> = {
-  srt: new Set(["i", "b", "u", "s", "font"]),
-  vtt: new Set(["i", "b", "u"]),
-  sbv: new Set(),
-  ass: new Set(["i", "b", "u", "s", "font"]),
-  ttml: new Set(["i", "b", "u", "s", "font"]),
-};
+/** Tags each format carries, as its registry entry states them. */
+const carries = (format: SubtitleFormat, tag: StyleTag) => (FORMATS[format].carries as readonly string[]).includes(tag);
 
 /**
  * SubRip keeps the text as stored. The others drop `{\…}` override blocks (the SSA reader drops the positioning ones
@@ -28,7 +23,7 @@ export function expectedText(format: SubtitleFormat, stored: string): string {
   for (const t of parseMarkup(tidy, { balanced: true })) {
     if (t.kind === "text") out += t.text;
     else if (t.kind === "newline") out += "\n";
-    else if (t.kind === "override" || !CARRIED[format].has(t.tag)) continue;
+    else if (t.kind === "override" || !carries(format, t.tag)) continue;
     else if (t.tag !== "font") out += t.kind === "open" ? `<${t.tag}>` : `</${t.tag}>`;
     else if (t.kind === "open") {
       const hex = hexColor(t.color);

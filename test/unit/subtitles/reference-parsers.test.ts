@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { CueInput } from "../../../src/domain/subtitles/cue";
 import { plainText } from "../../../src/domain/subtitles/markup";
 import { readAss, writeAss } from "../../../src/domain/subtitles/ass";
-import { readTtml, writeTtml } from "../../../src/domain/subtitles/ttml";
+import { readTtml, writeTtml } from "../../../src/domain/subtitles/ttml/ttml";
 import { readVtt, writeVtt } from "../../../src/domain/subtitles/vtt";
 import { CORPUS } from "../../fixtures/subtitles/corpus/manifest";
 import { readBackTimes } from "./format-expectations";

@@ -3,8 +3,8 @@
 // through the real import route.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SUBTITLE_FORMATS, type CueInput, type SubtitleFormat } from "../../../src/domain/subtitles/cue";
-import { FORMATS } from "../../../src/domain/subtitles/formats";
+import type { CueInput } from "../../../src/domain/subtitles/cue";
+import { FORMATS, SUBTITLE_FORMATS, type SubtitleFormat } from "../../../src/domain/subtitles/formats";
 import { api, createApplication, signedInUser } from "../../helpers";
 import { createContainer, createVideo } from "../../helpers/catalogue";
 import { waitForJob } from "../../helpers/jobs";
@@ -79,7 +79,7 @@ describe("generated cues imported through the route", () => {
         const res = await api(`/v4/videos/${video.wireId}/subtitles/import_srt.json?app=${official}&language=en&token=${manager.token}`, {
           method: "POST",
           body: write(format, cues),
-          headers: { "content-type": FORMATS[format].mediaType },
+          headers: { "content-type": FORMATS[format].mediaTypes[0] },
         });
         expect(res.status).toBe(202);
         const job = await waitForJob(((await res.json()) as { job: { id: string } }).job.id, manager.token);

@@ -1,7 +1,7 @@
 import { XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { type CueInput, SubtitleError } from "../../../src/domain/subtitles/cue";
-import { looksLikeTtml, readTtml, writeTtml } from "../../../src/domain/subtitles/ttml";
+import { looksLikeTtml, readTtml, writeTtml } from "../../../src/domain/subtitles/ttml/ttml";
 import { refused } from "./refused";
 
 const refusal = (text: string) => refused(() => readTtml(text));

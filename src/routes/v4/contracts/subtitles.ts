@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { SUBTITLE_FORMATS, SUBTITLE_LIMITS } from "../../../domain/subtitles/cue";
+import { SUBTITLE_LIMITS } from "../../../domain/subtitles/cue";
 import { SUPPORTED_ENCODINGS, normalizeEncodingLabel } from "../../../domain/subtitles/decode";
+import { SUBTITLE_FORMATS, UPLOAD_MEDIA_TYPES } from "../../../domain/subtitles/formats";
 import { FPS_RANGE, MAX_OFFSET_MS, type TimingChange } from "../../../domain/subtitles/timing";
 import { ApiError } from "../../../lib/errors";
 import { MAX_COMPLETION_VIDEO_IDS } from "../../../services/completions";
@@ -11,18 +12,8 @@ const Language = z
   .regex(SUBTITLE_LANGUAGE_RE, "a lowercase language code such as en or pt-br")
   .openapi({ description: "language of the subtitles: `xx` or `xx-yy`, lowercase", example: "fr" });
 
-/** The raw content types a file may be sent as (besides the JSON form); the format is read from the content. */
-export const RAW_SUBTITLE_TYPES = [
-  "application/x-subrip",
-  "text/plain",
-  "application/octet-stream",
-  "text/vtt",
-  "text/x-ssa",
-  "text/x-ass",
-  "application/ttml+xml",
-  "application/xml",
-  "text/xml",
-] as const;
+/** The raw content types a file may be sent as (besides the JSON form), from the registry; the content decides the format. */
+export const RAW_SUBTITLE_TYPES = UPLOAD_MEDIA_TYPES;
 
 const LIMIT_TEXT = `${SUBTITLE_LIMITS.bytes / (1024 * 1024)} MiB`;
 

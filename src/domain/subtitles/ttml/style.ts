@@ -3,8 +3,8 @@
  * attributes, `<style>` elements referenced by `style` (chains resolved) and regions with their nested styles, as
  * TTML1's style resolution combines them (§8.4): referenced styles, then nested ones, then the element's own attributes.
  */
-import { hexColor } from "./markup";
-import type { NsKind, XmlAttr, XmlElement } from "./ttml-xml";
+import { hexColor } from "../markup";
+import type { NsKind, XmlAttr, XmlElement } from "./xml";
 
 const TIMING: readonly NsKind[] = ["none", "core"];
 

@@ -4,13 +4,14 @@
  * relative to `<div>` and `<body>` (par and seq time containment); clock times, frames, ticks and offsets; styling by
  * attributes, chained `<style>` references and regions, mapped to the SubRip tags stored text carries.
  */
-import { xmlText } from "../../lib/xml";
-import { type Cue, type CueInput, type ReadOutcome, SubtitleError, clock } from "./cue";
-import { boundedStyling, hexColor, parseMarkup, type MarkupToken } from "./markup";
-import { NO_SPEC, PLAIN, type Spec, type Style, apply, attr, over, preserves, styleSheet } from "./ttml-style";
-import { NL, Notes, type Tok, pushText, storedText, transition } from "./ttml-text";
-import { type TimeBase, parseTime, timeBase } from "./ttml-time";
-import { type XmlElement, parseXml } from "./ttml-xml";
+import { xmlText } from "../../../lib/xml";
+import { type Cue, type CueInput, type ReadOutcome, SubtitleError, clock } from "../cue";
+import { boundedStyling, hexColor, parseMarkup, type MarkupToken } from "../markup";
+import { Notes } from "./entities";
+import { NO_SPEC, PLAIN, type Spec, type Style, apply, attr, over, preserves, styleSheet } from "./style";
+import { NL, type Tok, pushText, storedText, transition } from "./text";
+import { type TimeBase, parseTime, timeBase } from "./time";
+import { type XmlElement, parseXml } from "./xml";
 
 /** An open body, div or p: its interval (absolute ms; `end` undefined = indefinite), styles, region, white space. */
 interface Ctx {

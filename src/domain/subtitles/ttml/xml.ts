@@ -6,8 +6,8 @@
  * entity grows. Tolerant where the cues stay unambiguous (a stray `<` or `&`, an unquoted attribute, an end tag
  * that closes what was left open); a `<p>` whose extent is unclear, or a tag that cannot be read, is refused.
  */
-import { SubtitleError } from "./cue";
-import { type Notes, expand } from "./ttml-text";
+import { SubtitleError } from "../cue";
+import { type Notes, expand } from "./entities";
 
 /** The namespace of an attribute, as far as a TTML reader cares; prefixes resolved with their declarations in scope. */
 export type NsKind = "none" | "xml" | "core" | "styling" | "parameter" | "metadata" | "other";
