@@ -25,7 +25,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "8" },
     "per-shard": { type: "string", default: "10200" },
     "move-rows": { type: "string", default: "1000" },
-    port: { type: "string", default: "8797" },
+    port: { type: "string", default: "8790" },
     "no-backup": { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
@@ -64,6 +64,7 @@ try {
   sim.ensureDevVars();
   dev = await sim.startDev({ port: opts.port, persistTo: state, stdio: process.env.BENCH_SHARDS_DEV_LOG ? "inherit" : "ignore" });
   const tokens = await login(dev.base);
+  await health(dev.base);
   await lists(dev.base, tokens);
   await move(dev.base, tokens, seeded.moving);
   dev.stop();
@@ -149,6 +150,15 @@ async function login(base) {
     return (await res.json()).token;
   };
   return { author: await session(AUTHOR.username), staff: await session("admin") };
+}
+
+/** The Worker finds SHARD_1..SHARD_N by name (src/db/shards.ts, `shardBinding`): /health pings each shard the catalogue names. */
+async function health(base) {
+  const res = await fetch(`${base}/health`);
+  const shards = (await res.json()).shards ?? {};
+  const ok = Object.values(shards).filter((s) => s === "ok").length;
+  if (ok !== opts.shards) throw new Error(`/health: ${ok} of ${opts.shards} shards ok: ${JSON.stringify(shards)}`);
+  figure("/health", `${res.status}, ${ok} shards ok`);
 }
 
 function rowsRead(res) {

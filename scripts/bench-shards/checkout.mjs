@@ -17,7 +17,8 @@ export function configWithShards(shards) {
   const source = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
   const top = source.slice(0, source.indexOf("\n[env.staging]"));
   const anchor = "\n[[kv_namespaces]]";
-  if (!top.includes('binding = "SHARD_2"') || !top.includes(anchor)) throw new Error("wrangler.toml: no SHARD_2 or [[kv_namespaces]] to add after");
+  if (!top.includes('binding = "SHARD_2"') || !top.includes(anchor))
+    throw new Error("wrangler.toml: no SHARD_2 or [[kv_namespaces]] to add after");
   const added = Array.from({ length: shards - 2 }, (_, i) => i + 3).map(
     (n) => `
 [[d1_databases]]

@@ -3,7 +3,6 @@
 // with `perShard` translations and as many history rows of one user, and one container of `moveRows` rows to move.
 // The shard rows are written as test/robustness/keyset-paging.test.ts writes them (ids from each shard's range,
 // the video's facts first), with the app's own statements.
-import { join } from "node:path";
 import { bundleAndImport } from "../demo/load-app-code.mjs";
 import { largeCatalogueStatements, CONTAINER_BASE } from "../large-catalogue-sql.mjs";
 
@@ -34,7 +33,8 @@ export async function seedShards({ root, dbs, shards, perShard, moveRows, log })
   await runFile(catalogue, (await demoSeed()).sql);
   // Known to the catalogue before any container is made, as `shards add` would leave them; the placement trigger
   // then spreads the containers, and the bench places its own below.
-  for (let n = 3; n <= shards; n++) await catalogue.prepare("INSERT INTO shards (id) VALUES (?) ON CONFLICT (id) DO UPDATE SET accepting = 1").bind(n).run();
+  for (let n = 3; n <= shards; n++)
+    await catalogue.prepare("INSERT INTO shards (id) VALUES (?) ON CONFLICT (id) DO UPDATE SET accepting = 1").bind(n).run();
   // A few more containers than needed: the large catalogue leaves some pending or blocked, which no list shows.
   for (const s of largeCatalogueStatements({ from: 1, to: shards + 8 })) await catalogue.prepare(s.sql).run();
   const { results: normal } = await catalogue
@@ -45,7 +45,16 @@ export async function seedShards({ root, dbs, shards, perShard, moveRows, log })
   const containers = normal.map((c) => c.id);
   // Container k on shard k; the one to move on shard 1 (the directory's count triggers follow the update).
   for (const [i, id] of containers.entries())
-    await catalogue.prepare("UPDATE shard_directory SET shard = ? WHERE container_id = ?").bind(i < shards ? i + 1 : 1, id).run();
+    await catalogue
+      .prepare("UPDATE shard_directory SET shard = ? WHERE container_id = ?")
+      .bind(i < shards ? i + 1 : 1, id)
+      .run();
+  // A directory switch leaves the shard left a cleanup and re-sends the facts (migrations/0037): these containers had
+  // no rows anywhere yet, so there is nothing to clean or sync. Left in, each shard with a pending cleanup would test
+  // every entry of a list against it (`leftOut`), about one row read more per entry, until the sweeper drained it.
+  const ids = containers.join(", ");
+  await catalogue.prepare(`DELETE FROM shard_cleanups WHERE container_id IN (${ids})`).run();
+  await catalogue.prepare(`DELETE FROM shard_fact_changes WHERE container_id IN (${ids})`).run();
   const placed = [];
   for (const [i, containerId] of containers.entries()) {
     const facts = await catalogue
