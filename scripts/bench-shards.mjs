@@ -1,22 +1,25 @@
-// npm run bench:shards [-- --shards N] [--concurrency N] [--per-shard N] [--move-rows N] [--port P] [--no-backup] [--keep]
+// npm run bench:shards [-- --shards N] [--concurrency N] [--per-shard N] [--move-rows N] [--port P] [--no-backup]
+//   [--wrangler-cli] [--keep]
 //
 // A simulation of an environment with N shards (default 20), measured: every environment binds two (wrangler.toml),
 // so this builds a throwaway checkout whose wrangler.toml binds SHARD_1..SHARD_N (scripts/bench-shards/checkout.mjs
 // says why) in a temporary directory, and times on it, offline, in local workerd:
-//   1. the migrations of the catalogue and N fresh shards, one database at a time, then at most `concurrency` at once;
+//   1. the migrations of the catalogue and N fresh shards, one database at a time, then at most `concurrency` at once
+//      (in one workerd, as wrangler applies them; with --wrangler-cli also one `wrangler d1 migrations apply` process
+//      per database, as scripts/db-migrate.mjs runs them: about 5 minutes more on 2 cores);
 //   2. the every-translation list and a user's history across the N shards: page 1, the deepest OFFSET page and the
 //      same page by cursor, rows read per page (Server-Timing's d1-rows-read), with `per-shard` rows on each shard;
 //   3. a container of `move-rows` segments, translations and history rows moved from shard 1 to shard N by the
 //      container-move job (`npm run admin -- shards move`, the sweeper, the queue consumer of `wrangler dev`);
 //   4. `npm run db:backup` of all N + 1 databases (the longest step: skip it with --no-backup).
 // Figures are printed as markdown; docs/scaling.md ("20 shards, measured") quotes them. Not part of CI.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEMO_OFFICIAL_APP, signedHeaders, wranglerEnv } from "./lib.mjs";
-import { applyMigrations, makeCheckout, openDatabases, pool } from "./bench-shards/checkout.mjs";
+import { applyMigrations, checkoutDatabases, makeCheckout, openDatabases, pool } from "./bench-shards/checkout.mjs";
 import { AUTHOR, seedShards } from "./bench-shards/seed.mjs";
 
 const { values } = parseArgs({
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     "move-rows": { type: "string", default: "1000" },
     port: { type: "string", default: "8790" },
     "no-backup": { type: "boolean", default: false },
+    "wrangler-cli": { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
 });
@@ -95,9 +99,42 @@ async function migrations() {
   rmSync(join(work, "serial"), { recursive: true, force: true });
   const parallel = await timed(state, opts.concurrency);
   figure(
-    `migrations of ${serial.n} fresh databases (${serial.files} files)`,
+    `migrations of ${serial.n} fresh databases (${serial.files} files), in one workerd`,
     `${serial.s} s one at a time, ${parallel.s} s ${opts.concurrency} at once`,
   );
+  if (!values["wrangler-cli"]) return;
+  const cli = async (dir, limit) => {
+    const t0 = performance.now();
+    await pool(await checkoutDatabases(checkout), limit, (d) =>
+      spawnQuiet(
+        join(checkout, "node_modules", ".bin", "wrangler"),
+        ["d1", "migrations", "apply", d.binding, "--local", "--persist-to", dir],
+        {
+          cwd: checkout,
+        },
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+    return seconds(t0);
+  };
+  const cliSerial = await cli(join(work, "cli-serial"), 1);
+  const cliParallel = await cli(join(work, "cli-parallel"), opts.concurrency);
+  figure(
+    `migrations of ${serial.n} fresh databases, one \`wrangler d1 migrations apply --local\` each`,
+    `${cliSerial} s one at a time, ${cliParallel} s ${opts.concurrency} at once`,
+  );
+}
+
+/** Runs a command quietly in `cwd`; rejects with its output when it fails. */
+function spawnQuiet(command, args, { cwd }) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd, env: wranglerEnv, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.stderr.on("data", (c) => (out += c));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolvePromise() : reject(new Error(`${command} ${args.join(" ")}: exit ${code}\n${out}`))));
+  });
 }
 
 /** The data, written while no `wrangler dev` serves the state; one shard added by the admin CLI, as an operator would. */
