@@ -13,6 +13,7 @@
 //      container-move job (`npm run admin -- shards move`, the sweeper, the queue consumer of `wrangler dev`);
 //   4. `npm run db:backup` of all N + 1 databases (the longest step: skip it with --no-backup).
 // Figures are printed as markdown; docs/scaling.md ("20 shards, measured") quotes them. Not part of CI.
+// BENCH_SHARDS_DEV_LOG=1 shows wrangler dev's own output (quiet by default).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
