@@ -223,7 +223,7 @@ export function checklist() {
         console.log(`not ok - ${name}\n  ${err.stack ?? err}`);
       }
     },
-    /** The closing line CI reads (`<label>: N passed, N failed`), with the whole run's time; exits 1 on a failure. */
+    /** The closing line CI reads (`<label>: N passed, N failed`), with the time since the checklist began; exits 1 on a failure. */
     finish(label) {
       console.log(`${label}: ${passed} passed, ${failed} failed (${seconds(started)})`);
       process.exit(failed ? 1 : 0);
