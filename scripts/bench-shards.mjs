@@ -20,7 +20,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEMO_OFFICIAL_APP, signedHeaders, wranglerEnv } from "./lib.mjs";
-import { applyMigrations, checkoutDatabases, makeCheckout, openDatabases, pool } from "./bench-shards/checkout.mjs";
+import { applyMigrations, checkoutDatabases, makeCheckout, openDatabases } from "./bench-shards/checkout.mjs";
+import { pool } from "./d1-migrate.mjs";
 import { AUTHOR, seedShards } from "./bench-shards/seed.mjs";
 
 const { values } = parseArgs({

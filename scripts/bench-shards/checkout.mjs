@@ -88,17 +88,3 @@ export async function applyMigrations(db, checkout, migrationsDir) {
   }
   return files.length;
 }
-
-/** Runs `task` on each item, at most `limit` at once; resolves to their results in order. */
-export async function pool(items, limit, task) {
-  const results = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}

@@ -39,7 +39,7 @@ export const MOVE_CHUNK_ROWS = 500;
  * Statements kept for the fenced part of a move (its replay of the tail, its checks, the switch; at most half a
  * delivery's): a delivery with fewer left continues first, so the fence never spans two deliveries.
  */
-export const FENCE_RESERVE_STATEMENTS = 120;
+const FENCE_RESERVE_STATEMENTS = 120;
 
 /**
  * `container-move`: moves a container's shard rows from shard `from` to shard `to` while it keeps taking writes

@@ -1,5 +1,5 @@
-import { applyChanges, changesAfter, containerTableCount, rowKey, rowsByKeys } from "../db/queries/shard-moves";
-import { containerRowsAfter, type ShardRow } from "../db/queries/shard-rows";
+import { applyChanges, changesAfter, rowKey, rowsByKeys } from "../db/queries/shard-moves";
+import { containerRowsAfter, containerTableCount, type ShardRow } from "../db/queries/shard-rows";
 import type { ShardDB } from "../db/shards";
 import { MOVED_TABLES, type MovedTable, type ShardTable } from "../db/shard-schema";
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { runBatch } from "../raw-batch";
 import type { ShardDB } from "../shards";
 import { type MoveState, ROW_KEYS, SHARD_TABLES, type ShardTable } from "../shard-schema";
-import type { ShardRow } from "./shard-rows";
+import { quoted, type ShardRow } from "./shard-rows";
 
 /**
  * A move's fence and change log on the shard a container leaves, and the replay of its changes on the shard it goes
@@ -10,18 +10,9 @@ import type { ShardRow } from "./shard-rows";
  * src/db/shard-triggers/move-fences.sql.
  */
 
-const quoted = (table: ShardTable) => {
-  if (!SHARD_TABLES.includes(table)) throw new Error(`not a shard table: ${table}`);
-  return sql.identifier(table);
-};
-
 /** Starts the change log of a container (a fence already standing, from a delivery that crashed, is kept as it is). */
 export const startMoveLog = (db: ShardDB, containerId: number) =>
   db.run(sql`INSERT INTO move_fences (container_id, state) VALUES (${containerId}, 'logging') ON CONFLICT DO NOTHING`);
-
-/** The state of a container's move on this shard, if it has one. */
-export const moveState = async (db: ShardDB, containerId: number) =>
-  (await db.get<{ state: MoveState }>(sql`SELECT state FROM move_fences WHERE container_id = ${containerId}`))?.state;
 
 /** Raises the fence (`fenced`) or lowers it back to the log alone (`logging`). */
 export const setMoveState = (db: ShardDB, containerId: number, state: MoveState) =>
@@ -122,10 +113,6 @@ function upsertStatement(table: ShardTable, rows: ShardRow[]) {
   return sql`INSERT INTO ${quoted(table)} (${list(columns)}) SELECT ${values} FROM json_each(${JSON.stringify(rows)}) WHERE true
     ON CONFLICT (${list([...keys])}) DO UPDATE SET ${set}`;
 }
-
-/** How many rows of a container a table holds. */
-export const containerTableCount = async (db: ShardDB, table: ShardTable, containerId: number) =>
-  (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${quoted(table)} WHERE container_id = ${containerId}`))?.n ?? 0;
 
 /** Which of these keys of `table` the log names after position `since` (rows that changed since). */
 export const loggedSince = async (db: ShardDB, containerId: number, since: number, table: ShardTable, keys: string[]) =>

@@ -44,7 +44,8 @@ export const firstAllocatedId = (shard: number, n: number) =>
 export const notLeftOutCondition = (column: SQLWrapper, leftOut: readonly number[]) =>
   leftOut.length ? sql`${column} NOT IN (SELECT value FROM json_each(${JSON.stringify(leftOut)}))` : undefined;
 
-const quoted = (table: ShardTable) => {
+/** A shard table's name as an identifier, refusing any other name (the table arrives as a value in these queries). */
+export const quoted = (table: ShardTable) => {
   if (!SHARD_TABLES.includes(table)) throw new Error(`not a shard table: ${table}`);
   return sql.identifier(table);
 };
@@ -120,12 +121,13 @@ export async function clearDerived(db: ShardDB, containerId: number) {
   );
 }
 
-/** How many rows of a container each shard table holds (the move job's check, health figures). */
+/** How many rows of a container a table holds. */
+export const containerTableCount = async (db: ShardDB, table: ShardTable, containerId: number) =>
+  (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${quoted(table)} WHERE container_id = ${containerId}`))?.n ?? 0;
+
+/** How many rows of a container each shard table holds (tests, health figures). */
 export async function containerRowCounts(db: ShardDB, containerId: number) {
   const counts: Partial<Record<ShardTable, number>> = {};
-  for (const table of SHARD_TABLES) {
-    const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${quoted(table)} WHERE container_id = ${containerId}`);
-    counts[table] = row?.n ?? 0;
-  }
+  for (const table of SHARD_TABLES) counts[table] = await containerTableCount(db, table, containerId);
   return counts as Record<ShardTable, number>;
 }

@@ -42,7 +42,7 @@ export * from "./moves";
 export * from "./subtitles";
 
 /** The subtitle family's tables (docs/decisions.md, "Shards: the subtitle family"), a row after the rows it refers to. */
-const SUBTITLE_FAMILY_TABLES = [
+export const SUBTITLE_FAMILY_TABLES = [
   "segments",
   "subtitles",
   "subtitle_histories",
