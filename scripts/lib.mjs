@@ -61,14 +61,17 @@ export function ensureDevVars() {
 export const persistArgs = (persistTo) => (persistTo ? ["--persist-to", persistTo] : []);
 
 /**
- * Every local D1 of the configuration (the catalogue, then the shards side by side), migrated by its own folder
+ * Every local D1 of the configuration (the catalogue, then the shards), migrated by its own folder
  * (scripts/d1-migrate.mjs, as `npm run db:migrate:local`); wrangler's output is printed only for a database that failed.
+ * One at a time: two wrangler processes on one local state can meet SQLite's lock (SQLITE_BUSY_RECOVERY, seen in CI's
+ * crash-recovery run), and locally each mostly computes, so side by side gains little on two cores.
  */
 export async function migrateLocal(persistTo) {
   const { migrateDatabases } = await import("./d1-migrate.mjs");
   const applied = [];
   const { failed } = await migrateDatabases({
     where: ["--local", ...persistArgs(persistTo)],
+    concurrency: 1,
     report: ({ binding, ok, output }) => (ok ? applied.push(binding) : process.stderr.write(`--- ${binding}\n${output}`)),
   });
   if (failed.length) throw new Error(`local migrations failed on ${failed.join(", ")}`);
