@@ -4,7 +4,7 @@ import { continueJob, failJob, finishJob, markJobRunning, noteJobError, setJobPr
 import { ContinueJob, LostClaim, PermanentJobError, type JobContext, type JobHandler } from "../src/jobs";
 import { discardPayload } from "../src/jobs/payload";
 import { LEASE_SECONDS, RENEW_SECONDS } from "../src/jobs/deadlines";
-import { sendDeliveries } from "../src/webhooks/pump";
+import { afterWrite } from "../src/services/after-write";
 
 /** Seconds before the next delivery: 2, 4, 8, ... capped at five minutes. */
 export const backoffSeconds = (attempts: number) => Math.min(300, 2 ** Math.max(1, attempts));
@@ -60,7 +60,6 @@ export async function runJob(
     await held(finishJob(db, job, result));
     message.ack();
     log("succeeded");
-    await announceEnd(env, job);
   } catch (caught) {
     let err = caught;
     try {
@@ -91,8 +90,11 @@ export async function runJob(
     }
     message.ack();
     log("failed", { error: describeError(err) });
-    await announceEnd(env, job);
   }
+  // Ended either way: the upload goes (discardPayload), and the trigger jobs_webhook_event has recorded job.succeeded
+  // or job.failed when the job's application has an endpoint, sent now rather than at the next sweep.
+  await discardPayload(env, job.payloadKey);
+  await afterWrite({ db, env }, { events: job.applicationId !== null });
 }
 
 /** What was thrown, as text; never throws itself (a thrown object may have no usable toString). */
@@ -102,15 +104,6 @@ export function describeError(err: unknown): string {
   } catch {
     return Object.prototype.toString.call(err);
   }
-}
-
-/**
- * The job's upload is deleted (discardPayload). The trigger jobs_webhook_event recorded job.succeeded/failed with the final status (when the job's application has
- * an endpoint); this asks the webhook consumer to send it now rather than at the next sweep. Never throws.
- */
-async function announceEnd(env: Env, job: { applicationId: number | null; payloadKey: string | null }) {
-  await discardPayload(env, job.payloadKey);
-  if (job.applicationId !== null) await sendDeliveries(env);
 }
 
 type JobTransition = "running" | "succeeded" | "failed" | "retry" | "continued" | "lost";

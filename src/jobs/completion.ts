@@ -1,6 +1,5 @@
 import { CompletionParams, recomputeCompletions } from "../services/completions";
-import { bumpGenerations } from "../services/edge-cache";
-import { sendDeliveries } from "../webhooks/pump";
+import { afterWrite } from "../services/after-write";
 import { defineJob } from "./define";
 
 /**
@@ -19,8 +18,7 @@ export const completion = defineJob({
     const started = Date.now();
     const { events, ...result } = await recomputeCompletions({ db, env }, params);
     // Container and video documents carry the completions, and listings filter on them.
-    await bumpGenerations(env, "catalogue");
-    if (events) await sendDeliveries(env);
+    await afterWrite({ db, env }, { scopes: ["catalogue"], events: events > 0 });
     return { ...result, completion_events: events, duration_ms: Date.now() - started };
   },
 });

@@ -5,7 +5,7 @@ import { deleteContainer } from "../services/catalogue-writes";
 import { type ContainerRemoval, removeContainerInChunks } from "../services/container-delete";
 import { type ContainerVersionsRemoval, removeContainerVersions } from "../services/subtitle-retention";
 import type { User } from "../types";
-import { sendDeliveries } from "../webhooks/pump";
+import { afterWrite } from "../services/after-write";
 import { ContinueJob, defineJob, STATEMENTS_PER_DELIVERY } from "./define";
 import { enqueue } from "./enqueue";
 import type { JobDeps } from "./types";
@@ -65,7 +65,7 @@ export const containerDelete = defineJob({
       },
     });
     // container.deleted was recorded with the container row's delete (a replay that finds it gone records none).
-    if (removal.deleted.containers) await sendDeliveries(env);
+    await afterWrite({ db, env }, { events: removal.deleted.containers > 0 });
     // Its shard rows (timed comments and the subtitle family: docs/decisions.md, "Subtitles on the shards"), through
     // the cleanup recorded first, a drain at a time until none is left. A drain's statements count with the others,
     // but a delivery always makes its first drain (at most DRAIN_STATEMENTS more), so every delivery gets on.

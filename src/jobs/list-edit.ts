@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { findList } from "../db/queries/lists";
-import { bumpGenerations } from "../services/edge-cache";
+import { afterWrite } from "../services/after-write";
 import { DERIVED_LISTS, INLINE_PAYLOAD_LIMIT, MAX_LIST_ITEMS, applyListEdit, assertEditable } from "../services/lists";
 import type { User } from "../types";
 import { PermanentJobError, defineJob } from "./define";
@@ -41,7 +41,7 @@ export const listEdit = defineJob({
     if (!(await findList(db, listId))) throw new PermanentJobError(`list ${listId}l does not exist`);
     await progress(10);
     const result = await applyListEdit(db, listId, ids, progress);
-    await bumpGenerations(env, "catalogue");
+    await afterWrite({ db, env }, { scopes: ["catalogue"] });
     return result;
   },
 });

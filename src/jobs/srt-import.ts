@@ -5,12 +5,10 @@ import { SubtitleError } from "../domain/subtitles/cue";
 import { SUBTITLE_FORMATS, formatName, type SubtitleFormat } from "../domain/subtitles/formats";
 import { readSubtitleFile } from "../domain/subtitles/read-file";
 import { formatId } from "../lib/ids";
-import { bumpGenerations } from "../services/edge-cache";
-import { invalidateSubtitleTrack } from "../services/subtitle-tracks";
+import { afterWrite } from "../services/after-write";
 import { ensureBaseline, latestVersion, recordVersion } from "../services/subtitle-versions";
 import { announceOnce, refuseWhileTrackBusy, trackJobStart } from "../services/subtitle-edits";
 import { SUBTITLE_LANGUAGE_RE, importStarted, planImport, writeImport, type ImportMode } from "../services/subtitles";
-import { sendDeliveries } from "../webhooks/pump";
 import type { User } from "../types";
 import { completion } from "./completion";
 import { LostClaim, PermanentJobError, defineJob } from "./define";
@@ -110,10 +108,8 @@ export const srtImport = defineJob({
       },
     );
 
-    await invalidateSubtitleTrack(env.CACHE, videoId, language);
     // Contributions (public reads) count the new history rows at once; completions follow with their job.
-    await bumpGenerations(env, "catalogue");
-    if (changed) await sendDeliveries(env);
+    await afterWrite({ db, env }, { track: { videoId, language }, scopes: ["catalogue"], events: changed });
     // The completion job is the import's own step, not one the application asked for: it gets no applicationId, so
     // the application hears one job.succeeded (this job's) and learns of new percentages from completion.updated.
     const next = await enqueue(

@@ -64,7 +64,7 @@ export const subtitleRestore = defineJob({
       if (!params.changes) if (!(await mergeJobParams(db, job, { changes: true }))) throw new LostClaim(job.id);
     });
     if (written.changed || params.changes) await announceOnce(db, job.id, scope, "restore");
-    const made = await finishRestore({ env }, store, t, { userId: job.createdBy, applicationId: job.applicationId, number });
+    const made = await finishRestore({ db, env }, store, t, { userId: job.createdBy, applicationId: job.applicationId, number });
     const next = await enqueue(
       { db, env, requestId: job.requestId ?? undefined },
       completion,

@@ -44,15 +44,11 @@ import { ApiError } from "../lib/errors";
 import { tryParseId } from "../lib/ids";
 import type { ContainerCreate, ContainerUpdate, VideoCreate, VideoUpdate } from "../routes/v4/contracts/catalogue-writes";
 import type { User } from "../types";
-import { sendDeliveries } from "../webhooks/pump";
 import { STAFF_ONLY_FIELDS, containerColumns, type ContainerRow, type VideoRow } from "../db/schema";
 import { CONTAINER_DELETE_SYNC_ROWS } from "./container-delete";
 import type { Deps } from "./deps";
-import { REQUEST_FACT_ROUNDS } from "./shard-facts";
-import { carryToShards } from "./shard-outboxes";
 import { readShard } from "./shards";
-import { bumpGenerations } from "./edge-cache";
-import { invalidateCatalogueListings } from "./kv-cache";
+import { afterWrite, type WriteEffects } from "./after-write";
 import { deleteVideoSnapshots, removeContainerVersions } from "./subtitle-retention";
 
 /**
@@ -122,7 +118,8 @@ async function runBatch<T>(db: DB, statements: Statement[]): Promise<T> {
 
 // ---- containers ----
 
-export async function createContainer({ db, env }: Deps, body: ContainerCreate): Promise<ContainerRow> {
+export async function createContainer(deps: Deps, body: ContainerCreate): Promise<ContainerRow> {
+  const { db } = deps;
   const genreIds = body.genres ? await resolveGenres(db, body.genres, body.type) : [];
   const managerIds = body.managers ? await resolveManagers(db, body.managers) : [];
   const id = newContainerId;
@@ -143,8 +140,7 @@ export async function createContainer({ db, env }: Deps, body: ContainerCreate):
     ...insertManagers(db, id, managerIds),
     selectContainer(db, id),
   ]);
-  await invalidateCatalogueListings(env.CACHE);
-  await bumpGenerations(env, "catalogue");
+  await afterWrite(deps, { listings: true, scopes: ["catalogue"] });
   return rows[0];
 }
 
@@ -162,7 +158,7 @@ function staffOnlyFields(body: ContainerUpdate) {
  * a change of type or state (what the catalogue listings cache) drops the cached listings.
  */
 export async function updateContainer(deps: Deps, user: User, container: ContainerRow, body: ContainerUpdate) {
-  const { db, env } = deps;
+  const { db } = deps;
   if (!user.staff) {
     const refused = staffOnlyFields(body);
     if (refused.length) throw ApiError.forbidden(`only staff may change ${refused.join(", ")}`);
@@ -203,13 +199,8 @@ export async function updateContainer(deps: Deps, user: User, container: Contain
   const updated = statements.length
     ? (await runBatch<ContainerRow[]>(db, [...statements, event, selectContainer(db, container.id)]))[0]
     : container;
-  if (listingsChanged) await invalidateCatalogueListings(env.CACHE);
-  if (statements.length) {
-    await bumpGenerations(env, "catalogue");
-    await sendDeliveries(env);
-    // A change of state or origin language left a shard_fact_changes row in the update's statement.
-    await carryToShards(deps, { factRounds: REQUEST_FACT_ROUNDS });
-  }
+  // A change of state or origin language left a shard_fact_changes row in the update's statement.
+  if (statements.length) await afterWrite(deps, { shardFacts: true, listings: listingsChanged, scopes: ["catalogue"], events: true });
   return updated;
 }
 
@@ -237,11 +228,8 @@ export async function deleteContainer(deps: Deps, containerId: number): Promise<
   if (small) await removeContainerVersions({ db, env }, containerId);
   if (small) await db.batch([containerDeletedEvent(db, containerId), deleteContainerRow(db, containerId)]);
   else await updateContainerRow(db, containerId, { state: "blocked" }).run();
-  if (!small) await carryToShards(deps, { factRounds: REQUEST_FACT_ROUNDS });
-  await invalidateCatalogueListings(env.CACHE);
-  await bumpGenerations(env, "catalogue");
-  if (small) await sendDeliveries(env);
-  if (small) await carryToShards(deps, { cleanups: true });
+  // Deleted: its shard rows follow through the cleanup the delete recorded. Hidden: the state is a shard fact.
+  await afterWrite(deps, { shardFacts: !small, shardCleanups: small, listings: true, scopes: ["catalogue"], events: small });
   return small ? "deleted" : "hidden";
 }
 
@@ -257,7 +245,8 @@ function refuseBlockedChange(user: User, from: VideoRow["state"] | undefined, to
   if (to === "blocked" || from === "blocked") throw ApiError.forbidden("only staff may block a video or unblock one");
 }
 
-export async function createVideo({ db, env }: Deps, user: User, container: ContainerRow, body: VideoCreate): Promise<VideoRow> {
+export async function createVideo(deps: Deps, user: User, container: ContainerRow, body: VideoCreate): Promise<VideoRow> {
+  const { db } = deps;
   assertVideoTypeFits(body.type, container.type);
   refuseBlockedChange(user, undefined, body.state);
   const id = newVideoId;
@@ -276,12 +265,12 @@ export async function createVideo({ db, env }: Deps, user: User, container: Cont
     ...insertTexts(db, "description", "v", id, body.descriptions ?? {}),
     selectVideo(db, id),
   ]);
-  await bumpGenerations(env, "catalogue");
+  await afterWrite(deps, { scopes: ["catalogue"] });
   return rows[0];
 }
 
 export async function updateVideo(deps: Deps, user: User, video: VideoRow, body: VideoUpdate): Promise<VideoRow> {
-  const { db, env } = deps;
+  const { db } = deps;
   refuseBlockedChange(user, video.state, body.state);
   const set: Partial<typeof videos.$inferInsert> = {};
   if (body.number !== undefined) set.number = body.number;
@@ -292,9 +281,8 @@ export async function updateVideo(deps: Deps, user: User, video: VideoRow, body:
   if (body.state) set.state = body.state;
   if (!Object.keys(set).length) return video;
   const rows = await runBatch<VideoRow[]>(db, [updateVideoRow(db, video.id, set), selectVideo(db, video.id)]);
-  await bumpGenerations(env, "catalogue");
   // A change of state, origin language or number left a shard_fact_changes row in the update's statement.
-  await carryToShards(deps, { factRounds: REQUEST_FACT_ROUNDS });
+  await afterWrite(deps, { shardFacts: true, scopes: ["catalogue"] });
   return rows[0];
 }
 
@@ -306,42 +294,42 @@ export async function updateVideo(deps: Deps, user: User, video: VideoRow, body:
  * (src/services/subtitle-retention.ts), last, so that a failing R2 call costs only objects left behind.
  */
 export async function deleteVideo(deps: Deps, user: User, video: Pick<VideoRow, "id" | "state">) {
-  const { db, env } = deps;
+  const { db } = deps;
   // Deleting a video staff blocked would undo the block and its record: staff's, like the block itself.
   if (!user.staff && video.state === "blocked") throw ApiError.forbidden("only staff may delete a video staff blocked");
   const videoId = video.id;
   const [placement] = await videoPlacementQuery(db, videoId).all();
   const languages = placement ? await videoTextLanguages(readShard(deps, placement), videoId) : [];
   const [events] = await db.batch([videoSubtitlesDeletedEvents(db, videoId, languages), deleteVideoRow(db, videoId)]);
-  await bumpGenerations(env, "catalogue");
-  if (events.meta.changes) await sendDeliveries(env);
-  await deleteVideoSnapshots(env, videoId);
-  // The video's shard rows (its delete left a shard_cleanups row in the same statement).
-  await carryToShards(deps, { cleanups: true });
+  // The video's shard rows go through the shard_cleanups row its delete left in the same statement.
+  await afterWrite(deps, { shardCleanups: true, scopes: ["catalogue"], events: events.meta.changes > 0 });
+  await deleteVideoSnapshots(deps.env, videoId);
 }
 
 // ---- titles and descriptions ----
 
 /**
  * A container's titles feed the KV-cached listings (all.json); descriptions and video titles do not. Every text is on
- * the edge. A container's text write recorded container.updated: the webhook consumer is told.
+ * the edge. A container's text write recorded container.updated.
  */
-async function invalidateIfListed(env: Env, kind: TextKind, owner: TextOwner) {
-  if (owner.kind === "c" && kind === "title") await invalidateCatalogueListings(env.CACHE);
-  await bumpGenerations(env, "catalogue");
-  if (owner.kind === "c") await sendDeliveries(env);
-}
+const textEffects = (kind: TextKind, owner: TextOwner): WriteEffects => ({
+  listings: owner.kind === "c" && kind === "title",
+  scopes: ["catalogue"],
+  events: owner.kind === "c",
+});
 
 /** Create or replace one title or description, and bump the owner's `updated_at` (a container's: container.updated), in one batch. */
-export async function putText({ db, env }: Deps, kind: TextKind, owner: TextOwner, language: string, text: string) {
+export async function putText(deps: Deps, kind: TextKind, owner: TextOwner, language: string, text: string) {
+  const { db } = deps;
   const write = [upsertText(db, kind, owner, language, text), touchResource(db, owner)] as const;
   if (owner.kind === "c") await db.batch([...write, recordEvent(db, containerUpdatedEvent(owner.id))]);
   else await db.batch(write);
-  await invalidateIfListed(env, kind, owner);
+  await afterWrite(deps, textEffects(kind, owner));
 }
 
 /** Delete one title or description: 404 when there is none; the English title stays (400). */
-export async function removeText({ db, env }: Deps, kind: TextKind, owner: TextOwner, language: string) {
+export async function removeText(deps: Deps, kind: TextKind, owner: TextOwner, language: string) {
+  const { db } = deps;
   if (kind === "title" && language === "en") {
     throw ApiError.field("language_code", "the English title cannot be deleted (replace it with POST .../titles.json)");
   }
@@ -353,5 +341,5 @@ export async function removeText({ db, env }: Deps, kind: TextKind, owner: TextO
       ? (await db.batch([touch, containerTextRemovedEvent(db, kind, owner.id, language), remove]))[2]
       : (await db.batch([touch, remove]))[1];
   if (!deleted.length) throw ApiError.notFound();
-  await invalidateIfListed(env, kind, owner);
+  await afterWrite(deps, textEffects(kind, owner));
 }

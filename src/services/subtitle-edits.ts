@@ -28,11 +28,9 @@ import type { User } from "../types";
 import { caller, jobCreatorRefusal, requireManager } from "./access";
 import { findSuggestionTarget } from "./localisation";
 import type { Deps } from "./deps";
-import { bumpGenerations } from "./edge-cache";
-import { invalidateSubtitleTrack } from "./subtitle-tracks";
+import { afterWrite } from "./after-write";
 import { IMPORT_CHUNK_ROWS } from "./subtitles";
 import { ensureBaseline, recordVersion, trackShard, type Track, type TrackShard } from "./subtitle-versions";
-import { sendDeliveries } from "../webhooks/pump";
 
 /**
  * The writers of a track other than the import (docs/decisions.md, "Subtitle versions"): one cue's text, the whole
@@ -104,13 +102,6 @@ export async function trackJobStart({ db, env }: Pick<Deps, "db" | "env">, video
   return { found: vc, username: user.username, store: trackShard({ env }, vc, placed[0]) };
 }
 
-/** After a change commits: the cached track, the public reads that count histories, and the event's deliveries. */
-async function afterChange({ env }: Pick<Deps, "env">, t: Track) {
-  await invalidateSubtitleTrack(env.CACHE, t.videoId, t.language);
-  await bumpGenerations(env, "catalogue");
-  await sendDeliveries(env);
-}
-
 /** `subtitles.updated` for a change a request made, once its shard write has committed. */
 const announce = (db: DB, scope: ImportScope, cause: SubtitlesCause) => recordEvent(db, subtitlesUpdatedEvent(scope, cause)).run();
 
@@ -148,7 +139,7 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
   ]);
   await announce(db, scope, "edit");
   const version = await recordVersion(store, t, { cause: "edit", authorId: change.user.id, applicationId: change.applicationId });
-  await afterChange(deps, t);
+  await afterWrite(deps, { track: t, scopes: ["catalogue"], events: true });
   return { changed: true, version, containerId: container.id };
 }
 
@@ -176,7 +167,7 @@ export async function deleteTrack(deps: Deps, change: TrackChange, t: Track) {
   await runBatch(store.db, [...store.facts, deleteSubtitlesExceptStatement(t.videoId, t.language, [])]);
   await announce(db, scope, "deletion");
   const version = await recordVersion(store, t, { cause: "deletion", authorId: change.user.id, applicationId: change.applicationId });
-  await afterChange(deps, t);
+  await afterWrite(deps, { track: t, scopes: ["catalogue"], events: true });
   return { version, containerId: container.id };
 }
 
@@ -260,7 +251,7 @@ export async function restoreInline(deps: Deps, store: TrackShard, scope: Import
 
 /** After a restore's writes: its version (equal in content to the one restored) and what a change sets off. */
 export async function finishRestore(
-  deps: Pick<Deps, "env">,
+  deps: Pick<Deps, "db" | "env">,
   store: Omit<TrackShard, "facts">,
   t: Track,
   by: { userId: number; applicationId: number | null; number: number },
@@ -271,6 +262,6 @@ export async function finishRestore(
     applicationId: by.applicationId,
     restoredFrom: by.number,
   });
-  await afterChange(deps, t);
+  await afterWrite(deps, { track: t, scopes: ["catalogue"], events: true });
   return version;
 }

@@ -3,7 +3,7 @@ import { ApiError } from "../lib/errors";
 import type { User } from "../types";
 import { canManageContainer } from "./access";
 import type { Deps } from "./deps";
-import { bumpGenerations } from "./edge-cache";
+import { afterWrite } from "./after-write";
 import { readShard, visibleVideoPlacement, writeShard } from "./shards";
 
 export { MAX_TIMED_COMMENTS } from "../db/queries/timed-comments";
@@ -37,7 +37,7 @@ export async function addTimedComment(deps: Deps, user: User, videoId: number, l
     timeMs: input.time,
     comment: input.comment,
   });
-  await bumpGenerations(deps.env, `video:${video.id}`);
+  await afterWrite(deps, { scopes: [`video:${video.id}`] });
   return created;
 }
 
@@ -53,5 +53,5 @@ export async function removeTimedComment(deps: Deps, user: User, videoId: number
     throw ApiError.forbidden("only the author, the container's managers or staff may delete this comment");
   }
   await deleteTimedComment(writeShard(deps, placement).db, comment.id);
-  await bumpGenerations(deps.env, `video:${video.id}`);
+  await afterWrite(deps, { scopes: [`video:${video.id}`] });
 }

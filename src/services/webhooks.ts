@@ -21,7 +21,7 @@ import type { Paging } from "../lib/paging";
 import { standardSecret } from "../lib/webhook-signature";
 import { webhookUrlProblem } from "../lib/webhook-url";
 import type { Application } from "../types";
-import { sendDeliveries } from "../webhooks/pump";
+import { afterWrite } from "./after-write";
 import type { Deps } from "./deps";
 
 /** Endpoints one application may have (docs/decisions.md, "Signed webhooks"); the next creation is a 409 that says so. */
@@ -127,7 +127,8 @@ export async function changeEndpoint(deps: Deps, application: Application, id: n
   if (!Object.keys(changes).length) return found;
   const updated = await updateEndpoint(deps.db, application.id, id, changes);
   if (!updated) throw ApiError.notFound();
-  if (changes.active === true) await sendDeliveries(deps.env);
+  // Resumed: its paused deliveries are due again.
+  if (changes.active === true) await afterWrite(deps, { events: true });
   return updated;
 }
 
@@ -158,7 +159,7 @@ export async function readDeliveryPage(
 export async function redeliver(deps: Deps, application: Application, id: number, deliveryId: number) {
   const delivery = await insertRedelivery(deps.db, application.id, id, deliveryId);
   if (!delivery) throw ApiError.notFound();
-  await sendDeliveries(deps.env);
+  await afterWrite(deps, { events: true });
   return delivery;
 }
 
@@ -168,6 +169,6 @@ export async function ping(deps: Deps, application: Application, id: number) {
   const data = { webhook_id: formatId(id, "w"), message: "ping" };
   const delivery = await insertPing(deps.db, application.id, id, data);
   if (!delivery) throw ApiError.notFound();
-  await sendDeliveries(deps.env);
+  await afterWrite(deps, { events: true });
   return delivery;
 }
