@@ -1,5 +1,4 @@
 import { drizzle } from "drizzle-orm/d1";
-import * as schema from "./schema";
 
 export type DB = ReturnType<typeof createDb>;
 
@@ -85,6 +84,11 @@ export function instrument(runner: Runner, stats: D1Stats): D1Database {
   } as unknown as D1Database;
 }
 
+/**
+ * Without drizzle's relational query API: given the schema, `drizzle()` walks every table's relations on each call,
+ * which was the largest cost of a token read (docs/performance.md, "Where a token read's time goes"), and a request
+ * makes one. Queries name their tables (`db.select().from(table)`).
+ */
 export function createDb(d1: D1Database) {
-  return drizzle(d1, { schema });
+  return drizzle(d1);
 }

@@ -1,10 +1,9 @@
 import { drizzle } from "drizzle-orm/d1";
 import { type D1Stats, instrument } from "./client";
-import * as shardSchema from "./shard-schema";
 
 /** A shard database's drizzle client (its own schema: src/db/shard-schema). */
 export type ShardDB = ReturnType<typeof createShardDb>;
-export const createShardDb = (d1: D1Database) => drizzle(d1, { schema: shardSchema });
+export const createShardDb = (d1: D1Database) => drizzle(d1);
 
 /** The binding of shard `n` (docs/decisions.md, "Shards"): SHARD_<n>. A shard the directory names but the Worker lacks is a deploy fault. */
 export function shardBinding(env: Env, shard: number): D1Database {

@@ -3,5 +3,5 @@ import type { DB } from "../client";
 import { applications } from "../schema";
 
 export async function findApplication(db: DB, id: number) {
-  return db.query.applications.findFirst({ where: eq(applications.id, id) });
+  return db.select().from(applications).where(eq(applications.id, id)).get();
 }

@@ -30,7 +30,7 @@ export async function insertJob(
   return job;
 }
 
-export const findJob = (db: DB, id: number) => db.query.jobs.findFirst({ where: eq(jobs.id, id) });
+export const findJob = (db: DB, id: number) => db.select().from(jobs).where(eq(jobs.id, id)).get();
 
 /**
  * The delivery that claimed a job: its id and the epoch its claim bumped to (docs/decisions.md, "Exclusive claims").

@@ -2,6 +2,6 @@ import { eq } from "drizzle-orm";
 import type { DB } from "../client";
 import { users } from "../schema";
 
-export const findUserByUsername = (db: DB, username: string) => db.query.users.findFirst({ where: eq(users.username, username) });
+export const findUserByUsername = (db: DB, username: string) => db.select().from(users).where(eq(users.username, username)).get();
 
-export const findUserById = (db: DB, id: number) => db.query.users.findFirst({ where: eq(users.id, id) });
+export const findUserById = (db: DB, id: number) => db.select().from(users).where(eq(users.id, id)).get();
