@@ -12,13 +12,26 @@ const layer = (name, message) => ({ regex: `^(\\.\\./)+(${name})(/|$)`, message 
 
 const QUEUES = layer("queues", "Only the Worker entry (src/index.ts) imports queues/; job definitions live in src/jobs.");
 const ENTRY = layer("app|openapi", "The app and its OpenAPI document assemble everything; nothing in a layer imports them.");
+const DURABLE = layer(
+  "durable",
+  "Only the Worker entry (src/index.ts) exports the Durable Objects; the rest reach them through their bindings.",
+);
+
+/**
+ * The queue consumer (queues/) sits beside the Worker entry, over the layers it runs: the jobs and what they stand on
+ * (db, lib, services, webhooks; `src/types.ts` too). Never a route, a middleware, a view, the app or the entry itself.
+ */
+const QUEUE_CONSUMER = {
+  regex: "^(\\.\\./)+src(/(?!(jobs|db|lib|services|webhooks)(/|$)|types$).*)?$",
+  message: 'queues/ runs jobs: it imports src/jobs, src/db, src/lib, src/services and src/webhooks only (docs/development.md, "Layers").',
+};
 
 /**
  * The layers of src, lowest first (docs/development.md, "Layers"). A folder imports only from the rows before its own:
  * never from a row after it, nor from a folder beside it in its row. `src/types.ts` (bindings and request variables,
  * types only) is open to every layer; `src/app.ts`, `src/openapi.ts` and `src/index.ts` sit above them all.
  */
-const LAYERS = [["lib"], ["domain"], ["db"], ["webhooks"], ["services"], ["jobs", "middleware", "views"], ["routes"]];
+const LAYERS = [["lib"], ["domain"], ["db"], ["webhooks"], ["services"], ["jobs", "middleware", "views", "durable"], ["routes"]];
 
 /** The layers a folder may not import: the others of its row and every row after it, less those it names in EXTRA. */
 const aboveOrBeside = (folder, except = []) => {
@@ -61,7 +74,13 @@ const EXTRA = {
   },
 };
 
-const patternsOf = (folder) => [QUEUES, ENTRY, ...aboveOrBeside(folder, EXTRA[folder]?.except), ...(EXTRA[folder]?.patterns ?? [])];
+const patternsOf = (folder) => [
+  QUEUES,
+  ENTRY,
+  DURABLE,
+  ...aboveOrBeside(folder, EXTRA[folder]?.except),
+  ...(EXTRA[folder]?.patterns ?? []),
+];
 
 const restrict = (files, patterns) => ({
   files,
@@ -105,9 +124,11 @@ export default tseslint.config(
     },
   },
   // Boundaries: each layer imports only what sits below it (LAYERS above; docs/development.md, "Layers").
-  restrict(["src/*.ts"], [QUEUES]),
+  restrict(["src/*.ts"], [QUEUES, { regex: "^\\./durable(/|$)", message: DURABLE.message }]),
   { files: ["src/index.ts"], rules: { "no-restricted-imports": "off", "@typescript-eslint/no-restricted-imports": "off" } },
   ...LAYERS.flat().map((folder) => restrict([`src/${folder}/**/*.ts`], patternsOf(folder))),
+  // The queue consumer: imports go one way, from queues/ down into src (src imports it only from src/index.ts: QUEUES).
+  restrict(["queues/**/*.ts"], [QUEUE_CONSUMER]),
   // Inside db the schema is the bottom: the client and the queries build on it.
   restrict(
     ["src/db/schema/**/*.ts"],

@@ -1,6 +1,10 @@
+import type { DB } from "../db/client";
 import { CompletionParams, recomputeCompletions } from "../services/completions";
 import { afterWrite } from "../services/after-write";
+import type { Job } from "../db/queries/jobs";
+import { formatId } from "../lib/ids";
 import { defineJob } from "./define";
+import { enqueue } from "./enqueue";
 
 /**
  * `completion`: recomputes subtitle_completions for `{videoIds, containerIds}` (the jobs row's params): one aggregate
@@ -22,3 +26,14 @@ export const completion = defineJob({
     return { ...result, completion_events: events, duration_ms: Date.now() - started };
   },
 });
+
+/**
+ * Queues the completion recompute a job's write sets off (an import, a restore), for the user the job acts for and
+ * under the request that queued it; returns its id as the wire names it (the job's `completion_job`). It is the job's
+ * own step, not one an application asked for: it gets no applicationId, so the application hears one job.succeeded
+ * (the job's) and learns of new percentages from completion.updated.
+ */
+export async function queueCompletion({ db, env }: { db: DB; env: Env }, after: Job, scope: CompletionParams) {
+  const next = await enqueue({ db, env, requestId: after.requestId ?? undefined }, completion, scope, { createdBy: after.createdBy });
+  return formatId(next.id, "j");
+}

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { DB } from "../db/client";
 import type { Job } from "../db/queries/jobs";
+import { ContinueJob, PermanentJobError } from "../lib/job-errors";
 
 export interface JobContext {
   db: DB;
@@ -25,30 +26,8 @@ export type JobResult = Record<string, unknown>;
 /** What the consumer calls for one delivery; it returns the job's result object. */
 export type JobHandler = (ctx: JobContext) => Promise<JobResult>;
 
-/** A failure that retrying cannot fix (a broken file, a deleted video): the job fails at once. */
-export class PermanentJobError extends Error {}
-
-/**
- * This delivery no longer holds its job (docs/decisions.md, "Exclusive claims"): its lease ran out and another
- * delivery claimed it, or the sweeper took it back. It stops without writing anything more; the runner acks its
- * message, since the job is the other delivery's (or the sweeper's re-send's) now.
- */
-export class LostClaim extends Error {
-  constructor(jobId: number) {
-    super(`job ${jobId}: another delivery holds it now`);
-  }
-}
-
-/**
- * Work that does not fit one delivery: D1 allows a Worker invocation a bounded number of queries (docs/decisions.md,
- * "Jobs that continue"). A handler throws it at a checkpoint with the state the next delivery resumes from (merged
- * into the job's params); the runner records it and sends the job again at once, as a continuation, not a retry.
- */
-export class ContinueJob extends Error {
-  constructor(readonly state: Record<string, unknown>) {
-    super("continues in the next delivery");
-  }
-}
+// The runner's outcomes live below every layer (src/lib/job-errors.ts), so a service that owns a job's work throws them too.
+export { ContinueJob, LostClaim, PermanentJobError } from "../lib/job-errors";
 
 /** Statements a job makes in one delivery before it checkpoints (D1 allows 1,000 queries per invocation). */
 export const STATEMENTS_PER_DELIVERY = 400;

@@ -3,21 +3,19 @@ import { mergeJobParams } from "../db/queries/jobs";
 import type { Deps } from "../services/deps";
 import {
   RESTORE_INLINE_CUES,
-  announceOnce,
   finishRestore,
   manageableTrack,
-  refuseWhileTrackBusy,
   restoreInline,
   restoreProblem,
-  trackJobStart,
   writeRestore,
   type TrackChange,
 } from "../services/subtitle-edits";
+import { announceOnce, refuseWhileTrackBusy, trackJobStart } from "../services/track-jobs";
 import { SUBTITLE_LANGUAGE_RE } from "../services/subtitles";
 import { latestVersion, versionCues, versionRow, type Track } from "../services/subtitle-versions";
 import { ApiError } from "../lib/errors";
 import { formatId } from "../lib/ids";
-import { completion } from "./completion";
+import { completion, queueCompletion } from "./completion";
 import { LostClaim, PermanentJobError, defineJob } from "./define";
 import { enqueue } from "./enqueue";
 import type { JobDeps } from "./types";
@@ -65,19 +63,14 @@ export const subtitleRestore = defineJob({
     });
     if (written.changed || params.changes) await announceOnce(db, job.id, scope, "restore");
     const made = await finishRestore({ db, env }, store, t, { userId: job.createdBy, applicationId: job.applicationId, number });
-    const next = await enqueue(
-      { db, env, requestId: job.requestId ?? undefined },
-      completion,
-      { videoIds: [videoId], containerIds: [found.container.id] },
-      { createdBy: job.createdBy },
-    );
+    const next = await queueCompletion({ db, env }, job, { videoIds: [videoId], containerIds: [found.container.id] });
     return {
       restored_from: number,
       version: made?.number ?? (await latestVersion(store.db, t))?.number ?? null,
       cues: cues.length,
       removed: written.removed,
       rows_written: written.rows_written,
-      completion_job: formatId(next.id, "j"),
+      completion_job: next,
     };
   },
 });

@@ -1,11 +1,9 @@
 import type { SQL } from "drizzle-orm";
 import type { DB } from "../db/client";
-import { videoManagerQuery, videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
+import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
 import { subtitlesUpdatedEvent, type SubtitlesCause } from "../db/queries/catalogue-events";
 import { videoPlacementQuery } from "../db/queries/shards";
 import {
-  activeTrackJobsQuery,
-  announceOnceStatements,
   cueAtStartQuery,
   deleteSubtitlesExceptStatement,
   editCueStatements,
@@ -13,7 +11,6 @@ import {
   listSubtitlesByStart,
   listVideoSegments,
   trackCharsQuery,
-  jobCreatorQuery,
   type ImportChunk,
   type ImportScope,
 } from "../db/queries/subtitles";
@@ -25,26 +22,24 @@ import type { SnapshotCue } from "../domain/subtitles/snapshot";
 import { ApiError } from "../lib/errors";
 import { log } from "../lib/log";
 import type { User } from "../types";
-import { caller, jobCreatorRefusal, requireManager } from "./access";
+import { caller, requireManager } from "./access";
 import { findSuggestionTarget } from "./localisation";
 import type { Deps } from "./deps";
 import { afterWrite } from "./after-write";
 import { IMPORT_CHUNK_ROWS } from "./subtitles";
 import { ensureBaseline, recordVersion, trackShard, type Track, type TrackShard } from "./subtitle-versions";
+import { refuseWhileTrackBusy } from "./track-jobs";
 
 /**
  * The writers of a track other than the import (docs/decisions.md, "Subtitle versions"): one cue's text, the whole
  * language deleted, an earlier version restored. Each keeps the track's first version before its change, records the
  * change's version after it, and announces `subtitles.updated`. The track is on its container's shard and the event
  * in the catalogue, so the event follows the change's commit as a catalogue write (docs/decisions.md, "Subtitles on
- * the shards"); a job's is recorded once whatever its deliveries (`announceOnceStatements`).
+ * the shards"); a job's is recorded once whatever its deliveries (`announceOnce`, src/services/track-jobs.ts).
  */
 
 /** A restore of at most this many cues is one transaction, answered at once; a larger one runs as a job. */
 export const RESTORE_INLINE_CUES = IMPORT_CHUNK_ROWS;
-/** Job types that rewrite a whole track: a restore waits for none of them to be queued or running. */
-const TRACK_JOB_TYPES = ["srt-import", "subtitle-restore"] as const;
-
 const NOT_MANAGER = "only staff and the container's managers may change subtitles";
 
 export interface TrackChange {
@@ -52,14 +47,6 @@ export interface TrackChange {
   user: User;
   /** The signing official application, recorded on the version. */
   applicationId: number | null;
-}
-
-/** A 409 while a job that rewrites the track is queued or running: two whole-track writers would interleave. */
-export async function refuseWhileTrackBusy(db: DB, t: Track, types: readonly string[] = TRACK_JOB_TYPES, except?: number) {
-  const [busy] = await activeTrackJobsQuery(db, t.videoId, t.language, types);
-  if (busy && busy.id !== except) {
-    throw ApiError.conflict(`the ${t.language} subtitles are being rewritten by job ${busy.id}j (${busy.type}); try again when it ends`);
-  }
 }
 
 /**
@@ -78,37 +65,8 @@ export async function manageableTrack(deps: Deps, user: User | undefined, videoI
   return { video, container, store: trackShard(deps, { video, container }, placed[0]) };
 }
 
-/**
- * What a job that writes a track reads first, in one catalogue batch: the video and its container, their placement,
- * the user it acts for (the name copied into the rows) and whether they manage the container. The job acts for its
- * creator, whoever runs it (a staff retry too): their rights now, not when it was queued, as a request asks them
- * (staff, or a listed manager). `refused` says why it may not run at all; no `found`: the video is gone. Either way
- * the job fails for good.
- */
-export async function trackJobStart({ db, env }: Pick<Deps, "db" | "env">, videoId: number, userId: number) {
-  const [found, placed, creator, manager] = await db.batch([
-    videoWithContainerQuery(db, videoId),
-    videoPlacementQuery(db, videoId),
-    jobCreatorQuery(db, userId),
-    videoManagerQuery(db, videoId, userId),
-  ]);
-  const vc = videoWithContainer(found);
-  const user = creator[0];
-  if (user && !vc) return {};
-  const refused = jobCreatorRefusal(user, vc?.container.id ?? 0, manager.length > 0);
-  if (refused || !vc || !user) return { refused };
-  // Every container has a directory row (a trigger writes it): a missing one is a fault, retried as any other.
-  if (!placed[0]) throw new Error(`container ${vc.container.id} has no shard placement`);
-  return { found: vc, username: user.username, store: trackShard({ env }, vc, placed[0]) };
-}
-
 /** `subtitles.updated` for a change a request made, once its shard write has committed. */
 const announce = (db: DB, scope: ImportScope, cause: SubtitlesCause) => recordEvent(db, subtitlesUpdatedEvent(scope, cause)).run();
-
-/** The same for a job's change: recorded once per job, however many deliveries reach this point. */
-export async function announceOnce(db: DB, jobId: number, scope: ImportScope, cause: SubtitlesCause) {
-  await runBatch(db, announceOnceStatements(jobId, subtitlesUpdatedEvent(scope, cause)));
-}
 
 /**
  * One cue's text in the track, at a segment the video has (a manager's edit, an applied suggestion). The same text is
