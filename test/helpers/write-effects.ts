@@ -1,0 +1,380 @@
+import { eq } from "drizzle-orm";
+import { insertJob } from "../../src/db/queries/jobs";
+import { descriptions, jobs, titles } from "../../src/db/schema";
+import { api, createApplication, db, signedInUser } from ".";
+import { createContainer, createVideo } from "./catalogue";
+import { minimal } from "./container-writes";
+import { createSubtitles } from "./localisation";
+import { mpd } from "./playback";
+import type { ReadTargets } from "./public-reads";
+import { settleJobs } from "./public-reads";
+import { v3Token } from "./v3";
+import { lastJobId } from "./jobs";
+
+/**
+ * The data every write of test/middleware/write-invalidation.test.ts acts on, and its public reads show: a series with
+ * two videos (titles, descriptions, ko originals and en translations by its manager), a film with a movie, a curated
+ * list, a timed comment. `state` carries ids from one write to a later one (a suggestion to apply, a stream to replace).
+ */
+export async function writeScene() {
+  const [staff, manager, commenter, reporter] = await Promise.all([
+    signedInUser({ staff: true }),
+    signedInUser(),
+    signedInUser(),
+    signedInUser(),
+  ]);
+  const [official, partner] = await Promise.all([createApplication({ official: true }), createApplication()]);
+  const series = await createContainer({
+    title: "Invalidation series",
+    titles: { ko: "무효화" },
+    descriptions: { en: "About", ko: "설명" },
+    managers: [manager.user.id],
+    genres: [18],
+  });
+  const first = await createVideo(series.id, { number: 1, title: "Episode 1" });
+  const second = await createVideo(series.id, { number: 2, title: "Episode 2" });
+  await db().insert(titles).values({ resourceKind: "v", resourceId: first.id, language: "ko", text: "에피소드" });
+  await db()
+    .insert(descriptions)
+    .values([
+      { resourceKind: "v", resourceId: first.id, language: "en", text: "About" },
+      { resourceKind: "v", resourceId: first.id, language: "ko", text: "설명" },
+    ]);
+  const subs = await createSubtitles(first.id, 2, { ko: 2, en: 2 }, { authorId: manager.user.id });
+  const film = await createContainer({ type: "film", title: "Invalidation film", genres: [18] });
+  const movie = await createVideo(film.id, { type: "movie", title: "Invalidation movie" });
+  const news = await createContainer({ type: "news", title: "Invalidation news" });
+  const artist = await createContainer({ type: "artist", title: "Invalidation artist" });
+  await createVideo(news.id, { type: "news_clip", title: "Invalidation news clip" });
+  await createVideo(artist.id, { type: "music_video", title: "Invalidation music video" });
+
+  const since = await lastJobId();
+  const made = await api("/v4/lists.json", { method: "POST", token: staff.token, json: { titles: { en: "Invalidation list" } } });
+  const list = ((await made.json()) as { id: string }).id;
+  await api(`/v4/lists/${list}.json`, { method: "PUT", token: staff.token, json: { videos: [first.wireId, series.wireId] } });
+  await api(`/v4/videos/${first.wireId}/timed_comments/en.json`, {
+    method: "POST",
+    token: commenter.token,
+    json: { time: 500, comment: "first" },
+  });
+  await settleJobs(since, "the scene");
+
+  const targets: ReadTargets = {
+    containers: { series: series.wireId, film: film.wireId, news: news.wireId, artist: artist.wireId },
+    video: first.wireId,
+    list,
+    user: manager.id,
+    containerN: series.id,
+    movieN: movie.id,
+    v3Token: await v3Token(),
+    trackReader: { token: manager.token, app: official.wireId },
+  };
+  return {
+    staff,
+    manager,
+    commenter,
+    reporter,
+    official: official.wireId,
+    partner: partner.wireId,
+    series,
+    first,
+    second,
+    list,
+    original: subs.at("ko", 0).wireId,
+    translation: subs.at("en", 1).wireId,
+    targets,
+    /** Every video whose timed comments or subtitle tracks a read shows. */
+    videoIds: [first.id, second.id, movie.id],
+    state: {} as Record<string, string>,
+  };
+}
+export type WriteScene = Awaited<ReturnType<typeof writeScene>>;
+
+/** A write that may change what a public read shows: `write` sends it (after `prepare`), answering `ok`. */
+export interface EffectfulWrite {
+  route: string;
+  ok: number;
+  prepare?: (s: WriteScene) => Promise<void>;
+  write: (s: WriteScene) => Promise<Response>;
+}
+/** A write no public read shows, with the reason. */
+export interface PrivateWrite {
+  route: string;
+  noPublicEffect: string;
+}
+export type WriteEntry = EffectfulWrite | PrivateWrite;
+
+const idOf = async (res: Response) => ((await res.clone().json()) as { id: string | number }).id;
+const asStaff = (s: WriteScene) => ({ token: s.staff.token });
+const asManager = (s: WriteScene) => ({ token: s.manager.token, app: s.official });
+const track = (s: WriteScene) => `/v4/videos/${s.first.wireId}/subtitle_tracks`;
+const text = (field: "title" | "description") => ({ language_code: "fr", [field]: `fr ${field}` });
+
+const OWN = "a user's own list, read with their token only (its GET is cache: user)";
+const PRIVATE_MESSAGE = "a private message thread, read by its two users with their tokens only";
+const NOTIFICATION = "notifications land in users' inboxes, read with their tokens only";
+const WEBHOOK = "an application's own webhook endpoints and deliveries, read with its signature only";
+
+/**
+ * Every write route (the registry's form, `METHOD /path/:param`), in the order they run on one scene: what a write
+ * leaves behind is the next one's starting point, and the deletions of the video and the series come last.
+ */
+export const WRITES: WriteEntry[] = [
+  {
+    route: "POST /v4/containers",
+    ok: 201,
+    write: (s) => api("/v4/containers.json", { method: "POST", ...asStaff(s), json: minimal({ titles: { en: "Invalidation new" } }) }),
+  },
+  {
+    route: "PUT /v4/containers/:container_id",
+    ok: 200,
+    write: (s) => api(`/v4/containers/${s.series.wireId}.json`, { method: "PUT", ...asStaff(s), json: { flags: { on_air: true } } }),
+  },
+  {
+    route: "POST /v4/containers/:container_id/titles",
+    ok: 201,
+    write: (s) => api(`/v4/containers/${s.series.wireId}/titles.json`, { method: "POST", ...asStaff(s), json: text("title") }),
+  },
+  {
+    route: "DELETE /v4/containers/:container_id/titles/:language_code",
+    ok: 204,
+    write: (s) => api(`/v4/containers/${s.series.wireId}/titles/ko.json`, { method: "DELETE", ...asStaff(s) }),
+  },
+  {
+    route: "POST /v4/containers/:container_id/descriptions",
+    ok: 201,
+    write: (s) =>
+      api(`/v4/containers/${s.series.wireId}/descriptions.json`, { method: "POST", ...asStaff(s), json: text("description") }),
+  },
+  {
+    route: "DELETE /v4/containers/:container_id/descriptions/:language_code",
+    ok: 204,
+    write: (s) => api(`/v4/containers/${s.series.wireId}/descriptions/ko.json`, { method: "DELETE", ...asStaff(s) }),
+  },
+  {
+    route: "POST /v4/containers/:container_id/videos",
+    ok: 201,
+    write: (s) =>
+      api(`/v4/containers/${s.series.wireId}/videos.json`, {
+        method: "POST",
+        ...asStaff(s),
+        json: { type: "episode", number: 3, titles: { en: "Episode 3" } },
+      }),
+  },
+  {
+    route: "PUT /v4/videos/:video_id",
+    ok: 200,
+    write: (s) => api(`/v4/videos/${s.first.wireId}.json`, { method: "PUT", ...asStaff(s), json: { number: 7 } }),
+  },
+  {
+    route: "POST /v4/videos/:video_id/titles",
+    ok: 201,
+    write: (s) => api(`/v4/videos/${s.first.wireId}/titles.json`, { method: "POST", ...asStaff(s), json: text("title") }),
+  },
+  {
+    route: "DELETE /v4/videos/:video_id/titles/:language_code",
+    ok: 204,
+    write: (s) => api(`/v4/videos/${s.first.wireId}/titles/ko.json`, { method: "DELETE", ...asStaff(s) }),
+  },
+  {
+    route: "POST /v4/videos/:video_id/descriptions",
+    ok: 201,
+    write: (s) => api(`/v4/videos/${s.first.wireId}/descriptions.json`, { method: "POST", ...asStaff(s), json: text("description") }),
+  },
+  {
+    route: "DELETE /v4/videos/:video_id/descriptions/:language_code",
+    ok: 204,
+    write: (s) => api(`/v4/videos/${s.first.wireId}/descriptions/ko.json`, { method: "DELETE", ...asStaff(s) }),
+  },
+  {
+    route: "POST /v4/lists",
+    ok: 201,
+    write: (s) => api("/v4/lists.json", { method: "POST", ...asStaff(s), json: { titles: { en: "Invalidation list 2" } } }),
+  },
+  {
+    route: "PUT /v4/lists/:list_id",
+    ok: 202,
+    write: (s) => api(`/v4/lists/${s.list}.json`, { method: "PUT", ...asStaff(s), json: { videos: [s.second.wireId, s.series.wireId] } }),
+  },
+  {
+    route: "POST /v4/jobs/:job_id/retry",
+    ok: 202,
+    // A list edit that failed (as after an outage): its retry writes the list.
+    prepare: async (s) => {
+      const job = await insertJob(db(), {
+        type: "list-edit",
+        params: { listId: Number.parseInt(s.list, 10), ids: [s.first.wireId] },
+        createdBy: s.staff.user.id,
+      });
+      await db().update(jobs).set({ status: "failed", error: "an outage", attempts: 6 }).where(eq(jobs.id, job.id));
+      s.state.failedJob = `${job.id}j`;
+    },
+    write: (s) => api(`/v4/jobs/${s.state.failedJob}/retry.json`, { method: "POST", ...asStaff(s) }),
+  },
+  {
+    route: "POST /v4/videos/:video_id/subtitles/import_srt",
+    ok: 202,
+    write: (s) =>
+      api(`/v4/videos/${s.first.wireId}/subtitles/import_srt.json`, {
+        method: "POST",
+        ...asManager(s),
+        json: { language: "fr", content: "1\n00:00:00,000 --> 00:00:00,900\nBonjour\n" },
+      }),
+  },
+  {
+    route: "PUT /v4/videos/:video_id/subtitle_tracks/:language/cues/:start_ms",
+    ok: 200,
+    write: (s) => api(`${track(s)}/ko/cues/1000.json`, { method: "PUT", ...asManager(s), json: { text: "Edited" } }),
+  },
+  {
+    route: "POST /v4/videos/:video_id/subtitle_tracks/:language/versions/:number/restore",
+    ok: 201,
+    write: (s) => api(`${track(s)}/ko/versions/1/restore.json`, { method: "POST", ...asManager(s) }),
+  },
+  {
+    route: "POST /v4/captions",
+    ok: 201,
+    write: async (s) => {
+      const res = await api("/v4/captions.json", {
+        method: "POST",
+        token: s.commenter.token,
+        app: s.partner,
+        json: { origin_subtitle_id: s.original, language: "fr", content: "Bonjour à tous" },
+      });
+      if (res.ok) s.state.suggestion = String(await idOf(res));
+      return res;
+    },
+  },
+  {
+    route: "POST /v4/captions/:suggestion_id/apply",
+    ok: 200,
+    write: (s) => api(`/v4/captions/${s.state.suggestion}/apply.json`, { method: "POST", ...asManager(s) }),
+  },
+  ...(["translations", "tranlslations"] as const).flatMap((prefix, i): EffectfulWrite[] => [
+    ...(["like", "dislike"] as const).map((kind) => ({
+      route: `POST /v4/${prefix}/:subtitle_id/${kind}`,
+      ok: 200,
+      write: (s: WriteScene) =>
+        api(`/v4/${prefix}/${s.translation}/${kind}.json`, { method: "POST", token: (i ? s.reporter : s.commenter).token, app: s.partner }),
+    })),
+    {
+      route: `POST /v4/${prefix}/:subtitle_id/report`,
+      ok: 201,
+      write: (s: WriteScene) =>
+        api(`/v4/${prefix}/${s.original}/report.json`, {
+          method: "POST",
+          token: (i ? s.reporter : s.commenter).token,
+          app: s.partner,
+          json: { reason: "typo" },
+        }),
+    },
+  ]),
+  {
+    route: "POST /v4/subtitle_reports/:report_id/resolve",
+    ok: 200,
+    prepare: async (s) => {
+      const res = await api(`/v4/containers/${s.series.wireId}/subtitle_reports.json`, asManager(s));
+      s.state.report = ((await res.json()) as { response: Array<{ id: string }> }).response[0].id;
+    },
+    write: (s) => api(`/v4/subtitle_reports/${s.state.report}/resolve.json`, { method: "POST", ...asManager(s), json: { action: "restore" } }),
+  },
+  {
+    route: "DELETE /v4/videos/:video_id/subtitle_tracks/:file",
+    ok: 200,
+    write: (s) => api(`${track(s)}/en.json`, { method: "DELETE", ...asManager(s) }),
+  },
+  {
+    route: "POST /v4/videos/:video_id/timed_comments/:language_or_id",
+    ok: 201,
+    write: async (s) => {
+      const res = await api(`/v4/videos/${s.first.wireId}/timed_comments/en.json`, {
+        method: "POST",
+        token: s.commenter.token,
+        json: { time: 1000, comment: "nice" },
+      });
+      if (res.ok) s.state.comment = String(await idOf(res));
+      return res;
+    },
+  },
+  {
+    route: "DELETE /v4/videos/:video_id/timed_comments/:language_or_id",
+    ok: 204,
+    write: (s) => api(`/v4/videos/${s.first.wireId}/timed_comments/${s.state.comment}.json`, { method: "DELETE", token: s.commenter.token }),
+  },
+  {
+    route: "POST /v4/videos/:video_id/playback_streams",
+    ok: 201,
+    write: async (s) => {
+      const res = await api(`/v4/videos/${s.first.wireId}/playback_streams.json`, {
+        method: "POST",
+        ...asManager(s),
+        json: { kind: "dash", manifest: mpd() },
+      });
+      if (res.ok) s.state.stream = String(await idOf(res));
+      return res;
+    },
+  },
+  {
+    route: "PUT /v4/videos/:video_id/playback_streams/:playback_stream_id",
+    ok: 200,
+    write: (s) =>
+      api(`/v4/videos/${s.first.wireId}/playback_streams/${s.state.stream}.json`, {
+        method: "PUT",
+        ...asManager(s),
+        json: { kind: "hls", manifest_url: "https://cdn.example.com/1/master.m3u8", resolutions: [360, 720], audio_languages: ["ko"] },
+      }),
+  },
+  {
+    route: "DELETE /v4/videos/:video_id/playback_streams/:playback_stream_id",
+    ok: 204,
+    write: (s) => api(`/v4/videos/${s.first.wireId}/playback_streams/${s.state.stream}.json`, { method: "DELETE", ...asManager(s) }),
+  },
+  {
+    route: "POST /v5/sessions",
+    ok: 201,
+    write: async (s) => {
+      const res = await api("/v5/sessions.json", { method: "POST", json: { username: s.manager.user.username, password: s.manager.password } });
+      if (res.ok) s.state.session = ((await res.clone().json()) as { token: string }).token;
+      return res;
+    },
+  },
+  { route: "PUT /v5/sessions/:token", ok: 201, write: (s) => api(`/v5/sessions/${s.state.session}.json`, { method: "PUT" }) },
+  {
+    route: "DELETE /v5/sessions/:token",
+    ok: 204,
+    prepare: async (s) => {
+      const res = await api("/v5/sessions.json", { method: "POST", json: { username: s.manager.user.username, password: s.manager.password } });
+      s.state.session = ((await res.json()) as { token: string }).token;
+    },
+    write: (s) => api(`/v5/sessions/${s.state.session}.json`, { method: "DELETE" }),
+  },
+  { route: "DELETE /v4/videos/:video_id", ok: 204, write: (s) => api(`/v4/videos/${s.second.wireId}.json`, { method: "DELETE", ...asStaff(s) }) },
+  {
+    route: "DELETE /v4/containers/:container_id",
+    ok: 204,
+    write: (s) => api(`/v4/containers/${s.series.wireId}.json`, { method: "DELETE", ...asStaff(s) }),
+  },
+
+  { route: "POST /oauth/token", noPublicEffect: "issues a token; public v3 reads are the same under every client-credentials token" },
+  { route: "POST /v4/subtitle_completions", noPublicEffect: "a read sent as POST (its answer is cache: none); it writes nothing" },
+  { route: "POST /v4/users/:user_id/subtitle_histories", noPublicEffect: "a read sent as POST; it writes nothing" },
+  { route: "POST /v4/users/:user_id/markers", noPublicEffect: OWN },
+  { route: "DELETE /v4/users/:user_id/markers/:resource_id", noPublicEffect: OWN },
+  { route: "POST /v4/users/:user_id/subscriptions", noPublicEffect: OWN },
+  { route: "DELETE /v4/users/:user_id/subscriptions/:resource_id", noPublicEffect: OWN },
+  { route: "POST /v4/users/:user_id/threads", noPublicEffect: PRIVATE_MESSAGE },
+  { route: "PUT /v4/users/:user_id/threads/:thread_id", noPublicEffect: PRIVATE_MESSAGE },
+  { route: "DELETE /v4/users/:user_id/threads/:thread_id", noPublicEffect: PRIVATE_MESSAGE },
+  { route: "POST /v4/users/:user_id/threads/:thread_id/messages", noPublicEffect: PRIVATE_MESSAGE },
+  { route: "POST /v4/notifications", noPublicEffect: NOTIFICATION },
+  { route: "POST /v4/users/:user_id/notifications", noPublicEffect: NOTIFICATION },
+  { route: "PUT /v4/users/:user_id/notifications/:notification_id", noPublicEffect: NOTIFICATION },
+  { route: "DELETE /v4/users/:user_id/notifications/:notification_id", noPublicEffect: NOTIFICATION },
+  { route: "POST /v4/webhooks", noPublicEffect: WEBHOOK },
+  { route: "PATCH /v4/webhooks/:webhook_id", noPublicEffect: WEBHOOK },
+  { route: "PUT /v4/webhooks/:webhook_id", noPublicEffect: WEBHOOK },
+  { route: "DELETE /v4/webhooks/:webhook_id", noPublicEffect: WEBHOOK },
+  { route: "POST /v4/webhooks/:webhook_id/secret", noPublicEffect: WEBHOOK },
+  { route: "POST /v4/webhooks/:webhook_id/ping", noPublicEffect: WEBHOOK },
+  { route: "POST /v4/webhooks/:webhook_id/deliveries/:delivery_id/redeliver", noPublicEffect: WEBHOOK },
+];

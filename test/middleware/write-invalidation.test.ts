@@ -1,0 +1,80 @@
+// Every write keeps the cached public reads true (docs/decisions.md, "Edge cache"; docs/development.md, "Caches and
+// the writes that invalidate them"): after each write of test/helpers/write-effects.ts, and the jobs it enqueues, every
+// public read answered through the caches equals the same read computed afresh. The test knows nothing of how a
+// writer invalidates, only what the reads answer.
+import { beforeAll, describe, expect, it } from "vitest";
+import "../../src/app";
+import { registeredRoutes } from "../../src/lib/route-registry";
+import { lastJobId } from "../helpers/jobs";
+import { type Answer, forceFresh, publicReads, type Read, readAll, settleJobs, staleReads } from "../helpers/public-reads";
+import { type EffectfulWrite, WRITES, type WriteScene, writeScene } from "../helpers/write-effects";
+
+const READS = new Set(["GET", "HEAD"]);
+
+let scene: WriteScene;
+let reads: Read[];
+
+beforeAll(async () => {
+  scene = await writeScene();
+  reads = publicReads(scene.targets);
+});
+
+/** Forces every cache fresh and reads everything: the true answers, which also leaves every read warm again. */
+async function freshAnswers(): Promise<Map<string, Answer>> {
+  await forceFresh(scene.videoIds);
+  return readAll(reads);
+}
+
+describe("the write table", () => {
+  it("names every registered write route once, each with a request or a reason it changes no public read", () => {
+    const registered = registeredRoutes()
+      .filter((r) => !READS.has(r.method))
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    const named = WRITES.map((w) => w.route);
+    expect(named.filter((r, i) => named.indexOf(r) !== i), "named twice").toEqual([]);
+    expect([...named].sort(), "the write table (test/helpers/write-effects.ts) against the registry").toEqual(registered);
+    for (const w of WRITES) if ("noPublicEffect" in w) expect(w.noPublicEffect.trim(), w.route).not.toBe("");
+  });
+
+  it("reads every public GET, and a warm read of each 200 answer is a cache hit", async () => {
+    const publicGets = registeredRoutes().filter((r) => r.method === "GET" && r.properties.cache === "public");
+    expect(new Set(reads.map((r) => r.route))).toEqual(
+      new Set([...publicGets.map((r) => `GET ${r.path}`), "GET /v4/videos/:video_id/subtitle_tracks/:file"]),
+    );
+    const first = await freshAnswers();
+    const again = await readAll(reads);
+    const edge = reads.filter((r) => r.route !== "GET /v4/videos/:video_id/subtitle_tracks/:file");
+    const ok = edge.filter((r) => first.get(r.path)!.status === 200);
+    expect(
+      edge.filter((r) => !ok.includes(r)).map((r) => `${r.path}: ${first.get(r.path)!.status}`),
+      "public reads that do not answer 200 on the scene",
+    ).toEqual([]);
+    expect(ok.filter((r) => again.get(r.path)!.cache !== "hit").map((r) => r.path)).toEqual([]);
+  });
+});
+
+describe("after each write, every public read through the caches answers what it answers afresh", () => {
+  const effectful = WRITES.filter((w): w is EffectfulWrite => "write" in w);
+  it(`runs the ${effectful.length} writes that may change a public read, in order`, { timeout: 240_000 }, async () => {
+    const stale: string[] = [];
+    await freshAnswers();
+    for (const w of effectful) {
+      if (w.prepare) {
+        await w.prepare(scene);
+        await freshAnswers();
+      }
+      const t00 = Date.now();
+      const since = await lastJobId();
+      const res = await w.write(scene);
+      expect(res.status, `${w.route}: ${await res.clone().text()}`).toBe(w.ok);
+      await settleJobs(since, w.route);
+      const t0 = Date.now();
+      const cached = await readAll(reads);
+      const fresh = await freshAnswers();
+      console.log(`TIMING ${w.route} ${t0 - t00}ms write+jobs, ${Date.now() - t0}ms reads`);
+      stale.push(...staleReads(reads, cached, fresh).map((line) => `after ${w.route}: ${line}`));
+    }
+    expect(stale, "public reads a write left stale").toEqual([]);
+  });
+});
