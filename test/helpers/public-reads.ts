@@ -11,7 +11,7 @@ import { SELF } from "cloudflare:test";
 import { ORIGIN, api, db, type ApiInit } from ".";
 
 /**
- * What the public reads of a write-invalidation test are about: the objects whose ids fill the path parameters of
+ * What the public reads of test/middleware/cache-writes.test.ts are about: the objects whose ids fill the path parameters of
  * every `cache: "public"` GET (docs/decisions.md, "Edge cache").
  */
 export interface ReadTargets {
@@ -97,7 +97,8 @@ function withoutRequestId(body: string) {
   }
 }
 
-const queryString = (query: Record<string, string> | undefined) => (query && Object.keys(query).length ? `?${new URLSearchParams(query)}` : "");
+const queryString = (query: Record<string, string> | undefined) =>
+  query && Object.keys(query).length ? `?${new URLSearchParams(query)}` : "";
 
 const BATCH = 8;
 /** Reads every read, a few at a time; the answers by path. */
@@ -169,7 +170,7 @@ export function staleReads(reads: Read[], cached: Map<string, Answer>, fresh: Ma
     .map((r) => {
       const a = cached.get(r.path)!;
       const b = fresh.get(r.path)!;
-      return `${r.path} (${r.route}): through the cache ${a.status} (${a.cache ?? "not edge-cached"}) ${around(a.body, b.body)}`;
+      return `${r.path} (${r.route}): through the cache ${a.status} (${a.cache ?? "not edge-cached"}), afresh ${b.status}: ${around(a.body, b.body)}`;
     });
 }
 
@@ -178,5 +179,5 @@ function around(a: string, b: string) {
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;
   const from = Math.max(0, i - 60);
-  return `…${a.slice(from, i + 80)}… afresh …${b.slice(from, i + 80)}…`;
+  return `«…${a.slice(from, i + 80)}…» against «…${b.slice(from, i + 80)}…»`;
 }

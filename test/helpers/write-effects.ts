@@ -12,7 +12,7 @@ import { v3Token } from "./v3";
 import { lastJobId } from "./jobs";
 
 /**
- * The data every write of test/middleware/write-invalidation.test.ts acts on, and its public reads show: a series with
+ * The data every write of test/middleware/cache-writes.test.ts acts on, and its public reads show: a series with
  * two videos (titles, descriptions, ko originals and en translations by its manager), a film with a movie, a curated
  * list, a timed comment. `state` carries ids from one write to a later one (a suggestion to apply, a stream to replace).
  */
@@ -143,8 +143,7 @@ export const WRITES: WriteEntry[] = [
   {
     route: "POST /v4/containers/:container_id/descriptions",
     ok: 201,
-    write: (s) =>
-      api(`/v4/containers/${s.series.wireId}/descriptions.json`, { method: "POST", ...asStaff(s), json: text("description") }),
+    write: (s) => api(`/v4/containers/${s.series.wireId}/descriptions.json`, { method: "POST", ...asStaff(s), json: text("description") }),
   },
   {
     route: "DELETE /v4/containers/:container_id/descriptions/:language_code",
@@ -276,7 +275,8 @@ export const WRITES: WriteEntry[] = [
       const res = await api(`/v4/containers/${s.series.wireId}/subtitle_reports.json`, asManager(s));
       s.state.report = ((await res.json()) as { response: Array<{ id: string }> }).response[0].id;
     },
-    write: (s) => api(`/v4/subtitle_reports/${s.state.report}/resolve.json`, { method: "POST", ...asManager(s), json: { action: "restore" } }),
+    write: (s) =>
+      api(`/v4/subtitle_reports/${s.state.report}/resolve.json`, { method: "POST", ...asManager(s), json: { action: "restore" } }),
   },
   {
     route: "DELETE /v4/videos/:video_id/subtitle_tracks/:file",
@@ -299,7 +299,8 @@ export const WRITES: WriteEntry[] = [
   {
     route: "DELETE /v4/videos/:video_id/timed_comments/:language_or_id",
     ok: 204,
-    write: (s) => api(`/v4/videos/${s.first.wireId}/timed_comments/${s.state.comment}.json`, { method: "DELETE", token: s.commenter.token }),
+    write: (s) =>
+      api(`/v4/videos/${s.first.wireId}/timed_comments/${s.state.comment}.json`, { method: "DELETE", token: s.commenter.token }),
   },
   {
     route: "POST /v4/videos/:video_id/playback_streams",
@@ -333,7 +334,10 @@ export const WRITES: WriteEntry[] = [
     route: "POST /v5/sessions",
     ok: 201,
     write: async (s) => {
-      const res = await api("/v5/sessions.json", { method: "POST", json: { username: s.manager.user.username, password: s.manager.password } });
+      const res = await api("/v5/sessions.json", {
+        method: "POST",
+        json: { username: s.manager.user.username, password: s.manager.password },
+      });
       if (res.ok) s.state.session = ((await res.clone().json()) as { token: string }).token;
       return res;
     },
@@ -343,12 +347,19 @@ export const WRITES: WriteEntry[] = [
     route: "DELETE /v5/sessions/:token",
     ok: 204,
     prepare: async (s) => {
-      const res = await api("/v5/sessions.json", { method: "POST", json: { username: s.manager.user.username, password: s.manager.password } });
+      const res = await api("/v5/sessions.json", {
+        method: "POST",
+        json: { username: s.manager.user.username, password: s.manager.password },
+      });
       s.state.session = ((await res.json()) as { token: string }).token;
     },
     write: (s) => api(`/v5/sessions/${s.state.session}.json`, { method: "DELETE" }),
   },
-  { route: "DELETE /v4/videos/:video_id", ok: 204, write: (s) => api(`/v4/videos/${s.second.wireId}.json`, { method: "DELETE", ...asStaff(s) }) },
+  {
+    route: "DELETE /v4/videos/:video_id",
+    ok: 204,
+    write: (s) => api(`/v4/videos/${s.second.wireId}.json`, { method: "DELETE", ...asStaff(s) }),
+  },
   {
     route: "DELETE /v4/containers/:container_id",
     ok: 204,

@@ -1,7 +1,7 @@
-// Every write keeps the cached public reads true (docs/decisions.md, "Edge cache"; docs/development.md, "Caches and
-// the writes that invalidate them"): after each write of test/helpers/write-effects.ts, and the jobs it enqueues, every
-// public read answered through the caches equals the same read computed afresh. The test knows nothing of how a
-// writer invalidates, only what the reads answer.
+// Every write keeps the cached public reads true (docs/decisions.md, "Edge cache"; docs/development.md, "Tests", the
+// write table): after each write of test/helpers/write-effects.ts, and the jobs it enqueues, every public read answered
+// through the caches equals the same read computed afresh. The test knows nothing of how a writer invalidates, only
+// what the reads answer.
 import { beforeAll, describe, expect, it } from "vitest";
 import "../../src/app";
 import { registeredRoutes } from "../../src/lib/route-registry";
@@ -32,7 +32,10 @@ describe("the write table", () => {
       .map((r) => `${r.method} ${r.path}`)
       .sort();
     const named = WRITES.map((w) => w.route);
-    expect(named.filter((r, i) => named.indexOf(r) !== i), "named twice").toEqual([]);
+    expect(
+      named.filter((r, i) => named.indexOf(r) !== i),
+      "named twice",
+    ).toEqual([]);
     expect([...named].sort(), "the write table (test/helpers/write-effects.ts) against the registry").toEqual(registered);
     for (const w of WRITES) if ("noPublicEffect" in w) expect(w.noPublicEffect.trim(), w.route).not.toBe("");
   });
@@ -64,15 +67,12 @@ describe("after each write, every public read through the caches answers what it
         await w.prepare(scene);
         await freshAnswers();
       }
-      const t00 = Date.now();
       const since = await lastJobId();
       const res = await w.write(scene);
       expect(res.status, `${w.route}: ${await res.clone().text()}`).toBe(w.ok);
       await settleJobs(since, w.route);
-      const t0 = Date.now();
       const cached = await readAll(reads);
       const fresh = await freshAnswers();
-      console.log(`TIMING ${w.route} ${t0 - t00}ms write+jobs, ${Date.now() - t0}ms reads`);
       stale.push(...staleReads(reads, cached, fresh).map((line) => `after ${w.route}: ${line}`));
     }
     expect(stale, "public reads a write left stale").toEqual([]);
