@@ -90,14 +90,19 @@ export async function writeScene() {
 }
 export type WriteScene = Awaited<ReturnType<typeof writeScene>>;
 
-/** A write that may change what a public read shows: `write` sends it (after `prepare`), answering `ok`. */
+/**
+ * A write that is sent: `write` sends it (after `prepare`), answering `ok`. One that may change what a public read
+ * shows is checked on its own; one that `showsNothing` (the reason given) is checked with its neighbours that show
+ * nothing either, and no public read may change across them.
+ */
 export interface EffectfulWrite {
   route: string;
   ok: number;
+  showsNothing?: string;
   prepare?: (s: WriteScene) => Promise<void>;
   write: (s: WriteScene) => Promise<Response>;
 }
-/** A write no public read shows, with the reason. */
+/** A write the test does not send, as no public read can show what it changes: the reason. */
 export interface PrivateWrite {
   route: string;
   noPublicEffect: string;
@@ -113,6 +118,8 @@ const text = (field: "title" | "description") => ({ language_code: "fr", [field]
 const OWN = "a user's own list, read with their token only (its GET is cache: user)";
 const PRIVATE_MESSAGE = "a private message thread, read by its two users with their tokens only";
 const NOTIFICATION = "notifications land in users' inboxes, read with their tokens only";
+const STREAMS = "playback streams are read with a token (cache: user); no public read shows them";
+const SESSION = "a session of the user; their public profile does not show sessions";
 const WEBHOOK = "an application's own webhook endpoints and deliveries, read with its signature only";
 
 /**
@@ -187,6 +194,7 @@ export const WRITES: WriteEntry[] = [
   },
   {
     route: "POST /v4/lists",
+    showsNothing: "an empty list no listing shows until a PUT fills it",
     ok: 201,
     write: (s) => api("/v4/lists.json", { method: "POST", ...asStaff(s), json: { titles: { en: "Invalidation list 2" } } }),
   },
@@ -232,6 +240,7 @@ export const WRITES: WriteEntry[] = [
   },
   {
     route: "POST /v4/captions",
+    showsNothing: "a suggestion, public only once applied",
     ok: 201,
     write: async (s) => {
       const res = await api("/v4/captions.json", {
@@ -252,12 +261,14 @@ export const WRITES: WriteEntry[] = [
   ...(["translations", "tranlslations"] as const).flatMap((prefix, i): EffectfulWrite[] => [
     ...(["like", "dislike"] as const).map((kind) => ({
       route: `POST /v4/${prefix}/:subtitle_id/${kind}`,
+      showsNothing: "a vote: no public read shows votes",
       ok: 200,
       write: (s: WriteScene) =>
         api(`/v4/${prefix}/${s.translation}/${kind}.json`, { method: "POST", token: (i ? s.reporter : s.commenter).token, app: s.partner }),
     })),
     {
       route: `POST /v4/${prefix}/:subtitle_id/report`,
+      showsNothing: "a report, read by the container's managers with a token only",
       ok: 201,
       write: (s: WriteScene) =>
         api(`/v4/${prefix}/${s.original}/report.json`, {
@@ -304,6 +315,7 @@ export const WRITES: WriteEntry[] = [
   },
   {
     route: "POST /v4/videos/:video_id/playback_streams",
+    showsNothing: STREAMS,
     ok: 201,
     write: async (s) => {
       const res = await api(`/v4/videos/${s.first.wireId}/playback_streams.json`, {
@@ -317,6 +329,7 @@ export const WRITES: WriteEntry[] = [
   },
   {
     route: "PUT /v4/videos/:video_id/playback_streams/:playback_stream_id",
+    showsNothing: STREAMS,
     ok: 200,
     write: (s) =>
       api(`/v4/videos/${s.first.wireId}/playback_streams/${s.state.stream}.json`, {
@@ -327,11 +340,13 @@ export const WRITES: WriteEntry[] = [
   },
   {
     route: "DELETE /v4/videos/:video_id/playback_streams/:playback_stream_id",
+    showsNothing: STREAMS,
     ok: 204,
     write: (s) => api(`/v4/videos/${s.first.wireId}/playback_streams/${s.state.stream}.json`, { method: "DELETE", ...asManager(s) }),
   },
   {
     route: "POST /v5/sessions",
+    showsNothing: SESSION,
     ok: 201,
     write: async (s) => {
       const res = await api("/v5/sessions.json", {
@@ -342,17 +357,21 @@ export const WRITES: WriteEntry[] = [
       return res;
     },
   },
-  { route: "PUT /v5/sessions/:token", ok: 201, write: (s) => api(`/v5/sessions/${s.state.session}.json`, { method: "PUT" }) },
+  {
+    route: "PUT /v5/sessions/:token",
+    showsNothing: SESSION,
+    ok: 201,
+    // A renewal answers a new token: the one the DELETE below ends.
+    write: async (s) => {
+      const res = await api(`/v5/sessions/${s.state.session}.json`, { method: "PUT" });
+      if (res.ok) s.state.session = ((await res.clone().json()) as { token: string }).token;
+      return res;
+    },
+  },
   {
     route: "DELETE /v5/sessions/:token",
+    showsNothing: SESSION,
     ok: 204,
-    prepare: async (s) => {
-      const res = await api("/v5/sessions.json", {
-        method: "POST",
-        json: { username: s.manager.user.username, password: s.manager.password },
-      });
-      s.state.session = ((await res.json()) as { token: string }).token;
-    },
     write: (s) => api(`/v5/sessions/${s.state.session}.json`, { method: "DELETE" }),
   },
   {
