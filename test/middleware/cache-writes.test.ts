@@ -91,7 +91,8 @@ describe("after each write, every public read through the caches answers what it
       else await check([w]);
     }
     if (quiet.length) await check(quiet);
-    expect(stale, "public reads a write left stale").toEqual([]);
-    expect(shown, "public reads changed by writes said to show nothing: give them their own check").toEqual([]);
+    // `stale`: public reads a write left stale. `shown`: public reads changed by writes said to show nothing (give
+    // such a write its own check, without `showsNothing`).
+    expect({ stale, shown }).toEqual({ stale: [], shown: [] });
   });
 });
