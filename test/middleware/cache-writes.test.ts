@@ -7,7 +7,8 @@ import "../../src/app";
 import { registeredRoutes } from "../../src/lib/route-registry";
 import { lastJobId } from "../helpers/jobs";
 import { type Answer, forceFresh, publicReads, type Read, readAll, settleJobs, staleReads } from "../helpers/public-reads";
-import { type EffectfulWrite, WRITES, type WriteScene, writeScene } from "../helpers/write-effects";
+import { WRITES } from "../helpers/write-effects";
+import { type EffectfulWrite, type WriteScene, writeScene } from "../helpers/write-scene";
 
 const READS = new Set(["GET", "HEAD"]);
 
