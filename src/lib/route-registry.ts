@@ -12,8 +12,6 @@ export type RegisteredRoute = {
   /** Hono's form (`/v4/containers/:container_id`), without `.json`: what `routingPath` gives. */
   path: string;
   properties: RouteProperties;
-  /** The route's own middleware, as declared (the OpenAPI document derives its security from them). */
-  middleware: readonly unknown[];
   /** Left out of the OpenAPI document (a GET twin, a hidden alias). */
   hidden: boolean;
 };
