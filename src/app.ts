@@ -15,8 +15,7 @@ import { openApiDocument } from "./openapi";
 import { docsRouter } from "./routes/docs";
 import { healthRouter } from "./routes/health";
 import { v3Router } from "./routes/v3";
-import { v5AliasesRouter } from "./routes/v5/aliases";
-import { sessionsRouter } from "./routes/v5/sessions";
+import { v5Router } from "./routes/v5";
 import { v4Router } from "./routes/v4";
 import { containerMoving, isFenceRefusal } from "./services/shards";
 import type { AppEnv } from "./types";
@@ -89,10 +88,10 @@ export function createApp() {
   // Before the v3/v4 routers resolve the application and the user (D1 reads): a hit answers without D1.
   app.use("*", edgeCache(app));
 
-  app.route("/", sessionsRouter);
+  // Each version's routers are mounted under their own prefixes (docs/decisions.md, "Route layout").
   app.route("/", v3Router);
   app.route("/", v4Router);
-  app.route("/", v5AliasesRouter);
+  app.route("/", v5Router);
   app.route("/", healthRouter);
 
   app.get("/", (c) =>

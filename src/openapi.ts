@@ -1,18 +1,15 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { documentedPath, isV3 } from "./lib/paths";
+import { isV3 } from "./lib/paths";
+import type { Guard, Security } from "./lib/route-properties";
 import { honoPath, registeredRoutes } from "./lib/route-registry";
 import { RESPONSE_HEADERS, type ResponseHeader } from "./lib/schemas";
-import { requireApp, requireOfficialApp, requireSignedApp } from "./middleware/application";
-import { requireStaff, requireUser } from "./middleware/session";
-import { ownerOnly } from "./middleware/user-scope";
-import { v3Auth } from "./middleware/v3";
 import type { AppEnv } from "./types";
 
 /**
- * The published OpenAPI document (/openapi.json). Routes declare their contracts (src/routes); what follows from the
- * route's place and its middleware is filled in here, once for every operation: an operationId and a tag, the
- * security it needs and its credential parameters, the response headers it sends. A route that says one of these
- * itself keeps its own.
+ * The published OpenAPI document (/openapi.json). Routes declare their contracts (src/routes) and their tag and
+ * security (src/lib/route-properties.ts, or their resource router's defaults); what follows from those is filled in
+ * here, once for every operation: an operationId, the security schemes and credential parameters, the response
+ * headers it sends. A route whose contract says one of these itself keeps its own.
  */
 
 type Requirement = Record<string, string[]>;
@@ -56,29 +53,27 @@ const SECURITY_SCHEMES = {
   v3Bearer: { type: "http", scheme: "bearer", description: "The v3 access token as `Authorization: Bearer <token>`." },
 };
 
-/** Alternatives (any one will do) within a requirement; each middleware adds its own, all of which must be met. */
+/** Alternatives (any one will do) within a requirement; each guard adds its own, all of which must be met. */
 const USER: Requirement[] = [{ token: [] }, { bearer: [] }];
 const SIGNED_APP: Requirement[] = [
   { app: [], signature: [], timestamp: [] },
   { app: [], sig: [], t: [] },
 ];
-const SECURITY_OF = new Map<unknown, Requirement[]>([
-  [requireUser, USER],
-  [requireStaff, USER],
-  [ownerOnly, USER],
-  [requireApp, [{ app: [] }]],
-  [requireOfficialApp, SIGNED_APP],
-  [requireSignedApp, SIGNED_APP],
-  [v3Auth, [{ v3AccessToken: [] }, { v3Bearer: [] }]],
-]);
+const REQUIREMENTS: Record<Guard, Requirement[]> = {
+  user: USER,
+  staff: USER,
+  owner: USER,
+  app: [{ app: [] }],
+  officialApp: SIGNED_APP,
+  signedApp: SIGNED_APP,
+  v3Token: [{ v3AccessToken: [] }, { v3Bearer: [] }],
+};
 
-/** v4 reads and the v5 login take a user token when there is one (it widens what is seen, or links an identity). */
-const OPTIONAL_USER = (method: string, path: string) => path.startsWith("/v4/") || (method === "post" && path === "/v5/sessions");
-
-function securityOf(method: string, path: string, middleware: readonly unknown[]): Requirement[] {
-  const needs = middleware.flatMap((m) => (SECURITY_OF.has(m) ? [SECURITY_OF.get(m)!] : []));
-  if (!needs.length) return OPTIONAL_USER(method, path) ? [{}, ...USER] : [];
-  // Every middleware's requirement at once: one alternative of each, merged.
+function securityOf(security: Security | undefined): Requirement[] {
+  if (security === "optionalUser") return [{}, ...USER];
+  if (!security || security === "public" || !security.length) return [];
+  // Every guard's requirement at once: one alternative of each, merged.
+  const needs = security.map((g) => REQUIREMENTS[g]);
   return needs.reduce((all, alternatives) => all.flatMap((a) => alternatives.map((b) => ({ ...a, ...b }))), [{}] as Requirement[]);
 }
 
@@ -103,14 +98,14 @@ const queryParameter = (name: string, description: string, schema: object, more:
  * credential is the signature must send `sig_v=2` and may add a `nonce` (docs/decisions.md, "Signed requests and
  * replay"). Grant-only routes read none of them: their grant names its application.
  */
-function credentialParameters(method: string, path: string, security: Requirement[], middleware: readonly unknown[]) {
+function credentialParameters(method: string, path: string, security: Requirement[], declared: Security | undefined) {
   if (!/^\/v[45]\//.test(path)) return [];
   const required = security.length > 0 && security.every((r) => "app" in r);
   const signed = security.some((r) => "sig" in r);
   const example = required ? { example: signed ? EXAMPLE_APP.official : EXAMPLE_APP.any } : {};
   const app = queryParameter("app", "the calling application's id (`100001a`)", { type: "string" }, { required, ...example });
   if (!signed) return [app];
-  const signatureOnly = method !== "get" && middleware.includes(requireSignedApp);
+  const signatureOnly = method !== "get" && Array.isArray(declared) && declared.includes("signedApp");
   const sig = queryParameter("sig", `the request's signature, hex HMAC-SHA1 (${SIGNING}); or the \`signature\` header`, {
     type: "string",
     pattern: "^[0-9a-fA-F]{40}$",
@@ -137,29 +132,6 @@ function addParameters(op: Operation, parameters: Parameter[]) {
   const missing = parameters.filter((p) => !declared.has(p.name));
   if (missing.length) op.parameters = [...(op.parameters ?? []), ...missing];
 }
-
-/** Aliases and sub-resources grouped with the resource a client looks for. */
-const TAG_OF: Record<string, string> = {
-  container: "containers",
-  films: "containers",
-  series: "containers",
-  news: "containers",
-  artists: "containers",
-  episodes: "videos",
-  movies: "videos",
-  news_clips: "videos",
-  music_videos: "videos",
-  clips: "videos",
-  trailers: "videos",
-  tranlslations: "translations",
-  messages: "threads",
-  alerts: "threads",
-  descriptions: "titles",
-  subtitle_completions: "subtitles",
-};
-
-/** Verbs on the resource named before them (`/translations/{id}/like`), not resources of their own. */
-const ACTIONS = new Set(["like", "dislike", "report"]);
 
 const TAGS: Record<string, string> = {
   oauth: "v3 access tokens (RFC 6749).",
@@ -193,21 +165,6 @@ const TAGS: Record<string, string> = {
     "the `webhooks` section.",
   health: "The state of the Worker's bindings, for operators and load balancers.",
 };
-
-/**
- * The resource an operation acts on: the collection named last, before its id (`/users/{user_id}/markers/{id}` is
- * a marker) or after it (`/containers/{id}/videos` lists videos), the version left out; v3 is one group.
- */
-function tagOf(path: string): string {
-  if (path === "/oauth/token") return "oauth";
-  if (isV3(path)) return "v3";
-  const segments = path.split("/").filter(Boolean);
-  if (/^v\d+$/.test(segments[0])) segments.shift();
-  const last = segments.findLastIndex((s) => s.startsWith("{"));
-  const after = segments[last + 1];
-  const name = last < 0 ? segments[0] : after && !ACTIONS.has(after) ? after : segments[last - 1];
-  return TAG_OF[name] ?? name;
-}
 
 /** `getV4UsersByUserIdMarkers`: unique because method + path is, and stable for as long as the path is. */
 function operationIdOf(method: string, path: string): string {
@@ -259,16 +216,17 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, origin: string) {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const route = routeOf(method, path);
-      const middleware = route?.middleware ?? [];
+      const properties = routeOf(method, path)?.properties ?? {};
       op.operationId ??= operationIdOf(method, path);
-      op.tags ??= [tagOf(path)];
-      op.security ??= securityOf(method, path, middleware);
-      if (!route?.properties.grantOnly) addParameters(op, credentialParameters(method, path, op.security, middleware));
-      describeResponses(op, path, route?.properties.cache === "public" || "304" in op.responses);
+      op.tags ??= properties.tag ? [properties.tag] : [];
+      op.security ??= securityOf(properties.security);
+      if (!properties.grantOnly) addParameters(op, credentialParameters(method, path, op.security, properties.security));
+      describeResponses(op, path, properties.cache === "public" || "304" in op.responses);
       op.tags.forEach((t) => tags.add(t));
     }
-    paths[documentedPath(path)] = item;
+    // `.json` put back, but on a route that names its own file or is called bare (`ownExtension`).
+    const own = METHODS.some((m) => item[m] && routeOf(m, path)?.properties.ownExtension);
+    paths[own ? path : `${path}.json`] = item;
   }
   // Webhooks are keyed by event type; the router mounts them like paths, with a leading slash.
   const webhooks = Object.fromEntries(Object.entries(doc.webhooks ?? {}).map(([name, item]) => [name.replace(/^\//, ""), item]));

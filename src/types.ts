@@ -2,6 +2,7 @@ import type { D1Stats, DB } from "./db/client";
 import type { Rider } from "./db/rider";
 import type { Shards } from "./db/shards";
 import type { applications, users } from "./db/schema";
+import type { MatchedRoute } from "./lib/route-registry";
 import type { SignatureVersion } from "./lib/signature";
 
 export type Application = typeof applications.$inferSelect;
@@ -15,6 +16,11 @@ export type AppEnv = {
     shards: Shards;
     d1Stats: D1Stats;
     requestId: string;
+    /**
+     * The route the request reaches and its path parameters, looked up once by `requestContext`
+     * (src/middleware/context.ts); absent for a path no route serves. Every middleware reads its properties here.
+     */
+    route?: MatchedRoute;
     /** The error code of the answer, set where errors become responses (src/app.ts): a vcode, or an OAuth error. */
     errorCode?: number | string;
     /** The calling application, when the request names one with `app=`. */

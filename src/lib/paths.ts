@@ -23,16 +23,3 @@ export function isV3(path: string): boolean {
 export function requestFormat(url: string): "json" | "xml" {
   return new URL(url).pathname.endsWith(".xml") ? "xml" : "json";
 }
-
-/**
- * The documented path of a route: `.json` put back, except on routes that name their own file (`.srt`, a track's
- * `<language>.<ext>`, a viewer's `auth_subtitles`, a kept manifest's `<sha256>.mpd`).
- */
-export function documentedPath(path: string): string {
-  // `/oauth/token` is called without an extension by every OAuth client (RFC 6749); `/health` by load balancers.
-  return /\/(subtitles|subtitle_tracks|auth_subtitles|playback_manifests)\/\{[^}]+\}$/.test(path) ||
-    path === "/oauth/token" ||
-    path === "/health"
-    ? path
-    : `${path}.json`;
-}

@@ -25,7 +25,32 @@ type WriteDecision =
   | { writeLimit: null; noWriteLimitBecause: string }
   | { writeLimit?: undefined; noWriteLimitBecause?: never };
 
+/**
+ * What a route requires of its caller, each enforced by its guard middleware (src/routes/router.ts) and documented
+ * as the OpenAPI security it means (src/openapi.ts): a user's session (`user`; `staff`; `owner`, the user the path
+ * names), the calling application (`app`), its signature (`officialApp` for official applications, `signedApp` for a
+ * write signed by the application alone), a v3 access token (`v3Token`).
+ */
+export type Guard = "user" | "staff" | "owner" | "app" | "officialApp" | "signedApp" | "v3Token";
+
+/**
+ * A route's security: every one of its guards, in order; or none, where `optionalUser` says a user's token is read
+ * when sent (it widens what is seen, or links an identity) and `public` that no credential is.
+ */
+export type Security = "public" | "optionalUser" | readonly Guard[];
+
 export type RouteProperties = WriteDecision & {
+  /** The OpenAPI tag: the resource a client looks for it under; the router's default when the route names none. */
+  tag?: string;
+  /** The router's default when the route declares none (docs/decisions.md, "Route registry"). */
+  security?: Security;
+  /** A v3 route's v4 successor, sent as `Link: <...>; rel="successor-version"` (src/middleware/v3.ts). */
+  successor?: string;
+  /**
+   * The path names its own file (`.srt`, a track's `<language>.<ext>`, a kept manifest's `<sha256>.mpd`) or is called
+   * bare (`/oauth/token`, `/health`): documented as it is, not with `.json` (src/openapi.ts).
+   */
+  ownExtension?: boolean;
   /** Largest request body in bytes; DEFAULT_BODY_LIMIT (src/middleware/body-limit.ts) when absent. */
   bodyLimit?: number;
   /** Required of every GET by test/lib/route-properties.test.ts. */

@@ -12,8 +12,6 @@ export type RegisteredRoute = {
   /** Hono's form (`/v4/containers/:container_id`), without `.json`: what `routingPath` gives. */
   path: string;
   properties: RouteProperties;
-  /** The route's own middleware, as declared (the OpenAPI document derives its security from them). */
-  middleware: readonly unknown[];
   /** Left out of the OpenAPI document (a GET twin, a hidden alias). */
   hidden: boolean;
 };
@@ -44,10 +42,11 @@ export function registeredRoutes(): readonly RegisteredRoute[] {
   return ROUTES;
 }
 
-type MatchedRoute = { route: RegisteredRoute; params: Record<string, string> };
+export type MatchedRoute = { route: RegisteredRoute; params: Record<string, string> };
 
 /**
- * The route a request at `routingPath` reaches (HEAD as GET), with its decoded path parameters. Where a literal and a
+ * The route a request at `routingPath` reaches (HEAD as GET), with its decoded path parameters. Looked up once per
+ * request, by `requestContext` (src/middleware/context.ts), which keeps it on the context as `route`. Where a literal and a
  * parameter both match (`/v4/containers/all`, `/v4/containers/{id}`) the literal wins, as the mount order makes it.
  */
 export function routeOf(method: string, routingPath: string): MatchedRoute | undefined {
@@ -71,10 +70,4 @@ function decoded(value: string) {
   } catch {
     return value;
   }
-}
-
-/** The declared properties of the route at `routingPath`; none for a path no route serves. */
-export function propertiesOf(method: string, routingPath: string): RouteProperties & { params: Record<string, string> } {
-  const matched = routeOf(method, routingPath);
-  return { ...(matched?.route.properties ?? {}), params: matched?.params ?? {} };
 }

@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { ZodError, z } from "zod";
 import type { AppEnv } from "../types";
 import { ApiError, type FieldProblem } from "./errors";
-import { declaredProperties } from "./route-properties";
+import { type Guard, type RouteProperties, type Security, declaredProperties } from "./route-properties";
 import { type RegisteredRoute, honoPath, mountRoutes, recordRoute } from "./route-registry";
 import { queryFields, shapeOf, tolerantMiddlewareFor } from "./tolerant-input";
 
@@ -56,6 +56,16 @@ function queryAsBody(schema: z.ZodType): MiddlewareHandler {
 /** The routes each router recorded (its own and its mounted routers'), moved under a prefix when it is mounted. */
 const RECORDED = new WeakMap<object, RegisteredRoute[]>();
 
+type Declared = RouteConfig;
+/** Passed on as given: their types are checked where the route is declared, against the route's own types. */
+type Handler = unknown;
+type Hook = unknown;
+/** What a resource router adds to a route it registers: its defaults, and the guards its security names. */
+type Additions = { properties: RouteProperties; guards: readonly MiddlewareHandler<AppEnv>[] };
+
+/** Each router's own registration, which a resource router calls with what it adds. */
+const REGISTER = new WeakMap<object, (declared: Declared, handler: Handler, hook: Hook, added?: Additions) => unknown>();
+
 export function createRouter() {
   const router = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
@@ -78,27 +88,127 @@ export function createRouter() {
     }
     return mount(path, app);
   }) as typeof router.route;
-  const openapi = router.openapi;
-  router.openapi = ((declared, handler, hook) => {
-    const properties = declaredProperties(declared);
-    let route = declared;
+  const openapi = router.openapi.bind(router) as unknown as (route: Declared, handler: Handler, hook: Hook) => unknown;
+  const register = (declared: Declared, handler: Handler, hook: Hook, added?: Additions) => {
+    const properties = { ...declaredProperties(declared), ...added?.properties } as RouteProperties;
+    const declaredOwn = declared.middleware ? (Array.isArray(declared.middleware) ? declared.middleware : [declared.middleware]) : [];
+    const own = [...(added?.guards ?? []), ...declaredOwn];
+    let route = own.length ? { ...declared, middleware: own } : declared;
     if (DOCUMENTED_REQUEST.has(declared)) {
       const { middleware: _m, hide: _h, ...shown } = declared;
       router.openAPIRegistry.registerPath({ ...shown, request: DOCUMENTED_REQUEST.get(declared) });
-      route = { ...declared, hide: true };
+      route = { ...route, hide: true };
     }
     const tolerant = tolerantMiddlewareFor(route.request as Parameters<typeof tolerantMiddlewareFor>[0]);
-    const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
     if (GET_TOO.has(declared)) {
       const { body, ...request } = route.request ?? {};
       const schema = (body?.content as Record<string, { schema: z.ZodType }>)["application/json"].schema;
       const twin = { ...route, method: "get", hide: true, request, middleware: [...own, queryAsBody(schema)] } as typeof route;
       openapi(twin, handler, hook);
-      record({ method: "GET", path: route.path, properties, middleware: own, hidden: true });
+      record({ method: "GET", path: route.path, properties, hidden: true });
     }
-    record({ method: route.method.toUpperCase(), path: route.path, properties, middleware: own, hidden: Boolean(declared.hide) });
+    record({ method: route.method.toUpperCase(), path: route.path, properties, hidden: Boolean(declared.hide) });
     if (!tolerant.length) return openapi(route, handler, hook);
     return openapi({ ...route, middleware: [...own, ...tolerant] }, handler, hook);
+  };
+  REGISTER.set(router, register);
+  router.openapi = ((declared: Declared, handler: Handler, hook: Hook) => {
+    register(declared, handler, hook);
+    return router;
   }) as typeof router.openapi;
+  return router;
+}
+
+/** What a group or a resource router gives the routes that do not say it themselves. */
+export type RouteDefaults = { tag?: string; security?: Security; successor?: string };
+
+type Pending = { declared: Declared; handler: Handler; hook: Hook; defaults: RouteDefaults };
+const PENDING = new WeakMap<object, Pending[]>();
+
+/**
+ * The routes of one file (or one variant of them), declared as on any router but registered only when a resource
+ * router takes them in (`resourceRouter`); `defaults` are theirs where they differ from the resource router's (the
+ * subtitle routes under /v4/videos are tagged `subtitles`).
+ */
+export function routeGroup(defaults: RouteDefaults = {}) {
+  const group = createRouter();
+  const pending: Pending[] = [];
+  PENDING.set(group, pending);
+  group.openapi = ((declared: Declared, handler: Handler, hook: Hook) => {
+    pending.push({ declared, handler, hook, defaults });
+    return group;
+  }) as typeof group.openapi;
+  return group;
+}
+
+const segmentsOf = (path: string) => path.split("/").filter(Boolean);
+const isParameter = (segment: string) => segment.startsWith("{");
+
+/**
+ * Whether `later` must be registered before `earlier`: both would serve one request (same method, each segment
+ * equal or a parameter in one of them), and at the first segment where they differ `later` has the literal
+ * (`/all` before `/{container_id}`).
+ */
+function outranks(later: Declared, earlier: Declared) {
+  if (later.method !== earlier.method) return false;
+  const [a, b] = [segmentsOf(later.path), segmentsOf(earlier.path)];
+  if (a.length !== b.length) return false;
+  const first = a.findIndex((segment, i) => segment !== b[i]);
+  if (first < 0) return false;
+  if (!a.every((segment, i) => segment === b[i] || isParameter(segment) || isParameter(b[i]))) return false;
+  return !isParameter(a[first]) && isParameter(b[first]);
+}
+
+/** The routes in the order given, but each one moved before the first route its literal segment outranks. */
+function literalsFirst(all: readonly Pending[]) {
+  const ordered: Pending[] = [];
+  for (const p of all) {
+    const at = ordered.findIndex((q) => outranks(p.declared, q.declared));
+    if (at < 0) ordered.push(p);
+    else ordered.splice(at, 0, p);
+  }
+  return ordered;
+}
+
+/**
+ * The one router of a resource prefix (docs/decisions.md, "Route layout"): it takes in the routes of its groups and
+ * registers them with its defaults (the OpenAPI tag, the security, a v3 successor) wherever a route and its group
+ * state none, each guard its security names before the route's own middleware. A path with a literal segment is
+ * registered before one that has a parameter there and would serve the same request, so `/all` is served by its own
+ * route whatever order the groups come in; otherwise routes keep their order (and the OpenAPI document its order). `guardsOf` turns guards into their middleware (src/routes/router.ts: this layer does not know them).
+ */
+export function composeRouter(
+  defaults: RouteDefaults & { tag: string; security: Security },
+  groups: readonly object[],
+  guardsOf: (guards: readonly Guard[]) => MiddlewareHandler<AppEnv>[],
+) {
+  const router = createRouter();
+  const register = REGISTER.get(router)!;
+  const all = groups.flatMap((g) => {
+    const pending = PENDING.get(g);
+    if (!pending) throw new Error("a resource router takes route groups (routeGroup), not routers");
+    return pending;
+  });
+  for (const p of literalsFirst(all)) {
+    const own = declaredProperties(p.declared);
+    const security = own.security ?? p.defaults.security ?? defaults.security;
+    const properties = {
+      ...own,
+      tag: p.declared.tags?.[0] ?? own.tag ?? p.defaults.tag ?? defaults.tag,
+      security,
+      ...((own.successor ?? p.defaults.successor ?? defaults.successor)
+        ? { successor: own.successor ?? p.defaults.successor ?? defaults.successor }
+        : {}),
+    } as RouteProperties;
+    register(p.declared, p.handler, p.hook, { properties, guards: typeof security === "string" ? [] : guardsOf(security) });
+  }
+  // What a group documents besides its routes (the webhook events) goes with them.
+  for (const group of groups as OpenAPIHono<AppEnv>[]) {
+    for (const def of group.openAPIRegistry.definitions) {
+      if (def.type === "webhook") router.openAPIRegistry.registerWebhook(def.webhook);
+      else if (def.type === "component") router.openAPIRegistry.registerComponent(def.componentType, def.name, def.component);
+      else if (def.type !== "route") throw new Error(`a route group documents a ${def.type}, which a resource router does not take`);
+    }
+  }
   return router;
 }

@@ -4,7 +4,6 @@ import { findApplication } from "../db/queries/applications";
 import { claimSignature } from "../db/queries/signatures";
 import { ApiError, VCODE } from "../lib/errors";
 import { tryParseId } from "../lib/ids";
-import { propertiesOf } from "../lib/route-registry";
 import {
   SIGNATURE_MAX_SKEW_SECONDS,
   SIGNATURE_VERSION_PARAM,
@@ -26,7 +25,7 @@ export const resolveApplication = createMiddleware<AppEnv>(async (c, next) => {
   // The last of a repeated app=, as for every scalar parameter (docs/decisions.md, "Real clients: a tolerant wire contract").
   const rawApp = c.req.queries("app")?.at(-1);
   // A grant names its application and was checked when issued (docs/decisions.md, "Playback grants").
-  if (rawApp !== undefined && propertiesOf(c.req.method, c.req.path).grantOnly) return next();
+  if (rawApp !== undefined && c.get("route")?.route.properties.grantOnly) return next();
   const querySig = c.req.query("sig");
   const headerSig = c.req.header("signature");
   const signed = querySig !== undefined || headerSig !== undefined;

@@ -2,7 +2,6 @@ import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { SUBTITLE_LIMITS } from "../domain/subtitles/cue";
 import { ApiError } from "../lib/errors";
-import { propertiesOf } from "../lib/route-registry";
 import type { AppEnv } from "../types";
 
 /** Default ceiling for JSON bodies. Routes that take files declare their own (`bodyLimit`, src/lib/route-properties.ts). */
@@ -27,7 +26,6 @@ function limiterFor(maxSize: number) {
 
 export const limitBody = createMiddleware<AppEnv>((c, next) => {
   if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-  // `c.req.path` is the routing path (`.json` stripped, src/lib/paths.ts), as the registry knows the routes.
-  const maxSize = propertiesOf(c.req.method, c.req.path).bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const maxSize = c.get("route")?.route.properties.bodyLimit ?? DEFAULT_BODY_LIMIT;
   return limiterFor(maxSize)(c, next);
 });

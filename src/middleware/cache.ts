@@ -3,10 +3,9 @@ import { toHex } from "../lib/encoding";
 import { ifNoneMatchHits } from "../lib/etag";
 import { IsolateTier, type TierEntry } from "../lib/isolate-tier";
 import { isV3, routingPath } from "../lib/paths";
-import { propertiesOf } from "../lib/route-registry";
 import { verifyV3Token } from "../lib/v3-tokens";
 import { viewerRegion } from "../lib/view-context";
-import { EDGE_MAX_AGE_SECONDS, EDGE_STALE_SECONDS, edgeKey, freshness, generations } from "../services/edge-cache";
+import { EDGE_MAX_AGE_SECONDS, EDGE_STALE_SECONDS, edgeKey, freshness, generations, scopesOf } from "../services/edge-cache";
 import type { AppEnv } from "../types";
 import { deferOf } from "./session";
 
@@ -94,12 +93,12 @@ export function edgeCache(app: App): MiddlewareHandler<AppEnv> {
     const req = c.req.raw;
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const path = routingPath(req);
-    const route = propertiesOf(req.method, path);
-    if (route.cache !== "public" || !(await shareable(c, path))) return next();
+    const route = c.get("route");
+    if (route?.route.properties.cache !== "public" || !(await shareable(c, path))) return next();
     c.set("edgeShared", true);
 
     const refreshing = REFRESHING.get(req);
-    const scopes = route.cacheScope?.(route.params) ?? ["catalogue"];
+    const scopes = scopesOf(route);
     const key = refreshing ?? edgeKey(req.url, { region: viewerRegion(req) }, await generations(c.env.CACHE, scopes));
     if (!refreshing) {
       const hit = await lookup(key);

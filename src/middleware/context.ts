@@ -4,6 +4,7 @@ import { createDb, emptyStats, instrument, type D1Stats } from "../db/client";
 import { openShards } from "../db/shards";
 import { log } from "../lib/log";
 import { redactUrl } from "../lib/redact";
+import { routeOf } from "../lib/route-registry";
 import type { AppEnv } from "../types";
 
 const BOOKMARK_HEADER = "x-d1-bookmark";
@@ -54,6 +55,9 @@ const SECURITY_HEADERS = {
 export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   const requestId = requestIdOf(c.req.raw.headers);
   c.set("requestId", requestId);
+  // The one lookup of the route (docs/decisions.md, "Route registry"): `c.req.path` is the routing path (src/lib/paths.ts).
+  const route = routeOf(c.req.method, c.req.path);
+  if (route) c.set("route", route);
 
   const readOnly = c.req.method === "GET" || c.req.method === "HEAD";
   const bookmarks = parseBookmarks(c.req.header(BOOKMARK_HEADER));

@@ -1,6 +1,6 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { ApiError } from "../lib/errors";
-import { propertiesOf } from "../lib/route-registry";
 import { type Defer, pendingSession, sessionUser } from "../services/sessions";
 import type { AppEnv } from "../types";
 
@@ -45,8 +45,8 @@ export function viewerToken(c: TokenSource): string | undefined {
  * (docs/decisions.md, "One round trip per read"). They are public reads, so the user only widens what they may see
  * (or nothing), and nothing before the handler needs it. Everywhere else the session is read first.
  */
-const carriesSession = (method: string, path: string) =>
-  (method === "GET" || method === "HEAD") && propertiesOf(method, path).sessionInBatch === true;
+const carriesSession = (c: Context<AppEnv>) =>
+  (c.req.method === "GET" || c.req.method === "HEAD") && c.get("route")?.route.properties.sessionInBatch === true;
 
 /**
  * Loads the user of a session token when one is sent. Sessions are read from D1 on every request, never from KV,
@@ -60,13 +60,13 @@ const carriesSession = (method: string, path: string) =>
 export const loadUser = createMiddleware<AppEnv>(async (c, next) => {
   const token = requestToken(c);
   // A playback grant is bound to the token as sent (`viewerToken`): no session to read.
-  if (token && propertiesOf(c.req.method, c.req.path).grantOnly) return next();
+  if (token && c.get("route")?.route.properties.grantOnly) return next();
   const settled = (user: AppEnv["Variables"]["user"]) => {
     if (user) c.set("user", user);
     else c.set("ignoredToken", "invalid");
   };
   let pending: AppEnv["Variables"]["pendingSession"];
-  if (token && TOKEN_SHAPE.test(token) && carriesSession(c.req.method, c.req.path)) {
+  if (token && TOKEN_SHAPE.test(token) && carriesSession(c)) {
     pending = await pendingSession(c.get("db"), token, deferOf(c), (s) => settled(s?.user));
     c.set("pendingSession", pending);
   } else if (token) {

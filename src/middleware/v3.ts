@@ -1,25 +1,23 @@
 import { createMiddleware } from "hono/factory";
 import { ApiError, VCODE } from "../lib/errors";
+import { routeOf } from "../lib/route-registry";
 import { verifyV3Token } from "../lib/v3-tokens";
 import type { AppEnv } from "../types";
 
 /** When v4 took over; sent as the RFC 9745 `Deprecation` date on every v3 response. */
 const V3_DEPRECATED_AT = "@1356998400";
 
-/** The v4 equivalent of each v3 listing, for the `Link: rel="successor-version"` header. */
-function successorOf(path: string): string {
-  if (path.includes("/genres/")) return "/v4/containers/genres.json";
-  if (path.includes("/coming_soon")) return "/v4/lists/6l.json";
-  if (path.includes("/search")) return "/v4/containers.json";
-  if (path.includes("/series")) return "/v4/series.json";
-  return "/v4/films.json";
-}
+/** Where a path no v3 route serves (a mistyped one) points: the film listing, as the movie routes do. */
+const DEFAULT_SUCCESSOR = "/v4/films.json";
 
 export const v3Deprecation = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const origin = new URL(c.req.url).origin;
   c.res.headers.set("deprecation", V3_DEPRECATED_AT);
-  c.res.headers.append("link", `<${origin}${successorOf(c.req.path)}>; rel="successor-version"`);
+  // Each v3 route declares its v4 successor (src/lib/route-properties.ts); a wrong method names the GET's.
+  const route = c.get("route") ?? routeOf("GET", c.req.path);
+  const successor = route?.route.properties.successor ?? DEFAULT_SUCCESSOR;
+  c.res.headers.append("link", `<${origin}${successor}>; rel="successor-version"`);
   c.res.headers.append("link", `<${origin}/docs>; rel="deprecation"`);
 });
 

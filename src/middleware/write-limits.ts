@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { RATELIMIT_POLICY_HEADER, type RateLimitPolicy, policyField } from "../lib/rate-limit-headers";
 import type { WriteKind } from "../lib/route-properties";
-import { propertiesOf } from "../lib/route-registry";
+import { routeOf } from "../lib/route-registry";
 import { depsOf } from "../services/deps";
 import { takeQuota } from "../services/rate-limits";
 import type { AppEnv } from "../types";
@@ -41,11 +41,11 @@ const BY_APPLICATION = new Set<WriteKind>(["webhooks"]);
 
 /** The limit the route at `routingPath` declares (src/lib/route-properties.ts); none for reads and unlimited writes. */
 export function writeKindOf(method: string, routingPath: string): WriteKind | undefined {
-  return propertiesOf(method, routingPath).writeLimit ?? undefined;
+  return routeOf(method, routingPath)?.route.properties.writeLimit ?? undefined;
 }
 
 export const limitWrites = createMiddleware<AppEnv>(async (c, next) => {
-  const kind = writeKindOf(c.req.method, c.req.path);
+  const kind = c.get("route")?.route.properties.writeLimit ?? undefined;
   const user = c.get("user");
   const application = c.get("appSigned") ? c.get("application") : undefined;
   const key = !kind ? undefined : BY_APPLICATION.has(kind) ? application && `app:${application.id}` : user && `user:${user.id}`;

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter } from "../lib/router";
+import { createRouter, routeGroup } from "../lib/router";
 import { withProperties } from "../lib/route-properties";
+import { resourceRouter } from "./router";
 import { jsonResponse } from "../lib/schemas";
 import { depsOf } from "../services/deps";
 import { checkHealth, HEALTH_CHECKS } from "../services/health";
@@ -48,7 +49,7 @@ const HealthBody = z
 const health = withProperties(
   createRoute({
     method: "get",
-    path: "/health",
+    path: "/",
     summary: "Health of the Worker's bindings",
     description:
       "Checks D1 (a read of its last applied migration), KV (a read of a fixed key), R2 (a HEAD of a fixed key), the " +
@@ -60,12 +61,15 @@ const health = withProperties(
       503: jsonResponse(HealthBody, "at least one check failed; `checks` names it"),
     },
   }),
-  { cache: "none" },
+  { ownExtension: true, cache: "none" },
 );
 
-export const healthRouter = createRouter();
-healthRouter.openapi(health, async (c) => {
+const healthRoutes = routeGroup();
+healthRoutes.openapi(health, async (c) => {
   const result = await checkHealth(depsOf(c));
   c.header("cache-control", "no-store");
   return c.json(result, result.status === "ok" ? 200 : 503);
 });
+
+/** Mounted once, under its own prefix, as every router is (docs/decisions.md, "Route layout"). */
+export const healthRouter = createRouter().route("/health", resourceRouter({ tag: "health", security: "public" }, healthRoutes));

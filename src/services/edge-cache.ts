@@ -2,7 +2,7 @@ import { log } from "../lib/log";
 import { CREDENTIAL_PARAMS } from "../lib/paging";
 import { tryParseId } from "../lib/ids";
 import type { CacheScope } from "../lib/route-properties";
-import { propertiesOf } from "../lib/route-registry";
+import type { MatchedRoute } from "../lib/route-registry";
 
 /**
  * The edge cache of public reads (docs/decisions.md, "Edge cache"): keys, generations and their bumps. The
@@ -27,12 +27,12 @@ const genKey = (scope: Scope) => `gen:${scope}`;
 const newGeneration = () => `${Date.now().toString(36)}${crypto.getRandomValues(new Uint32Array(1))[0].toString(36)}`;
 
 /**
- * The generations a read at `routingPath` depends on: what its route declares (`cacheScope`,
- * src/lib/route-properties.ts), else all of the catalogue.
+ * The generations a read depends on: what its route (the request's `route`, src/middleware/context.ts) declares
+ * (`cacheScope`, src/lib/route-properties.ts), else all of the catalogue.
  */
-export function scopesOf(routingPath: string): Scope[] {
-  const { cacheScope, params } = propertiesOf("GET", routingPath);
-  return cacheScope ? cacheScope(params) : ["catalogue"];
+export function scopesOf(matched: MatchedRoute | undefined): Scope[] {
+  const cacheScope = matched?.route.properties.cacheScope;
+  return cacheScope ? cacheScope(matched.params) : ["catalogue"];
 }
 
 /** All of the catalogue, and a video's own generation (its timed comments, which any user writes). */

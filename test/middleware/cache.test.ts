@@ -2,6 +2,7 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueV3Token } from "../../src/lib/v3-tokens";
+import { routeOf } from "../../src/lib/route-registry";
 import { STORED_AT } from "../../src/middleware/cache";
 import {
   EDGE_MAX_AGE_SECONDS,
@@ -263,7 +264,11 @@ describe("stale-while-revalidate", () => {
   /** Puts an answer under the request's key as if it had been stored `ageSeconds` ago. */
   async function storeAged(path: string, body: string, ageSeconds: number, region?: string) {
     const url = `${ORIGIN}${path}`;
-    const key = edgeKey(url, { region }, await generations(env.CACHE, scopesOf(new URL(url).pathname.replace(/\.json$/, ""))));
+    const key = edgeKey(
+      url,
+      { region },
+      await generations(env.CACHE, scopesOf(routeOf("GET", new URL(url).pathname.replace(/\.json$/, "")))),
+    );
     const headers = {
       "content-type": "application/json",
       "cache-control": "public, max-age=360",

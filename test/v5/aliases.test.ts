@@ -1,4 +1,4 @@
-// The /v5 paths yt-dlp's Viki extractor calls (src/routes/v5/aliases.ts): the v4 routers mounted again, signed with
+// The /v5 paths yt-dlp's Viki extractor calls (src/routes/v5/index.ts): the v4 route groups registered again, signed with
 // the `timestamp` and `signature` headers over `/v5/<path>?<query>&t=<timestamp>`, then its whole playback walk:
 // the streams, the kept manifest and the viewer subtitles.
 import { hmacSha1Hex } from "../../src/lib/signature";

@@ -1,9 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { V3_SUBTITLE_THRESHOLD } from "../../domain/facets";
 import { paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
-import { v3Auth } from "../../middleware/v3";
 import { depsOf } from "../../services/deps";
 import { findV3Movie, findV3Series, listComingSoon, listEpisodes, listMovieVideos, v3Genres } from "../../services/v3";
 import { licenceFilter } from "../../services/v3-filters";
@@ -34,7 +33,7 @@ const genresRoute = (kind: keyof typeof GENRE_KINDS) =>
   withProperties(
     createRoute({
       method: "get",
-      path: `/api/v3/genres/${kind}`,
+      path: `/genres/${kind}`,
       summary: `v3 genres of ${kind.replace("_", " ")} (.json or .xml)`,
       description:
         (kind === "music_videos"
@@ -43,7 +42,6 @@ const genresRoute = (kind: keyof typeof GENRE_KINDS) =>
         "Filters keep genres that have resources " +
         `matching them: origin_country, subtitle_language (at least ${V3_SUBTITLE_THRESHOLD}% complete), ` +
         "watchable_in and platform (only with watchable_in).",
-      middleware: [v3Auth] as const,
       request: {
         query: z.object({
           ...licenceQuery,
@@ -54,7 +52,7 @@ const genresRoute = (kind: keyof typeof GENRE_KINDS) =>
       },
       responses: { 200: jsonOrXml(v3Envelope(Genre), "genres"), ...v3Errors },
     }),
-    { cache: "public" },
+    { security: ["v3Token"], successor: "/v4/containers/genres.json", cache: "public" },
   );
 
 const COMING_SOON = { "": ["film", "series"], "/movies": ["film"], "/series": ["series"] } as const;
@@ -63,12 +61,11 @@ const comingSoonRoute = (suffix: keyof typeof COMING_SOON) =>
   withProperties(
     createRoute({
       method: "get",
-      path: `/api/v3/coming_soon${suffix}`,
+      path: `/coming_soon${suffix}`,
       summary: `v3 coming soon${suffix ? ` (${suffix.slice(1)})` : ""} (.json or .xml)`,
       description:
         "Upcoming titles, soonest release first. `language` picks titles and descriptions in that language, " +
         "falling back to English (`title_language` / `description_language` say which was used).",
-      middleware: [v3Auth] as const,
       request: {
         query: z.object({
           ...licenceQuery,
@@ -82,7 +79,7 @@ const comingSoonRoute = (suffix: keyof typeof COMING_SOON) =>
       },
       responses: { 200: jsonOrXml(v3Envelope(Item), "coming-soon items"), ...v3Errors },
     }),
-    { cache: "public" },
+    { security: ["v3Token"], successor: "/v4/lists/6l.json", cache: "public" },
   );
 
 const moviesRoute = (path: string) =>
@@ -91,27 +88,28 @@ const moviesRoute = (path: string) =>
       method: "get",
       path,
       summary: "v3 movie list",
-      middleware: [v3Auth] as const,
       request: { query: z.object({ ...v3PagingQuery, access_token: z.string().optional() }) },
       responses: { 200: jsonOrXml(v3Envelope(Item), "movies"), ...v3Errors },
     }),
-    { cache: "public" },
+    { security: ["v3Token"], cache: "public" },
   );
 
 const oneRoute = (kind: "movies" | "series") =>
   withProperties(
     createRoute({
       method: "get",
-      path: `/api/v3/${kind}/{id}`,
+      path: `/${kind}/{id}`,
       summary: `one v3 ${kind === "movies" ? "movie" : "series"} (the \`uri\` of search results)`,
-      middleware: [v3Auth] as const,
       request: { params: z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/) }), query: z.object({ access_token: z.string().optional() }) },
       responses: { 200: jsonOrXml(Item, "the resource"), ...v3Errors },
     }),
-    { cache: "public" },
+    { security: ["v3Token"], successor: kind === "series" ? "/v4/series.json" : "/v4/films.json", cache: "public" },
   );
 
-export const v3CatalogueRouter = createRouter();
+/** Under /api/v3. */
+export const v3CatalogueRouter = routeGroup();
+/** `/v3/movies`, the list's old address, under /v3. */
+export const v3MoviesAliasRouter = routeGroup();
 
 for (const kind of Object.keys(GENRE_KINDS) as Array<keyof typeof GENRE_KINDS>) {
   v3CatalogueRouter.openapi(genresRoute(kind), async (c) => {
@@ -141,8 +139,8 @@ for (const suffix of Object.keys(COMING_SOON) as Array<keyof typeof COMING_SOON>
   });
 }
 
-for (const path of ["/v3/movies", "/api/v3/movies"]) {
-  v3CatalogueRouter.openapi(moviesRoute(path), async (c) => {
+for (const group of [v3MoviesAliasRouter, v3CatalogueRouter]) {
+  group.openapi(moviesRoute("/movies"), async (c) => {
     const { page, perPage, offset, limit } = paging(c.req.valid("query"));
     const { rows, genreNames } = await listMovieVideos(depsOf(c), offset, limit);
     const ctx = v3Context(c, genreNames);
@@ -159,16 +157,15 @@ v3CatalogueRouter.openapi(oneRoute("movies"), async (c) => {
 const episodesRoute = withProperties(
   createRoute({
     method: "get",
-    path: "/api/v3/series/{id}/episodes",
+    path: "/series/{id}/episodes",
     summary: "episodes of a v3 series (the `episodes.uri` of series resources)",
-    middleware: [v3Auth] as const,
     request: {
       params: z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/) }),
       query: z.object({ ...v3PagingQuery, access_token: z.string().optional() }),
     },
     responses: { 200: jsonOrXml(v3Envelope(Item), "episodes in number order"), ...v3Errors },
   }),
-  { cache: "public" },
+  { security: ["v3Token"], successor: "/v4/series.json", cache: "public" },
 );
 
 v3CatalogueRouter.openapi(episodesRoute, async (c) => {

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError, OAuthError } from "../../lib/errors";
-import { createRouter, documentedAs } from "../../lib/router";
+import { routeGroup, documentedAs } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { IGNORED_FIELDS_HEADER, ignoredFieldsValue, normalise, readBody } from "../../lib/tolerant-input";
 import { V3_TOKEN_TTL_SECONDS, issueV3Token } from "../../lib/v3-tokens";
@@ -52,7 +52,7 @@ const OAuthErrorBody = z.object({ error: z.string(), error_description: z.string
 const token = withProperties(
   createRoute({
     method: "post",
-    path: "/oauth/token",
+    path: "/token",
     summary: "v3 OAuth 2.0 access token",
     description:
       "`grant_type` = `client_credentials` or `password` (with `username` + `password`, or `social_access_token`: " +
@@ -92,7 +92,11 @@ const token = withProperties(
       },
     },
   }),
-  { writeLimit: null, noWriteLimitBecause: "the token endpoint: an application authenticates as itself, there is no user to count" },
+  {
+    ownExtension: true,
+    writeLimit: null,
+    noWriteLimitBecause: "the token endpoint: an application authenticates as itself, there is no user to count",
+  },
 );
 documentedAs(token, {
   body: {
@@ -197,7 +201,7 @@ async function passwordGrantUser(c: Context<AppEnv>, p: TokenRequest) {
   }
 }
 
-export const oauthRouter = createRouter().openapi(
+export const oauthRouter = routeGroup().openapi(
   token,
   async (c) => {
     // Deployed environments refuse a deploy without this secret (wrangler.toml secrets.required); a Worker whose

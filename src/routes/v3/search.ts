@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
-import { v3Auth } from "../../middleware/v3";
 import { depsOf } from "../../services/deps";
 import { V3_SEARCH_CANDIDATES, V3_SEARCH_LIMIT, searchV3 } from "../../services/v3";
 import { licenceFilter } from "../../services/v3-filters";
@@ -11,7 +10,7 @@ import { licenceQuery, v3Context, v3Envelope, v3Respond } from "./shared";
 const search = withProperties(
   createRoute({
     method: "get",
-    path: "/api/v3/search",
+    path: "/search",
     summary: "v3 search over movies, series, artists, newscasts and coming-soon items (.json or .xml)",
     description:
       `Matches container titles in every language (full-text, prefix match on each word, all words required). ` +
@@ -19,7 +18,6 @@ const search = withProperties(
       `views) and at most ${V3_SEARCH_LIMIT} returned. Item types: series, movie, coming_soon, other (artists, news). ` +
       "`watchable_in` keeps containers licensed in that region, on `platform` when given (only with watchable_in), " +
       "as coming soon does.",
-    middleware: [v3Auth] as const,
     request: {
       query: z.object({ query: z.string().trim().min(1).max(200), ...licenceQuery, access_token: z.string().optional() }),
     },
@@ -30,10 +28,10 @@ const search = withProperties(
       403: { description: "expired access_token" },
     },
   }),
-  { cache: "public" },
+  { security: ["v3Token"], successor: "/v4/containers.json", cache: "public" },
 );
 
-export const v3SearchRouter = createRouter().openapi(search, async (c) => {
+export const v3SearchRouter = routeGroup().openapi(search, async (c) => {
   const q = c.req.valid("query");
   const { rows, movies, genreNames } = await searchV3(depsOf(c), q.query, licenceFilter(q));
   const ctx = v3Context(c, genreNames);

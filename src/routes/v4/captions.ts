@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
 import { tryParseId } from "../../lib/ids";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
-import { requireApp } from "../../middleware/application";
-import { requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
 import {
   CAPTION_ATTEMPTS,
@@ -37,11 +35,10 @@ const random = withProperties(
       `The pick examines at most ${CAPTION_ATTEMPTS} windows of ${CAPTION_WINDOW} subtitles (two from ` +
       "random points, then the start), so it costs the same on any catalogue size; 404 when those windows hold " +
       "no candidate, which for a nearly finished language can happen while a rare one remains: ask again.",
-    middleware: [requireApp] as const,
     request: { query: RandomCaptionQuery },
     responses: { 200: jsonResponse(CaptionSchema, "a caption"), ...errorResponses(400, 404) },
   }),
-  { cache: "none" },
+  { security: ["app"], cache: "none" },
 );
 
 const create = withProperties(
@@ -52,11 +49,10 @@ const create = withProperties(
     description:
       `${APP} A user token is required. \`origin_subtitle_id\` names an original subtitle of a normal video ` +
       "(unknown: 404; a translation: 400); `language` must differ from the original's (400).",
-    middleware: [requireApp, requireUser] as const,
     request: { body: jsonBody(CaptionCreateBody) },
     responses: { 201: jsonResponse(CaptionSuggestionSchema, "the suggestion"), ...errorResponses(400, 401, 404, 413) },
   }),
-  { writeLimit: "suggestions" },
+  { security: ["app", "user"], writeLimit: "suggestions" },
 );
 
 const languages = withProperties(
@@ -68,14 +64,13 @@ const languages = withProperties(
       `${APP} Origin languages with the number of original subtitles in each, most first: ` +
       `\`[{"language": "ko", "count": 123}]\`. Counted over the whole catalogue's visible videos ` +
       "and kept current as subtitles change.",
-    middleware: [requireApp] as const,
     request: {},
     responses: { 200: jsonResponse(LanguageCountsSchema, "languages and counts"), ...errorResponses(400) },
   }),
-  { cache: "none" },
+  { security: ["app"], cache: "none" },
 );
 
-export const captionsRouter = createRouter()
+export const captionsRouter = routeGroup()
   .openapi(random, async (c) => {
     const { from, to } = languagePair(c.req.valid("query"));
     const caption = await randomCaption(depsOf(c), from, to);

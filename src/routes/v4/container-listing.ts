@@ -4,7 +4,7 @@ import type { ContainerDoc } from "../../db/schema";
 import { LISTING_FILTERS } from "../../domain/facets";
 import { formatId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
@@ -139,7 +139,7 @@ async function listContainers(c: Context<AppEnv>, q: ListingQuery, pathType?: Co
   );
 }
 
-export const containerListingRouter = createRouter()
+export const containerListingRouter = routeGroup()
   .openapi(list, async (c) => c.json(await listContainers(c, c.req.valid("query")), 200))
   .openapi(all, async (c) => {
     const rows = await allContainersAlphabetically(depsOf(c));
@@ -155,4 +155,4 @@ export const containerListingRouter = createRouter()
 
 /** Under a pseudo-type prefix (`/v4/films`, `/v4/series`, ...): the listing of that type. */
 export const pseudoListingRouter = (type: ContainerType) =>
-  createRouter().openapi(pseudoList(type), async (c) => c.json(await listContainers(c, c.req.valid("query"), type), 200));
+  routeGroup().openapi(pseudoList(type), async (c) => c.json(await listContainers(c, c.req.valid("query"), type), 200));

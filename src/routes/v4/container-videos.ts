@@ -4,7 +4,7 @@ import { ApiError } from "../../lib/errors";
 import { missingUser } from "../../middleware/session";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
@@ -86,7 +86,7 @@ type ChildrenContext = Context<AppEnv, string, { out: { param: { container_id: s
 export const containerVideosRouter = (type?: ContainerType) => {
   const children = (videoType: VideoType) => async (c: ChildrenContext) =>
     c.json(await listVideos(c, c.req.valid("param").container_id, c.req.valid("query"), { containerType: type, pathType: videoType }), 200);
-  return createRouter()
+  return routeGroup({ tag: "videos" })
     .openapi(videosRoute(type), async (c) =>
       c.json(await listVideos(c, c.req.valid("param").container_id, c.req.valid("query"), { containerType: type }), 200),
     )

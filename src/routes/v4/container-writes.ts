@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { parseId } from "../../lib/ids";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
-import { requireStaff, requireUser } from "../../middleware/session";
 import { manageableContainer } from "../../services/catalogue";
 import { startContainerDelete } from "../../jobs/container-delete";
 import { signingApplicationId } from "../../jobs/enqueue";
@@ -26,11 +25,10 @@ const create = withProperties(
       "Staff only (no token 401/4500, anyone else 403/5403). `titles.en` is required. Genres come from the " +
       "general set for films, series and news and from the music set for artists; a genre of the wrong set is a " +
       "400 naming `genres`. Unknown fields are refused (400). Answers 201 with the container.",
-    middleware: [requireStaff] as const,
     request: { body: jsonBody(ContainerCreateBody) },
     responses: { 201: jsonResponse(ContainerSchema, "the new container"), ...errorResponses(400, 401, 403, 413) },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["staff"], writeLimit: "catalogue" },
 );
 
 const update = withProperties(
@@ -44,11 +42,10 @@ const update = withProperties(
       "`managers`, `licenses` and the flags `hosted` and `licensed` are staff only (403 naming them). Titles and " +
       "descriptions change through their own endpoints (400 naming `titles`/`descriptions`). A new `type` must fit " +
       "the container's videos (400 naming `type`) and genres.",
-    middleware: [requireUser] as const,
     request: { params: idParam("container_id", "50c"), body: jsonBody(ContainerUpdateBody) },
     responses: { 200: jsonResponse(ContainerSchema, "the container as edited"), ...errorResponses(400, 401, 403, 404, 413) },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["user"], writeLimit: "catalogue" },
 );
 
 const remove = withProperties(
@@ -62,7 +59,6 @@ const remove = withProperties(
       `takes more than ${CONTAINER_DELETE_SYNC_ROWS} rows with it (videos, segments, subtitles, timed comments, ` +
       "subtitle histories) is hidden at once (state `blocked`) and answered 202 with a `container-delete` job " +
       "that removes it in chunks; smaller ones are deleted in the request (204).",
-    middleware: [requireStaff] as const,
     request: { params: idParam("container_id", "50c") },
     responses: {
       202: jsonResponse(JobEnvelope, "the container is hidden; the queued container-delete job removes it"),
@@ -70,10 +66,10 @@ const remove = withProperties(
       ...errorResponses(401, 403, 404),
     },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["staff"], writeLimit: "catalogue" },
 );
 
-export const containerWritesRouter = createRouter()
+export const containerWritesRouter = routeGroup()
   .openapi(create, async (c) => {
     const container = await createContainer(depsOf(c), c.req.valid("json"));
     return c.json(containerView(container, viewContext(c)), 201);

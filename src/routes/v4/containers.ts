@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
@@ -31,7 +31,7 @@ const readOne = (type?: ContainerType) =>
   );
 
 export const containersRouter = (type?: ContainerType) =>
-  createRouter().openapi(readOne(type), async (c) => {
+  routeGroup().openapi(readOne(type), async (c) => {
     const container = await visibleContainer(depsOf(c), c.get("user"), parseId(c.req.valid("param").container_id, "c"));
     if (type && container.type !== type) throw ApiError.notFound();
     return c.json(containerView(container, viewContext(c)), 200);

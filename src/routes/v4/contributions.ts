@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { parseId } from "../../lib/ids";
 import { paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
@@ -71,7 +71,7 @@ const contributors = (alias: boolean) =>
   );
 
 /** Under `/v4/users`. */
-export const userContributionsRouter = createRouter()
+export const userContributionsRouter = routeGroup({ tag: "contributions" })
   .openapi(userContributions, async (c) => {
     const userId = parseId(c.req.valid("param").user_id, "u");
     const q = c.req.valid("query");
@@ -90,7 +90,7 @@ export const userContributionsRouter = createRouter()
 
 /** Under `/v4/container`, and under `/v4/containers` as its alias. */
 export const containerContributionsRouter = (alias = false) =>
-  createRouter().openapi(contributors(alias), async (c) => {
+  routeGroup({ tag: "contributions" }).openapi(contributors(alias), async (c) => {
     const containerId = parseId(c.req.valid("param").container_id, "c");
     const q = c.req.valid("query");
     const p = paging(q);

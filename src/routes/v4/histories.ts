@@ -3,11 +3,9 @@ import { cursorField } from "../../lib/cursor";
 import { ApiError } from "../../lib/errors";
 import { parseId, tryParseId } from "../../lib/ids";
 import { listEnvelope, pagingQuery, paging } from "../../lib/paging";
-import { alsoAsGet, createRouter } from "../../lib/router";
+import { alsoAsGet, routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
-import { requireOfficialApp } from "../../middleware/application";
-import { requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
 import { requireHistoryReader, userHistoryPage, type HistoryFilter } from "../../services/histories";
 import { historyView } from "../../views/localisation";
@@ -27,7 +25,6 @@ const list = alsoAsGet(
         "next page at any depth, past the paging ceiling; not with `page`. Official applications only (`app=` missing 400, another application 403); " +
         "the user themself or staff: no token 401/4500, another user's token 403/5403, an unknown user 404 (staff). " +
         "Also served as GET with the filters in the query, as the v4 gem reads it.",
-      middleware: [requireOfficialApp, requireUser] as const,
       request: {
         params: idParam("user_id", DEMO_IDS.user),
         query: z.object({ ...pagingQuery, cursor: cursorField }),
@@ -38,11 +35,16 @@ const list = alsoAsGet(
         ...errorResponses(400, 401, 403, 404, 413),
       },
     }),
-    { cache: "user", writeLimit: null, noWriteLimitBecause: "a read: its filters come in a JSON body, as the interface has it" },
+    {
+      security: ["officialApp", "user"],
+      cache: "user",
+      writeLimit: null,
+      noWriteLimitBecause: "a read: its filters come in a JSON body, as the interface has it",
+    },
   ),
 );
 
-export const historiesRouter = createRouter().openapi(list, async (c) => {
+export const historiesRouter = routeGroup({ tag: "subtitle_histories" }).openapi(list, async (c) => {
   const deps = depsOf(c);
   const userId = parseId(c.req.valid("param").user_id, "u");
   await requireHistoryReader(deps, c.get("user")!, userId);

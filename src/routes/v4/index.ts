@@ -2,6 +2,7 @@ import { createRouter } from "../../lib/router";
 import { resolveApplication } from "../../middleware/application";
 import { loadUser } from "../../middleware/session";
 import { limitWrites } from "../../middleware/write-limits";
+import { resourceRouter } from "../router";
 import { captionsRouter } from "./captions";
 import { containerListingRouter, pseudoListingRouter } from "./container-listing";
 import { containerVideosRouter } from "./container-videos";
@@ -31,70 +32,79 @@ import { videoCreateRouter, videoWritesRouter } from "./video-writes";
 import { videosRouter } from "./videos";
 import { webhooksRouter } from "./webhooks";
 
+/** A v4 read takes a user's token when there is one: it widens what is seen. Routes that need more say so. */
+const v4 = (tag: string) => ({ tag, security: "optionalUser" }) as const;
+
+/** The pseudo-type prefixes: the listing, a container and its videos, kept to containers of that type. */
+const pseudoType = (type: "film" | "series" | "news" | "artist") =>
+  resourceRouter(v4("containers"), pseudoListingRouter(type), containersRouter(type), containerVideosRouter(type));
+
 /**
- * Every /v4 route, each router under the prefix of its resource (docs/decisions.md, "Route layout"); the calling
- * application and the user (when a token is sent) are resolved first. Within a prefix, a router with literal paths
- * (`/all`, `/import_srt`) comes before one whose parameter would also match them.
+ * Every /v4 route, one router per resource prefix (docs/decisions.md, "Route layout"); the calling application and
+ * the user (when a token is sent) are resolved first. Each router registers a literal segment before a parameter
+ * (`/all` before `/{container_id}`) whatever order its groups come in.
  */
 export const v4Router = createRouter();
 v4Router.use("/v4/*", resolveApplication, loadUser, limitWrites);
 
 v4Router
-  .route("/v4/containers", containerListingRouter) // "/", "/all", "/genres": before "/{container_id}"
-  .route("/v4/containers", containerWritesRouter)
-  .route("/v4/containers", containersRouter())
-  .route("/v4/containers", containerVideosRouter())
-  .route("/v4/containers", videoCreateRouter)
-  .route("/v4/containers", containerTitlesRouter)
-  .route("/v4/containers", containerContributionsRouter(true))
-  .route("/v4/containers", containerSubtitleReportsRouter)
-  .route("/v4/container", containerContributionsRouter());
-
-// The pseudo-type prefixes: the listing, a container and its videos, kept to containers of that type.
-v4Router
-  .route("/v4/films", pseudoListingRouter("film"))
-  .route("/v4/films", containersRouter("film"))
-  .route("/v4/films", containerVideosRouter("film"))
-  .route("/v4/series", pseudoListingRouter("series"))
-  .route("/v4/series", containersRouter("series"))
-  .route("/v4/series", containerVideosRouter("series"))
-  .route("/v4/news", pseudoListingRouter("news"))
-  .route("/v4/news", containersRouter("news"))
-  .route("/v4/news", containerVideosRouter("news"))
-  .route("/v4/artists", pseudoListingRouter("artist"))
-  .route("/v4/artists", containersRouter("artist"))
-  .route("/v4/artists", containerVideosRouter("artist"));
-
-v4Router
-  .route("/v4/videos", subtitlesRouter) // "/{video_id}/subtitles/import_srt" before "/{video_id}/subtitles/{file}"
-  .route("/v4/videos", subtitleTracksRouter)
-  .route("/v4/videos", subtitleVersionsRouter)
-  .route("/v4/videos", subtitleEditsRouter)
-  .route("/v4/videos", videosRouter)
-  .route("/v4/videos", videoWritesRouter)
-  .route("/v4/videos", videoTitlesRouter)
-  .route("/v4/videos", timedCommentsRouter)
-  .route("/v4/videos", playbackAnswerRouter("/{video_id}/playback_streams"))
-  .route("/v4/videos", playbackStreamWritesRouter)
-  .route("/v4/videos", playbackGrantsRouter)
-  .route("/v4/episodes", episodeTimedCommentsRouter)
-  .route("/v4/subtitle_completions", subtitleCompletionsRouter)
-  .route("/v4/subtitle_reports", subtitleReportsRouter)
-  .route("/v4/tranlslations", translationsRouter())
-  .route("/v4/translations", translationsRouter(true))
-  .route("/v4/captions", captionsRouter)
-  .route("/v4/captions", captionApplyRouter);
-
-v4Router
-  .route("/v4/users", usersRouter)
-  .route("/v4/users", userContributionsRouter)
-  .route("/v4/users", historiesRouter)
-  .route("/v4/users", markersRouter)
-  .route("/v4/users", subscriptionsRouter)
-  .route("/v4/users", userNotificationsRouter)
-  .route("/v4/users", threadsRouter)
-  .route("/v4/notifications", notificationsRouter)
-  .route("/v4/lists", listsRouter)
-  .route("/v4/jobs", jobsRouter)
-  .route("/v4/search", searchRouter)
-  .route("/v4/webhooks", webhooksRouter); // "/events" before "/{webhook_id}", inside the router
+  .route(
+    "/v4/containers",
+    resourceRouter(
+      v4("containers"),
+      containerListingRouter,
+      containerWritesRouter,
+      containersRouter(),
+      containerVideosRouter(),
+      videoCreateRouter,
+      containerTitlesRouter,
+      containerContributionsRouter(true),
+      containerSubtitleReportsRouter,
+    ),
+  )
+  .route("/v4/container", resourceRouter(v4("containers"), containerContributionsRouter()))
+  .route("/v4/films", pseudoType("film"))
+  .route("/v4/series", pseudoType("series"))
+  .route("/v4/news", pseudoType("news"))
+  .route("/v4/artists", pseudoType("artist"))
+  .route(
+    "/v4/videos",
+    resourceRouter(
+      v4("videos"),
+      subtitlesRouter,
+      subtitleTracksRouter,
+      subtitleVersionsRouter,
+      subtitleEditsRouter,
+      videosRouter,
+      videoWritesRouter,
+      videoTitlesRouter,
+      timedCommentsRouter,
+      playbackAnswerRouter("/{video_id}/playback_streams"),
+      playbackStreamWritesRouter,
+      playbackGrantsRouter,
+    ),
+  )
+  .route("/v4/episodes", resourceRouter(v4("timed_comments"), episodeTimedCommentsRouter))
+  .route("/v4/subtitle_completions", resourceRouter(v4("subtitles"), subtitleCompletionsRouter))
+  .route("/v4/subtitle_reports", resourceRouter(v4("subtitle_reports"), subtitleReportsRouter))
+  .route("/v4/tranlslations", resourceRouter(v4("translations"), translationsRouter()))
+  .route("/v4/translations", resourceRouter(v4("translations"), translationsRouter(true)))
+  .route("/v4/captions", resourceRouter(v4("captions"), captionsRouter, captionApplyRouter))
+  .route(
+    "/v4/users",
+    resourceRouter(
+      v4("users"),
+      usersRouter,
+      userContributionsRouter,
+      historiesRouter,
+      markersRouter,
+      subscriptionsRouter,
+      userNotificationsRouter,
+      threadsRouter,
+    ),
+  )
+  .route("/v4/notifications", resourceRouter(v4("notifications"), notificationsRouter))
+  .route("/v4/lists", resourceRouter(v4("lists"), listsRouter))
+  .route("/v4/jobs", resourceRouter(v4("jobs"), jobsRouter))
+  .route("/v4/search", resourceRouter(v4("search"), searchRouter))
+  .route("/v4/webhooks", resourceRouter(v4("webhooks"), webhooksRouter));

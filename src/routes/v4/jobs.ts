@@ -3,10 +3,9 @@ import { jobTypes, type JobType } from "../../jobs";
 import { retryJob } from "../../jobs/retry";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
-import { requireStaff, requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
 import { jobPage, readableJob } from "../../services/jobs";
 import { jobView } from "../../views/job";
@@ -20,11 +19,10 @@ const read = withProperties(
     path: "/{job_id}",
     summary: "Status, progress and result of a queued job",
     description: "Visible to the user who started the job and to staff.",
-    middleware: [requireUser] as const,
     request: { params: JobParams },
     responses: { 200: jsonResponse(JobEnvelope, "the job"), ...errorResponses(401, 404) },
   }),
-  { cache: "user" },
+  { security: ["user"], cache: "user" },
 );
 
 const list = withProperties(
@@ -37,11 +35,10 @@ const list = withProperties(
       "id); each item is the job as `GET /v4/jobs/<id>.json` shows it. Filters, any together: `status`, `type`, " +
       "`created_after` (inclusive) and `created_before` (exclusive), each time ISO 8601 or unix seconds; an unknown " +
       "value is 400 naming its field. Paged like every v4 list, up to the paging ceiling.",
-    middleware: [requireStaff] as const,
     request: { query: JobListQuery },
     responses: { 200: jsonResponse(JobList, "the v4 list envelope of jobs"), ...errorResponses(400, 401, 403) },
   }),
-  { cache: "user" },
+  { security: ["staff"], cache: "user" },
 );
 
 const retry = withProperties(
@@ -56,7 +53,6 @@ const retry = withProperties(
       "started it hears the new outcome. Answers 202 with the queued job. 409 (vcode 5409) for a job that is not " +
       "`failed` (the message names its state: a second retry finds it `queued` or further on), of a type no longer " +
       "run, or whose upload was deleted when it failed (start that work again instead). An unknown job is 404.",
-    middleware: [requireStaff] as const,
     request: { params: JobParams },
     responses: {
       202: jsonResponse(JobEnvelope, "the job, queued again"),
@@ -64,7 +60,7 @@ const retry = withProperties(
       409: { ...errorResponses(409)[409], description: "the job is not failed, or cannot run again (vcode 5409)" },
     },
   }),
-  { writeLimit: "catalogue" },
+  { tag: "retry", security: ["staff"], writeLimit: "catalogue" },
 );
 
 type Job = Awaited<ReturnType<typeof readableJob>>;
@@ -72,7 +68,7 @@ type Job = Awaited<ReturnType<typeof readableJob>>;
 /** A stored row holds only registry names: enqueue writes them from a definition. */
 const viewOf = (job: Job, origin: string) => jobView({ ...job, type: job.type as JobType }, origin);
 
-export const jobsRouter = createRouter()
+export const jobsRouter = routeGroup()
   .openapi(list, async (c) => {
     const q = c.req.valid("query");
     const p = paging(q);

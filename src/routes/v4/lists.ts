@@ -5,13 +5,12 @@ import { startListEdit } from "../../jobs/list-edit";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { depsOf } from "../../services/deps";
 import { MAX_LIST_ITEMS, createList, editableList, itemWireId, readList } from "../../services/lists";
-import { requireStaff } from "../../middleware/session";
 import { jobView } from "../../views/job";
 import { listDetailsView, listItemView, listView } from "../../views/list";
 import { DEMO_IDS, idParam } from "./contracts/catalogue";
@@ -43,11 +42,10 @@ const create = withProperties(
     method: "post",
     path: "/",
     summary: "Create a list (staff)",
-    middleware: [requireStaff] as const,
     request: { body: jsonBody(ListCreateBody) },
     responses: { 201: jsonResponse(ListSchema, "the new, empty list"), ...errorResponses(400, 401, 403, 413) },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["staff"], writeLimit: "catalogue" },
 );
 
 const edit = withProperties(
@@ -60,17 +58,16 @@ const edit = withProperties(
       `Up to ${MAX_LIST_ITEMS} ids of videos and containers. Answers 202 with a \`list-edit\` job; ` +
       "`GET /v4/jobs/<id>.json` shows its progress and result `{list_id, items, skipped: [{id, reason}]}` " +
       "(reasons: `malformed`, `not found`, `not normal`, `duplicate`).",
-    middleware: [requireStaff] as const,
     request: { params: idParam("list_id", "1l"), body: jsonBody(ListEditBody) },
     responses: {
       202: jsonResponse(JobEnvelope, "the queued list-edit job"),
       ...errorResponses(400, 401, 403, 404, 409, 413),
     },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["staff"], writeLimit: "catalogue" },
 );
 
-export const listsRouter = createRouter()
+export const listsRouter = routeGroup()
   .openapi(read, async (c) => {
     const deps = depsOf(c);
     const listId = parseId(c.req.valid("param").list_id, "l");

@@ -1,9 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
-import { ownerOnly } from "../../middleware/user-scope";
 import { follow, unfollow } from "../../services/follows";
 import { followItemView } from "../../views/community";
 import { followPageBody } from "./follow-page";
@@ -21,14 +20,13 @@ const list = withProperties(
       `${GUARD} Items are the full container and video objects plus \`marked_at\`; items deleted or no longer in the ` +
       'normal state are left out of their page. `only_count=true` answers `{"count": N}`, the number of markers ' +
       "(items left out of pages included), from a per-user counter.",
-    middleware: [ownerOnly] as const,
     request: { params: UserParams, query: FollowListQuery },
     responses: {
       200: jsonResponse(z.union([MarkerList, CountSchema]), 'the list envelope, or `{"count": N}` with `only_count=true`'),
       ...errorResponses(400, 401, 403, 404),
     },
   }),
-  { cache: "user" },
+  { security: ["owner"], cache: "user" },
 );
 
 const create = withProperties(
@@ -40,7 +38,6 @@ const create = withProperties(
       `${GUARD} Body \`{"resource_id": "12v"}\`: the resource must exist and be in the normal state (a video's ` +
       "container too), else 404 naming `resource_id`; a malformed id or an unknown field is 400. Marking twice is " +
       "harmless: 201 the first time, 200 afterwards (the first `marked_at` stays).",
-    middleware: [ownerOnly] as const,
     request: { params: UserParams, body: jsonBody(FollowBody("mark")) },
     responses: {
       201: jsonResponse(MarkerItem, "marked"),
@@ -48,7 +45,7 @@ const create = withProperties(
       ...errorResponses(400, 401, 403, 404, 413),
     },
   }),
-  { writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
+  { security: ["owner"], writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
 );
 
 const remove = withProperties(
@@ -57,14 +54,13 @@ const remove = withProperties(
     path: "/{user_id}/markers/{resource_id}",
     summary: "Remove a marker",
     description: `${GUARD} 404 when the user has not marked it.`,
-    middleware: [ownerOnly] as const,
     request: { params: FollowParams },
     responses: { 204: { description: "removed" }, ...errorResponses(401, 403, 404) },
   }),
-  { writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
+  { security: ["owner"], writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
 );
 
-export const markersRouter = createRouter()
+export const markersRouter = routeGroup({ tag: "markers" })
   .openapi(list, async (c) => {
     const body = await followPageBody(c, "markers", "marked_at", c.req.valid("query"));
     return c.json(body, 200);

@@ -4,12 +4,10 @@ import { createMiddleware } from "hono/factory";
 import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
-import { requireUser } from "../../middleware/session";
-import { ownerOnly } from "../../middleware/user-scope";
 import { signingApplicationId } from "../../jobs/enqueue";
 import { startNotificationFanout } from "../../jobs/notification-fanout";
 import { depsOf } from "../../services/deps";
@@ -59,11 +57,11 @@ const create = withProperties(
     path: "/{user_id}/notifications",
     summary: "Notify a container's subscribers (its managers; a queued job)",
     description: createDescription,
-    middleware: [ownerOnly, senderItself] as const,
+    middleware: [senderItself] as const,
     request: { params: userParam, query: NotificationCreateQuery, body: jsonBody(NotificationCreateBody) },
     responses: { 202: JobAccepted, ...errorResponses(400, 401, 403, 404, 413) },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["owner"], writeLimit: "catalogue" },
 );
 
 const createAlias = withProperties(
@@ -72,11 +70,10 @@ const createAlias = withProperties(
     path: "/",
     summary: "Notify a container's subscribers, as the token's user (alias)",
     description: createDescription,
-    middleware: [requireUser] as const,
     request: { query: NotificationCreateQuery, body: jsonBody(NotificationCreateBody) },
     responses: { 202: JobAccepted, ...errorResponses(400, 401, 403, 404, 413) },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["user"], writeLimit: "catalogue" },
 );
 
 const inboxResponses = {
@@ -94,11 +91,10 @@ const inbox = withProperties(
     path: "/{user_id}/notifications",
     summary: "A user's notifications (the user or staff)",
     description: inboxDescription,
-    middleware: [ownerOnly] as const,
     request: { params: userParam, query: InboxQuery },
     responses: inboxResponses,
   }),
-  { cache: "user" },
+  { security: ["owner"], cache: "user" },
 );
 
 const inboxAlias = withProperties(
@@ -107,11 +103,10 @@ const inboxAlias = withProperties(
     path: "/",
     summary: "The token's user's notifications (alias)",
     description: inboxDescription,
-    middleware: [requireUser] as const,
     request: { query: InboxQuery },
     responses: inboxResponses,
   }),
-  { cache: "user" },
+  { security: ["user"], cache: "user" },
 );
 
 const readOne = withProperties(
@@ -119,11 +114,10 @@ const readOne = withProperties(
     method: "get",
     path: "/{user_id}/notifications/{notification_id}",
     summary: "One notification (the user or staff); reading does not change the read flag",
-    middleware: [ownerOnly] as const,
     request: { params: notificationParams },
     responses: { 200: jsonResponse(NotificationSchema, "the notification"), ...errorResponses(401, 403, 404) },
   }),
-  { cache: "user" },
+  { security: ["owner"], cache: "user" },
 );
 
 const mark = withProperties(
@@ -132,11 +126,10 @@ const mark = withProperties(
     path: "/{user_id}/notifications/{notification_id}",
     summary: "Mark a notification read (`unread=false`) or unread (`unread=true`) (the user or staff)",
     description: "Idempotent: marking a read notification read again changes nothing. Another user's id is 404.",
-    middleware: [ownerOnly] as const,
     request: { params: notificationParams, query: MarkQuery },
     responses: { 200: jsonResponse(NotificationSchema, "the notification"), ...errorResponses(400, 401, 403, 404) },
   }),
-  { writeLimit: null, noWriteLimitBecause: "marks the caller's own notification read" },
+  { security: ["owner"], writeLimit: null, noWriteLimitBecause: "marks the caller's own notification read" },
 );
 
 const remove = withProperties(
@@ -144,11 +137,10 @@ const remove = withProperties(
     method: "delete",
     path: "/{user_id}/notifications/{notification_id}",
     summary: "Delete a notification (the user or staff)",
-    middleware: [ownerOnly] as const,
     request: { params: notificationParams },
     responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
   }),
-  { writeLimit: null, noWriteLimitBecause: "deletes the caller's own notification" },
+  { security: ["owner"], writeLimit: null, noWriteLimitBecause: "deletes the caller's own notification" },
 );
 
 type Created = { container_id: string };
@@ -182,7 +174,7 @@ const viewOne = (c: Context<AppEnv>, found: Awaited<ReturnType<typeof readNotifi
   notificationView(found.row, found.refs, viewContext(c));
 
 /** Under `/v4/users`: a user's own notifications. */
-export const userNotificationsRouter = createRouter()
+export const userNotificationsRouter = routeGroup({ tag: "notifications" })
   .openapi(create, async (c) => {
     const body = await send(c, c.get("user")!, c.req.valid("query"), c.req.valid("json").content);
     return c.json(body, 202);
@@ -204,7 +196,7 @@ export const userNotificationsRouter = createRouter()
   });
 
 /** Under `/v4/notifications`: the same for the token's user, without naming them. */
-export const notificationsRouter = createRouter()
+export const notificationsRouter = routeGroup()
   .openapi(createAlias, async (c) => {
     const body = await send(c, c.get("user")!, c.req.valid("query"), c.req.valid("json").content);
     return c.json(body, 202);

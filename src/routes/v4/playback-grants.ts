@@ -3,7 +3,7 @@ import { MANIFEST_MEDIA_TYPE, parseManifestFile } from "../../domain/playback";
 import { ApiError } from "../../lib/errors";
 import { ifNoneMatchHits } from "../../lib/etag";
 import { parseId, tryParseId } from "../../lib/ids";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses } from "../../lib/schemas";
 import { viewerRegion } from "../../lib/view-context";
@@ -54,7 +54,7 @@ const manifest = withProperties(
       ...refusedResponse("the grant is refused: `reason` says why, `details` names `stream_id`"),
     },
   }),
-  { cache: "user", grantOnly: true },
+  { ownExtension: true, cache: "user", grantOnly: true },
 );
 
 const authSubtitles = withProperties(
@@ -81,11 +81,11 @@ const authSubtitles = withProperties(
       ...refusedResponse("the grant is refused: `reason` says why, `details` names `stream_id`"),
     },
   }),
-  { cache: "user", grantOnly: true },
+  { ownExtension: true, cache: "user", grantOnly: true },
 );
 
 /** Under `/v4/videos`. */
-export const playbackGrantsRouter = createRouter()
+export const playbackGrantsRouter = routeGroup()
   .openapi(manifest, async (c) => {
     const { video_id, file } = c.req.valid("param");
     const videoId = parseId(video_id, "v");

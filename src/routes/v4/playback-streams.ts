@@ -1,12 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { parseId } from "../../lib/ids";
 import { GRANT_TTL_SECONDS } from "../../lib/playback-grant";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext, viewerRegion } from "../../lib/view-context";
-import { requireOfficialApp } from "../../middleware/application";
-import { requireUser, viewerToken } from "../../middleware/session";
+import { viewerToken } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
 import { playbackStreams, registerStream, removeStream, replaceStream } from "../../services/playback-streams";
 import { streamView, streamsAnswerView } from "../../views/playback-stream";
@@ -41,11 +40,10 @@ const register = withProperties(
     path: "/{video_id}/playback_streams",
     summary: "Register a playback stream of a video (staff and the container's managers)",
     description: `${WHO} ${BODY} Answers 201 with the stream.`,
-    middleware: [requireOfficialApp, requireUser] as const,
     request: { params: idParam("video_id", "1v"), body: jsonBody(PlaybackStreamBody) },
     responses: { 201: jsonResponse(PlaybackStreamSchema, "the new stream"), ...errorResponses(400, 401, 403, 404, 413) },
   }),
-  { writeLimit: "catalogue", bodyLimit: STREAM_BODY_LIMIT },
+  { security: ["officialApp", "user"], writeLimit: "catalogue", bodyLimit: STREAM_BODY_LIMIT },
 );
 
 const replace = withProperties(
@@ -55,11 +53,10 @@ const replace = withProperties(
     path: "/{video_id}/playback_streams/{playback_stream_id}",
     summary: "Replace a playback stream (staff and the container's managers)",
     description: `${WHO} ${BODY} Every field is replaced; a kept manifest no stream uses any more is deleted.`,
-    middleware: [requireOfficialApp, requireUser] as const,
     request: { params: streamParams, body: jsonBody(PlaybackStreamBody) },
     responses: { 200: jsonResponse(PlaybackStreamSchema, "the stream as replaced"), ...errorResponses(400, 401, 403, 404, 413) },
   }),
-  { writeLimit: "catalogue", bodyLimit: STREAM_BODY_LIMIT },
+  { security: ["officialApp", "user"], writeLimit: "catalogue", bodyLimit: STREAM_BODY_LIMIT },
 );
 
 const remove = withProperties(
@@ -69,15 +66,14 @@ const remove = withProperties(
     path: "/{video_id}/playback_streams/{playback_stream_id}",
     summary: "Remove a playback stream (staff and the container's managers)",
     description: `${WHO} A kept manifest no stream uses any more is deleted.`,
-    middleware: [requireOfficialApp, requireUser] as const,
     request: { params: streamParams },
     responses: { 204: { description: "removed" }, ...errorResponses(401, 403, 404) },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["officialApp", "user"], writeLimit: "catalogue" },
 );
 
 /** Under `/v4/videos`. */
-export const playbackStreamWritesRouter = createRouter()
+export const playbackStreamWritesRouter = routeGroup({ tag: "playback_streams" })
   .openapi(register, async (c) => {
     const videoId = parseId(c.req.valid("param").video_id, "v");
     const stream = await registerStream(depsOf(c), c.get("user")!, videoId, c.req.valid("json"));
@@ -121,7 +117,6 @@ export function playbackAnswerRouter(path: "/{video_id}/playback_streams" | "/{v
           ? "A video's playback streams and a playback grant (yt-dlp's path; the same as /v4/videos/<id>/playback_streams.json)"
           : "A video's playback streams and a playback grant (official applications)",
       description: ANSWER,
-      middleware: [requireOfficialApp] as const,
       request: { params: idParam("video_id", "1v"), query: PlaybackStreamsQuery },
       responses: {
         200: jsonResponse(PlaybackStreamsAnswer, "the streams and the grant"),
@@ -129,9 +124,9 @@ export function playbackAnswerRouter(path: "/{video_id}/playback_streams" | "/{v
         ...refusedResponse("not an official application (vcode 5403), or refused by the licence: `reason` and `blocking`"),
       },
     }),
-    { cache: "user", sessionInBatch: true },
+    { security: ["officialApp"], cache: "user", sessionInBatch: true },
   );
-  return createRouter().openapi(route, async (c) => {
+  return routeGroup({ tag: "playback_streams" }).openapi(route, async (c) => {
     const videoId = parseId(c.req.valid("param").video_id, "v");
     const caller = {
       user: c.get("user"),

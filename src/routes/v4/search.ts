@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { SEARCH_MAX_WORDS } from "../../domain/search";
 import { ApiError } from "../../lib/errors";
 import { listEnvelope, paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
@@ -45,7 +45,7 @@ function termOf(q: SearchParams) {
   return { term, field: q.term !== undefined ? "term" : "q", short: false };
 }
 
-export const searchRouter = createRouter().openapi(searchRoute, async (c) => {
+export const searchRouter = routeGroup().openapi(searchRoute, async (c) => {
   const q = c.req.valid("query");
   const { term, field, short } = termOf(q);
   const p = paging(q);

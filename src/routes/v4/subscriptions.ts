@@ -1,10 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
-import { requireOfficialApp } from "../../middleware/application";
-import { ownerOnly } from "../../middleware/user-scope";
 import { MAX_SUBSCRIPTIONS, allSubscriptionIds, follow, unfollow } from "../../services/follows";
 import { followItemView } from "../../views/community";
 import { followPageBody } from "./follow-page";
@@ -34,7 +32,6 @@ const list = withProperties(
       `(\`["12c", "40v"]\`), newest first and unpaged; a user holds at most ${MAX_SUBSCRIPTIONS} subscriptions. ` +
       '`only_count=true` answers `{"count": N}`, the number of subscriptions, from a per-user counter (with ' +
       "`ids=true` as well: 400 naming `only_count`).",
-    middleware: [requireOfficialApp, ownerOnly] as const,
     request: { params: UserParams, query: SubscriptionListQuery },
     responses: {
       200: jsonResponse(
@@ -44,7 +41,7 @@ const list = withProperties(
       ...errorResponses(400, 401, 403, 404),
     },
   }),
-  { cache: "user" },
+  { security: ["officialApp", "owner"], cache: "user" },
 );
 
 const create = withProperties(
@@ -57,7 +54,6 @@ const create = withProperties(
       "`resource_id`; a malformed id or an unknown field is 400. Subscribing twice is harmless: 201 the first time, " +
       `200 afterwards (the first \`subscribed_at\` stays). At most ${MAX_SUBSCRIPTIONS} subscriptions per user: ` +
       "one more is 400 naming `resource_id`.",
-    middleware: [requireOfficialApp, ownerOnly] as const,
     request: { params: UserParams, body: jsonBody(FollowBody("subscribe to")) },
     responses: {
       201: jsonResponse(SubscriptionItem, "subscribed"),
@@ -65,7 +61,7 @@ const create = withProperties(
       ...errorResponses(400, 401, 403, 404, 413),
     },
   }),
-  { writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
+  { security: ["officialApp", "owner"], writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
 );
 
 const remove = withProperties(
@@ -74,14 +70,13 @@ const remove = withProperties(
     path: "/{user_id}/subscriptions/{resource_id}",
     summary: "Unsubscribe",
     description: `${GUARD} 404 when the user is not subscribed to it.`,
-    middleware: [requireOfficialApp, ownerOnly] as const,
     request: { params: FollowParams },
     responses: { 204: { description: "unsubscribed" }, ...errorResponses(400, 401, 403, 404) },
   }),
-  { writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
+  { security: ["officialApp", "owner"], writeLimit: null, noWriteLimitBecause: "a user's own list, bounded by what it holds" },
 );
 
-export const subscriptionsRouter = createRouter()
+export const subscriptionsRouter = routeGroup({ tag: "subscriptions" })
   .openapi(list, async (c) => {
     const db = c.get("db");
     const owner = c.get("owner");

@@ -1,10 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { ApiError } from "../../lib/errors";
-import { requireOfficialApp } from "../../middleware/application";
-import { requireUser } from "../../middleware/session";
 import { completion } from "../../jobs/completion";
 import { enqueue, signingApplicationId } from "../../jobs/enqueue";
 import { depsOf } from "../../services/deps";
@@ -27,11 +25,10 @@ const editRoute = withProperties(
       "the video has no segment there; timings are the video's, shared by every language). The same text changes " +
       "nothing; otherwise a new version (cause `edit`), `subtitles.updated` with cause `edit`, and completions are " +
       "recomputed. 409 while a restore of the track is queued or running.",
-    middleware: [requireOfficialApp, requireUser] as const,
     request: { params: CueParams, body: jsonBody(CueEditBody) },
     responses: { 200: jsonResponse(CueEdited, "the edit"), ...errorResponses(400, 401, 403, 404, 409, 413) },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["officialApp", "user"], writeLimit: "catalogue" },
 );
 
 const deleteRoute = withProperties(
@@ -45,11 +42,10 @@ const deleteRoute = withProperties(
       "version this makes (cause `deletion`, no cues) keeps the text, so it can be restored. `subtitles.updated` with " +
       "cause `deletion`; completions are recomputed. 404 for a language without subtitles, 409 while an import or a " +
       "restore of the track is queued or running.",
-    middleware: [requireOfficialApp, requireUser] as const,
     request: { params: SubtitleFileParams },
     responses: { 200: jsonResponse(TrackDeleted, "the deletion's version"), ...errorResponses(400, 401, 403, 404, 409) },
   }),
-  { writeLimit: "imports" },
+  { ownExtension: true, security: ["officialApp", "user"], writeLimit: "imports" },
 );
 
 const applyRoute = withProperties(
@@ -62,15 +58,14 @@ const applyRoute = withProperties(
       `${WHO} The suggestion's text becomes the cue in its language at the segment of the original subtitle it ` +
       "translates: an edit (a new version with cause `edit`, `subtitles.updated`, completions recomputed), answered as " +
       "the cue edit is. 404 for an unknown suggestion.",
-    middleware: [requireOfficialApp, requireUser] as const,
     request: { params: SuggestionParams },
     responses: { 200: jsonResponse(CueEdited, "the edit"), ...errorResponses(400, 401, 403, 404, 409) },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["officialApp", "user"], writeLimit: "catalogue" },
 );
 
 /** Under `/v4/captions`: suggestions become subtitles here. */
-export const captionApplyRouter = createRouter().openapi(applyRoute, async (c) => {
+export const captionApplyRouter = routeGroup().openapi(applyRoute, async (c) => {
   const raw = c.req.valid("param").suggestion_id;
   if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw ApiError.field("suggestion_id", "a caption suggestion id such as 12");
   const deps = depsOf(c);
@@ -82,7 +77,7 @@ export const captionApplyRouter = createRouter().openapi(applyRoute, async (c) =
 });
 
 /** Under `/v4/videos`. */
-export const subtitleEditsRouter = createRouter()
+export const subtitleEditsRouter = routeGroup()
   .openapi(editRoute, async (c) => {
     const params = c.req.valid("param");
     const t = trackOf(params);

@@ -1,13 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { signingApplicationId } from "../../jobs/enqueue";
 import { startRestore } from "../../jobs/subtitle-restore";
-import { requireOfficialApp } from "../../middleware/application";
-import { requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
 import { reportPage, resolveReport } from "../../services/subtitle-reports";
 import { jobView } from "../../views/job";
@@ -41,14 +39,13 @@ const listRoute = withProperties(
       `${WHO} Newest first. \`status\`: \`open\` (the default), \`resolved\` or \`all\`; \`language\`: only that ` +
       "language's subtitles. Each report shows the subtitle as it was reported (its text then), the reporter, the " +
       "reason, the track's version when reported, and how it was resolved. Paged.",
-    middleware: [requireOfficialApp, requireUser] as const,
     request: { params: ContainerReportsParams, query: ReportListQuery },
     responses: {
       200: jsonResponse(SubtitleReportList, "the v4 list envelope of reports"),
       ...errorResponses(400, 401, 403, 404),
     },
   }),
-  { cache: "user" },
+  { security: ["officialApp", "user"], cache: "user" },
 );
 
 const resolveRoute = withProperties(
@@ -64,7 +61,6 @@ const resolveRoute = withProperties(
       "`subtitle-restore` job, 202 with `job`), then marks it resolved. Who, when and how are recorded. 409 for a " +
       "report already resolved, for a restore with no earlier version kept, and while an import or restore of the " +
       "track is queued or running.",
-    middleware: [requireOfficialApp, requireUser] as const,
     request: { params: ReportParams, body: jsonBody(ResolveBody) },
     responses: {
       200: jsonResponse(ReportResolved, "the resolved report (and the restore's version)"),
@@ -72,11 +68,11 @@ const resolveRoute = withProperties(
       ...errorResponses(400, 401, 403, 404, 409, 413),
     },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["officialApp", "user"], writeLimit: "catalogue" },
 );
 
 /** Under `/v4/containers`. */
-export const containerSubtitleReportsRouter = createRouter().openapi(listRoute, async (c) => {
+export const containerSubtitleReportsRouter = routeGroup({ tag: "subtitle_reports" }).openapi(listRoute, async (c) => {
   const q = c.req.valid("query");
   const p = paging(q);
   const containerId = parseId(c.req.valid("param").container_id, "c");
@@ -94,7 +90,7 @@ export const containerSubtitleReportsRouter = createRouter().openapi(listRoute, 
 });
 
 /** Under `/v4/subtitle_reports`. */
-export const subtitleReportsRouter = createRouter().openapi(resolveRoute, async (c) => {
+export const subtitleReportsRouter = routeGroup().openapi(resolveRoute, async (c) => {
   const deps = depsOf(c);
   const user = c.get("user")!;
   const change = { user, applicationId: signingApplicationId(c) ?? null };

@@ -4,10 +4,9 @@ import { TRACK_EXTENSIONS, type TrackExtension } from "../../domain/subtitles/wr
 import type { TimingChange } from "../../domain/subtitles/timing";
 import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
-import { requireOfficialApp } from "../../middleware/application";
 import { depsOf } from "../../services/deps";
 import { trackFile, trackList, type TrackFile } from "../../services/subtitle-tracks";
 import { SUBTITLE_LANGUAGE_RE } from "../../services/subtitles";
@@ -74,7 +73,6 @@ const trackDownload = withProperties(
       "texts, styling carried as far as the format can; a language without text is a 404. `offset_ms`, `fps_from` and " +
       "`fps_to` change the timing (cues that end before zero are left out). Cached in KV until the subtitles change; " +
       "`ETag` with 304 on `If-None-Match`, `Cache-Control: private, no-cache`, as the `.srt` route.",
-    middleware: [requireOfficialApp] as const,
     request: { params: SubtitleFileParams, query: TimingQuery },
     responses: {
       200: {
@@ -85,7 +83,7 @@ const trackDownload = withProperties(
       ...errorResponses(400, 403, 404),
     },
   }),
-  { cache: "user" },
+  { ownExtension: true, security: ["officialApp"], cache: "user" },
 );
 
 const trackIndex = withProperties(
@@ -94,14 +92,13 @@ const trackIndex = withProperties(
     path: "/{video_id}/subtitle_tracks",
     summary: "The languages of a video's subtitles, with cue counts and completion (official applications)",
     description: "Every language with at least one cue with text, by language code, with the URL of the track in each format.",
-    middleware: [requireOfficialApp] as const,
     request: { params: idParam("video_id", "1v") },
     responses: { 200: jsonResponse(TrackList, "the video's subtitle tracks"), ...errorResponses(400, 403, 404) },
   }),
-  { cache: "user" },
+  { security: ["officialApp"], cache: "user" },
 );
 
-export const subtitleTracksRouter = createRouter()
+export const subtitleTracksRouter = routeGroup({ tag: "subtitle_tracks" })
   .openapi(trackIndex, async (c) => {
     const wireId = c.req.valid("param").video_id;
     const tracks = await trackList(depsOf(c), c.get("user"), parseId(wireId, "v"));

@@ -4,11 +4,9 @@ import { TRACK_EXTENSIONS } from "../../domain/subtitles/write-file";
 import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
 import { lastServedPage, listEnvelope, pageUrl, paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
-import { requireOfficialApp } from "../../middleware/application";
-import { requireUser } from "../../middleware/session";
 import { signingApplicationId } from "../../jobs/enqueue";
 import { startRestore } from "../../jobs/subtitle-restore";
 import { depsOf } from "../../services/deps";
@@ -57,11 +55,10 @@ const list = withProperties(
       `${OFFICIAL} Every import, edit, restore and deletion of the language made one (identical content makes none); ` +
       "each with its number, author, signing application, cause, time, cue count, completion after the change and content " +
       'hash. Versions are kept 90 days, then the newest 50 per track (docs/api.md, "Subtitle versions and reports"). Paged.',
-    middleware: [requireOfficialApp] as const,
     request: { params: TrackParams, query: VersionListQuery },
     responses: { 200: jsonResponse(VersionList, "the v4 list envelope of versions"), ...errorResponses(400, 403, 404) },
   }),
-  { cache: "user" },
+  { security: ["officialApp"], cache: "user" },
 );
 
 const file = withProperties(
@@ -73,7 +70,6 @@ const file = withProperties(
     description:
       `${OFFICIAL} \`file\` is \`<number>.<ext>\` with \`ext\` one of ${EXTENSIONS}, written by the same writers as the ` +
       "track; `offset_ms`, `fps_from` and `fps_to` as there. A version never changes: its ETag is its content hash.",
-    middleware: [requireOfficialApp] as const,
     request: { params: VersionFileParams, query: TimingQuery },
     responses: {
       200: { description: "the file", content: TrackFileContent },
@@ -81,7 +77,7 @@ const file = withProperties(
       ...errorResponses(400, 403, 404),
     },
   }),
-  { cache: "user" },
+  { security: ["officialApp"], cache: "user" },
 );
 
 const compare = withProperties(
@@ -95,11 +91,10 @@ const compare = withProperties(
       "times) and `changed` (matched by timing, with a word-level diff of the text as `edits`), each in time order, and " +
       "their `counts`. Paged: page `p` holds items `(p-1)×per_page` to `p×per_page` of each of the four lists; `more` says " +
       "whether any list goes on.",
-    middleware: [requireOfficialApp] as const,
     request: { params: CompareParams, query: CompareQuery },
     responses: { 200: jsonResponse(ComparisonSchema, "the comparison"), ...errorResponses(400, 403, 404) },
   }),
-  { cache: "user" },
+  { security: ["officialApp"], cache: "user" },
 );
 
 const restore = withProperties(
@@ -114,7 +109,6 @@ const restore = withProperties(
       "with the new version (200 with the current one when the track already holds that text). Larger: a " +
       "`subtitle-restore` job (202). Announces `subtitles.updated` with cause `restore` and recomputes completions. 409 " +
       "while an import or another restore of the track is queued or running.",
-    middleware: [requireOfficialApp, requireUser] as const,
     request: { params: VersionParams },
     responses: {
       200: jsonResponse(RestoreCreated, "the track already held that text"),
@@ -123,7 +117,7 @@ const restore = withProperties(
       ...errorResponses(400, 401, 403, 404, 409),
     },
   }),
-  { writeLimit: "imports" },
+  { security: ["officialApp", "user"], writeLimit: "imports" },
 );
 
 type CompareBody = {
@@ -180,7 +174,7 @@ async function answerCompare(
 }
 
 /** Under `/v4/videos`. */
-export const subtitleVersionsRouter = createRouter()
+export const subtitleVersionsRouter = routeGroup({ tag: "subtitle_versions" })
   .openapi(list, async (c) => {
     const t = trackOf(c.req.valid("param"));
     const p = paging(c.req.valid("query"));

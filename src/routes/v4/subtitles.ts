@@ -6,12 +6,10 @@ import { plainlyOverCueLimit } from "../../domain/subtitles/early-count";
 import { startSrtImport } from "../../jobs/srt-import";
 import { ApiError } from "../../lib/errors";
 import { parseId, tryParseId } from "../../lib/ids";
-import { alsoAsGet, createRouter } from "../../lib/router";
+import { alsoAsGet, routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
-import { requireOfficialApp } from "../../middleware/application";
 import { SRT_UPLOAD_LIMIT } from "../../middleware/body-limit";
-import { requireUser } from "../../middleware/session";
 import { MAX_COMPLETION_VIDEO_IDS, containerCompletions, videoCompletions } from "../../services/completions";
 import { depsOf } from "../../services/deps";
 import { manageableTrack } from "../../services/subtitle-edits";
@@ -53,7 +51,7 @@ const importSrt = withProperties(
     summary:
       "Import a subtitle file: SubRip, WebVTT, SBV, SSA/ASS or TTML (official applications; staff or the container's managers; a queued job)",
     description: SUBTITLE_IMPORT_DESCRIPTION,
-    middleware: [requireOfficialApp, requireUser, subtitleContentType] as const,
+    middleware: [subtitleContentType] as const,
     request: {
       params: idParam("video_id", "1v"),
       query: SubtitleImportQuery,
@@ -71,7 +69,7 @@ const importSrt = withProperties(
       ...errorResponses(400, 401, 403, 404, 413),
     },
   }),
-  { writeLimit: "imports", bodyLimit: SRT_UPLOAD_LIMIT },
+  { security: ["officialApp", "user"], writeLimit: "imports", bodyLimit: SRT_UPLOAD_LIMIT },
 );
 
 const download = withProperties(
@@ -84,7 +82,6 @@ const download = withProperties(
       "`/v4/videos/<id>/subtitle_tracks/<language>.<ext>`). Built from the stored segments (in time order) and their " +
       "non-empty texts; a language without text is a 404. `offset_ms`, `fps_from` and `fps_to` change the timing. Cached " +
       "in KV until the subtitles change; `ETag` with 304 on `If-None-Match`, `Cache-Control: private, no-cache`.",
-    middleware: [requireOfficialApp] as const,
     request: { params: SubtitleFileParams, query: TimingQuery },
     responses: {
       200: { description: "the SubRip file", content: { "application/x-subrip": { schema: z.string() } } },
@@ -92,7 +89,7 @@ const download = withProperties(
       ...errorResponses(400, 403, 404),
     },
   }),
-  { cache: "user" },
+  { ownExtension: true, security: ["officialApp"], cache: "user" },
 );
 
 const completions = alsoAsGet(
@@ -106,16 +103,20 @@ const completions = alsoAsGet(
         "Also served as GET with the same fields in the query (`?video_ids=1v,2v` or `?container_id=50c`), as the v4 gem reads it. " +
         "Video completion = floor(100 × segments with text in the language / segments). Container completion = " +
         "floor(100 × Σ segments with text / Σ segments) over its normal-state videos.",
-      middleware: [requireOfficialApp] as const,
       request: { body: jsonBody(CompletionsBody) },
       responses: { 200: jsonResponse(CompletionsResponse, "completions by id"), ...errorResponses(400, 403, 404, 413) },
     }),
-    { cache: "none", writeLimit: null, noWriteLimitBecause: "a read: its filters come in a JSON body, as the interface has it" },
+    {
+      security: ["officialApp"],
+      cache: "none",
+      writeLimit: null,
+      noWriteLimitBecause: "a read: its filters come in a JSON body, as the interface has it",
+    },
   ),
 );
 
 /** Under `/v4/videos`. */
-export const subtitlesRouter = createRouter()
+export const subtitlesRouter = routeGroup({ tag: "subtitles" })
   .openapi(importSrt, async (c) => {
     const deps = depsOf(c);
     const videoId = parseId(c.req.valid("param").video_id, "v");
@@ -169,7 +170,7 @@ export const subtitlesRouter = createRouter()
   });
 
 /** Under `/v4/subtitle_completions`. */
-export const subtitleCompletionsRouter = createRouter().openapi(completions, async (c) => {
+export const subtitleCompletionsRouter = routeGroup({ tag: "subtitles" }).openapi(completions, async (c) => {
   const db = c.get("db");
   const body = c.req.valid("json");
   if ((body.video_ids === undefined) === (body.container_id === undefined)) {

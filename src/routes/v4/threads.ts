@@ -2,10 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
-import { ownerOnly } from "../../middleware/user-scope";
 import {
   MAX_MESSAGE_LENGTH,
   MAX_THREAD_MESSAGES,
@@ -47,14 +46,13 @@ const list = withProperties(
       `${GUARD} \`type=inbox\` (default) holds threads with a message from the other participant, \`type=sent\` ` +
       "threads with a message from the owner (a conversation is in both). `unread=true` keeps the inbox's unread " +
       'threads. `only_count=true` answers `{"count": N}`.',
-    middleware: [ownerOnly] as const,
     request: { params: UserParams, query: ThreadListQuery },
     responses: {
       200: jsonResponse(z.union([ThreadList, CountSchema]), 'the list envelope, or `{"count": N}`'),
       ...errorResponses(400, 401, 403, 404),
     },
   }),
-  { cache: "user" },
+  { security: ["owner"], cache: "user" },
 );
 
 const create = withProperties(
@@ -66,11 +64,10 @@ const create = withProperties(
       `${GUARD} \`content\` is 1 to ${MAX_MESSAGE_LENGTH} characters (trimmed). \`to\` may not be the owner (400); ` +
       "a user that does not exist is 404 naming `to`. The thread is read and in Sent for the sender, unread and in " +
       "the Inbox for the recipient.",
-    middleware: [ownerOnly] as const,
     request: { params: UserParams, body: jsonBody(ThreadCreateBody) },
     responses: { 201: jsonResponse(ThreadSchema, "the new thread with its message"), ...errorResponses(400, 401, 403, 404, 413) },
   }),
-  { writeLimit: "threads" },
+  { security: ["owner"], writeLimit: "threads" },
 );
 
 const read = withProperties(
@@ -81,11 +78,10 @@ const read = withProperties(
     description:
       `${GUARD} Answers the last ${MAX_THREAD_MESSAGES} messages, oldest first (\`more_messages\` is true when there ` +
       "are older ones). Reading does not change the read flag: that is `PUT ...?unread=false`.",
-    middleware: [ownerOnly] as const,
     request: { params: ThreadParams },
     responses: { 200: jsonResponse(ThreadSchema, "the thread with `messages`"), ...errorResponses(401, 403, 404) },
   }),
-  { cache: "user" },
+  { security: ["owner"], cache: "user" },
 );
 
 const replyRoute = withProperties(
@@ -97,11 +93,10 @@ const replyRoute = withProperties(
       `${GUARD} \`content\` is 1 to ${MAX_MESSAGE_LENGTH} characters (trimmed). The thread moves to the owner's Sent ` +
       "(read); for the other participant it becomes unread and goes to their Inbox, and comes back if they had " +
       "deleted it (with its earlier messages).",
-    middleware: [ownerOnly] as const,
     request: { params: ThreadParams, body: jsonBody(MessageCreateBody) },
     responses: { 201: jsonResponse(MessageSchema, "the new message"), ...errorResponses(400, 401, 403, 404, 413) },
   }),
-  { writeLimit: "messages" },
+  { security: ["owner"], writeLimit: "messages" },
 );
 
 const mark = withProperties(
@@ -110,11 +105,10 @@ const mark = withProperties(
     path: "/{user_id}/threads/{thread_id}",
     summary: "Mark a thread read or unread",
     description: `${GUARD} \`unread=false\` marks it read, \`unread=true\` unread (the interface's state table); \`unread\` is required.`,
-    middleware: [ownerOnly] as const,
     request: { params: ThreadParams, query: ThreadMarkQuery },
     responses: { 200: jsonResponse(ThreadSchema, "the thread"), ...errorResponses(400, 401, 403, 404) },
   }),
-  { writeLimit: null, noWriteLimitBecause: "marks the caller's own thread read or unread" },
+  { security: ["owner"], writeLimit: null, noWriteLimitBecause: "marks the caller's own thread read or unread" },
 );
 
 const remove = withProperties(
@@ -125,11 +119,10 @@ const remove = withProperties(
     description:
       `${GUARD} Only the owner's copy goes; the other participant keeps theirs. A later reply from them brings it back. ` +
       "Once both participants have deleted it, the thread and its messages are removed.",
-    middleware: [ownerOnly] as const,
     request: { params: ThreadParams },
     responses: { 204: { description: "deleted for the owner" }, ...errorResponses(401, 403, 404) },
   }),
-  { writeLimit: null, noWriteLimitBecause: "deletes the caller's own thread" },
+  { security: ["owner"], writeLimit: null, noWriteLimitBecause: "deletes the caller's own thread" },
 );
 
 const alertsRoute = withProperties(
@@ -142,14 +135,13 @@ const alertsRoute = withProperties(
       '`{"count": N}`, N = unread threads in the inbox (notifications keep their own count, ' +
       "`notifications.json?unread=true&only_count=true`). Without `only_count`, those threads as a paged list, " +
       "exactly as `threads.json?type=inbox&unread=true`. `unread` may be `true` or absent.",
-    middleware: [ownerOnly] as const,
     request: { params: UserParams, query: AlertsQuery },
     responses: {
       200: jsonResponse(z.union([ThreadList, CountSchema]), 'the unread threads, or `{"count": N}`'),
       ...errorResponses(400, 401, 403, 404),
     },
   }),
-  { cache: "user" },
+  { security: ["owner"], cache: "user" },
 );
 
 const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
@@ -177,7 +169,7 @@ async function folderBody(
   );
 }
 
-export const threadsRouter = createRouter()
+export const threadsRouter = routeGroup({ tag: "threads" })
   .openapi(list, async (c) => {
     const q = c.req.valid("query");
     return c.json(await folderBody(c, q.type, q.unread ?? false, q), 200);

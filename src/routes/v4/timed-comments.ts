@@ -2,10 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
-import { requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
 import { videoScopes } from "../../services/edge-cache";
 import { MAX_TIMED_COMMENTS, addTimedComment, removeTimedComment, videoTimedComments } from "../../services/timed-comments";
@@ -50,11 +49,10 @@ const create = withProperties(
     description:
       "A user token is required. `time` is milliseconds from the start, at most the video's duration when it " +
       "is known; `comment` 1-500 characters. A malformed language code is 400 naming `language_code`.",
-    middleware: [requireUser] as const,
     request: { params: languageParams, body: jsonBody(TimedCommentBody) },
     responses: { 201: jsonResponse(TimedCommentSchema, "the comment"), ...errorResponses(400, 401, 404, 413) },
   }),
-  { writeLimit: "timedComments" },
+  { security: ["user"], writeLimit: "timedComments" },
 );
 
 const remove = withProperties(
@@ -64,11 +62,10 @@ const remove = withProperties(
     summary: "Delete a timed comment",
     description:
       "A user token is required: the author, the container's managers or staff (anyone else 403). A comment " + "of another video is 404.",
-    middleware: [requireUser] as const,
     request: { params: z.object({ video_id: videoId, language_or_id: param("language_or_id", "12tc", "the timed comment's id") }) },
     responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
   }),
-  { writeLimit: null, noWriteLimitBecause: "removes a comment; only its author or a moderator may" },
+  { security: ["user"], writeLimit: null, noWriteLimitBecause: "removes a comment; only its author or a moderator may" },
 );
 
 async function list(c: Context<AppEnv>, params: { video_id: string; language_or_id: string }) {
@@ -81,12 +78,12 @@ async function list(c: Context<AppEnv>, params: { video_id: string; language_or_
 }
 
 /** Under `/v4/episodes`: the reading alias. */
-export const episodeTimedCommentsRouter = createRouter().openapi(listRoute(true), async (c) =>
+export const episodeTimedCommentsRouter = routeGroup({ tag: "timed_comments" }).openapi(listRoute(true), async (c) =>
   c.json(await list(c, c.req.valid("param")), 200),
 );
 
 /** Under `/v4/videos`. */
-export const timedCommentsRouter = createRouter()
+export const timedCommentsRouter = routeGroup({ tag: "timed_comments" })
   .openapi(listRoute(false), async (c) => c.json(await list(c, c.req.valid("param")), 200))
   .openapi(create, async (c) => {
     const deps = depsOf(c);

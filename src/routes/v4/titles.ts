@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
-import { requireUser } from "../../middleware/session";
 import { manageableContainer, manageableVideo } from "../../services/catalogue";
 import { putText, removeText } from "../../services/catalogue-writes";
 import { depsOf, type Deps } from "../../services/deps";
@@ -21,7 +20,7 @@ const VideoParam = z.object({ video_id: z.string().openapi({ param: { name: "vid
 const language_code = z.string().openapi({ param: { name: "language_code", in: "path" }, example: "ko" });
 
 const WHO = "Staff and the container's managers (no token 401/4500, anyone else 403/5403).";
-const WRITE = { writeLimit: "catalogue" } as const;
+const WRITE = { security: ["user"], writeLimit: "catalogue" } as const;
 const stored = { 201: jsonResponse(OkSchema, "stored"), ...errorResponses(400, 401, 403, 404, 413) };
 const deleted = { 204: { description: "deleted" }, ...errorResponses(400, 401, 403, 404) };
 const replaces = (kind: string) => `${WHO} Replaces the ${kind} in that language when there is one.`;
@@ -34,7 +33,6 @@ const postContainerTitle = withProperties(
     path: "/{container_id}/titles",
     summary: "Create or replace a title of a container",
     description: replaces("title"),
-    middleware: [requireUser] as const,
     request: { params: ContainerParam, body: jsonBody(TitleBody) },
     responses: stored,
   }),
@@ -46,7 +44,6 @@ const postContainerDescription = withProperties(
     path: "/{container_id}/descriptions",
     summary: "Create or replace a description of a container",
     description: replaces("description"),
-    middleware: [requireUser] as const,
     request: { params: ContainerParam, body: jsonBody(DescriptionBody) },
     responses: stored,
   }),
@@ -58,7 +55,6 @@ const postVideoTitle = withProperties(
     path: "/{video_id}/titles",
     summary: "Create or replace a title of a video",
     description: replaces("title"),
-    middleware: [requireUser] as const,
     request: { params: VideoParam, body: jsonBody(TitleBody) },
     responses: stored,
   }),
@@ -70,7 +66,6 @@ const postVideoDescription = withProperties(
     path: "/{video_id}/descriptions",
     summary: "Create or replace a description of a video",
     description: replaces("description"),
-    middleware: [requireUser] as const,
     request: { params: VideoParam, body: jsonBody(DescriptionBody) },
     responses: stored,
   }),
@@ -82,7 +77,6 @@ const deleteContainerTitle = withProperties(
     path: "/{container_id}/titles/{language_code}",
     summary: "Delete a title of a container",
     description: removes("title") + ENGLISH_TITLE,
-    middleware: [requireUser] as const,
     request: { params: ContainerParam.extend({ language_code }) },
     responses: deleted,
   }),
@@ -94,7 +88,6 @@ const deleteContainerDescription = withProperties(
     path: "/{container_id}/descriptions/{language_code}",
     summary: "Delete a description of a container",
     description: removes("description"),
-    middleware: [requireUser] as const,
     request: { params: ContainerParam.extend({ language_code }) },
     responses: deleted,
   }),
@@ -106,7 +99,6 @@ const deleteVideoTitle = withProperties(
     path: "/{video_id}/titles/{language_code}",
     summary: "Delete a title of a video",
     description: removes("title") + ENGLISH_TITLE,
-    middleware: [requireUser] as const,
     request: { params: VideoParam.extend({ language_code }) },
     responses: deleted,
   }),
@@ -118,7 +110,6 @@ const deleteVideoDescription = withProperties(
     path: "/{video_id}/descriptions/{language_code}",
     summary: "Delete a description of a video",
     description: removes("description"),
-    middleware: [requireUser] as const,
     request: { params: VideoParam.extend({ language_code }) },
     responses: deleted,
   }),
@@ -145,7 +136,7 @@ async function remove(deps: Deps, user: User | undefined, kind: "title" | "descr
 }
 
 /** Under `/v4/containers`. */
-export const containerTitlesRouter = createRouter()
+export const containerTitlesRouter = routeGroup({ tag: "titles" })
   .openapi(postContainerTitle, async (c) => {
     const deps = depsOf(c);
     const body = c.req.valid("json");
@@ -168,7 +159,7 @@ export const containerTitlesRouter = createRouter()
   });
 
 /** Under `/v4/videos`. */
-export const videoTitlesRouter = createRouter()
+export const videoTitlesRouter = routeGroup({ tag: "titles" })
   .openapi(postVideoTitle, async (c) => {
     const deps = depsOf(c);
     const body = c.req.valid("json");

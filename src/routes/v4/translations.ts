@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
-import { requireApp } from "../../middleware/application";
-import { requireUser } from "../../middleware/session";
 import { depsOf } from "../../services/deps";
 import { currentLanguageTotals, languageCounts } from "../../services/localisation";
 import { reportOriginal, translationPage, voteOnTranslation } from "../../services/translations";
@@ -48,11 +46,10 @@ const listRoute = (alias: boolean) =>
         "`per_page` items, even none, with `more: true`; the next page continues after it. The lists across every " +
         "video (`to` alone, or no filter) also answer `cursor` when `more` is true: `cursor=` reads the next page " +
         "after it at any depth, past the paging ceiling (not with `page`; with `video_id` or `container_id` a 400).",
-      middleware: [requireApp] as const,
       request: { query: TranslationsQuery },
       responses: { 200: jsonResponse(TranslationsEnvelope, "the translation page"), ...errorResponses(400, 404) },
     }),
-    { cache: "none" },
+    { security: ["app"], cache: "none" },
   );
 
 const voteRoute = (alias: boolean, kind: "like" | "dislike") =>
@@ -65,14 +62,13 @@ const voteRoute = (alias: boolean, kind: "like" | "dislike") =>
         `${APP} A user token is required. One vote per user and translation: voting again replaces the vote. ` +
         "The optional body `{origin_subtitle_id, reason}` is accepted for older clients and ignored. An unknown " +
         "subtitle is 404; an original (a subtitle in its video's origin language) is not a translation: 400.",
-      middleware: [requireApp, requireUser] as const,
       request: {
         params: subtitleParam("the translation (target subtitle)", "9s"),
         body: { required: false, content: { "application/json": { schema: VoteBody } } },
       },
       responses: { 200: jsonResponse(VoteSchema, "the vote and the new counts"), ...errorResponses(400, 401, 404, 413) },
     }),
-    { writeLimit: "votes" },
+    { security: ["app", "user"], writeLimit: "votes" },
   );
 
 const reportRoute = (alias: boolean) =>
@@ -85,7 +81,6 @@ const reportRoute = (alias: boolean) =>
         `${APP} A user token is required. The path names the original subtitle (its video's origin language; a ` +
         "translation is 400). Optional body `{reason}` (at most 500 characters). The first report of a user " +
         "on a subtitle is 201; repeating it is 200 and stores nothing more.",
-      middleware: [requireApp, requireUser] as const,
       request: {
         params: subtitleParam("the original subtitle", "8s"),
         body: { required: false, content: { "application/json": { schema: ReportBody } } },
@@ -96,7 +91,7 @@ const reportRoute = (alias: boolean) =>
         ...errorResponses(400, 401, 404, 413),
       },
     }),
-    { writeLimit: "reports" },
+    { security: ["app", "user"], writeLimit: "reports" },
   );
 
 const languagesRoute = (alias: boolean) =>
@@ -109,16 +104,15 @@ const languagesRoute = (alias: boolean) =>
         `${APP} Target languages with the number of translations into each, most first: ` +
         '`[{"language": "es", "count": 123}]`. Counted over the whole catalogue\'s visible videos ' +
         "and kept current as translations change.",
-      middleware: [requireApp] as const,
       request: {},
       responses: { 200: jsonResponse(LanguageCountsSchema, "languages and counts"), ...errorResponses(400) },
     }),
-    { cache: "none" },
+    { security: ["app"], cache: "none" },
   );
 
 /** Under `/v4/tranlslations` and, as the `alias`, `/v4/translations`. */
 export const translationsRouter = (alias = false) => {
-  const router = createRouter();
+  const router = routeGroup();
   router.openapi(languagesRoute(alias), async (c) => {
     const totals = await currentLanguageTotals(depsOf(c));
     return c.json(languageCounts(totals, "translations"), 200);

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { parseId } from "../../lib/ids";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { depsOf } from "../../services/deps";
@@ -30,7 +30,7 @@ const read = withProperties(
   { cache: "public" },
 );
 
-export const usersRouter = createRouter().openapi(read, async (c) => {
+export const usersRouter = routeGroup().openapi(read, async (c) => {
   const user = await existingUser(depsOf(c), parseId(c.req.valid("param").user_id, "u"));
   return c.json(publicProfile(user), 200);
 });

@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { parseId } from "../../lib/ids";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
-import { requireUser } from "../../middleware/session";
 import { manageableContainer, manageableVideo } from "../../services/catalogue";
 import { createVideo, deleteVideo, updateVideo } from "../../services/catalogue-writes";
 import { depsOf } from "../../services/deps";
@@ -22,11 +21,10 @@ const create = withProperties(
     summary: "Add a video to a container (staff and its managers)",
     description:
       `${WHO} \`titles.en\` is required; the type must fit the container (400 naming \`type\`). ` + "Answers 201 with the video.",
-    middleware: [requireUser] as const,
     request: { params: idParam("container_id", "50c"), body: jsonBody(VideoCreateBody) },
     responses: { 201: jsonResponse(VideoSchema, "the new video"), ...errorResponses(400, 401, 403, 404, 413) },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["user"], writeLimit: "catalogue" },
 );
 
 const update = withProperties(
@@ -37,11 +35,10 @@ const update = withProperties(
     description:
       `${WHO} Editable: \`number\` (null clears it), \`duration\`, \`origin.language\`, \`flags.hd\`, \`images\`, ` +
       "`state` (normal, pending, blocked). Titles and descriptions change through their own endpoints; the type cannot change.",
-    middleware: [requireUser] as const,
     request: { params: idParam("video_id", "1v"), body: jsonBody(VideoUpdateBody) },
     responses: { 200: jsonResponse(VideoSchema, "the video as edited"), ...errorResponses(400, 401, 403, 404, 413) },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["user"], writeLimit: "catalogue" },
 );
 
 const remove = withProperties(
@@ -52,15 +49,14 @@ const remove = withProperties(
     description:
       `${WHO} Its titles, descriptions, segments, subtitles, completions, timed comments, list items, ` +
       "subscriptions and markers go with it.",
-    middleware: [requireUser] as const,
     request: { params: idParam("video_id", "1v") },
     responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
   }),
-  { writeLimit: "catalogue" },
+  { security: ["user"], writeLimit: "catalogue" },
 );
 
 /** Under `/v4/containers`: a new video belongs to a container. */
-export const videoCreateRouter = createRouter().openapi(create, async (c) => {
+export const videoCreateRouter = routeGroup({ tag: "videos" }).openapi(create, async (c) => {
   const deps = depsOf(c);
   const container = await manageableContainer(deps, c.get("user"), parseId(c.req.valid("param").container_id, "c"));
   const video = await createVideo(deps, c.get("user")!, container, c.req.valid("json"));
@@ -68,7 +64,7 @@ export const videoCreateRouter = createRouter().openapi(create, async (c) => {
 });
 
 /** Under `/v4/videos`. */
-export const videoWritesRouter = createRouter()
+export const videoWritesRouter = routeGroup()
   .openapi(update, async (c) => {
     const deps = depsOf(c);
     const videoId = parseId(c.req.valid("param").video_id, "v");

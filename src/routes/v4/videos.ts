@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { parseId } from "../../lib/ids";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
@@ -26,7 +26,7 @@ const readOne = () =>
 
 /** One video, under `/v4/videos` and again under `/v5/videos` (docs/decisions.md, "Route layout": an alias is a mount). */
 export const videoReadRouter = () =>
-  createRouter().openapi(readOne(), async (c) => {
+  routeGroup().openapi(readOne(), async (c) => {
     const videoId = parseId(c.req.valid("param").video_id, "v");
     const { video, container } = await visibleVideo(depsOf(c), c.get("user"), videoId);
     return c.json(videoView(video, container, viewContext(c)), 200);

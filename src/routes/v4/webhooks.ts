@@ -2,10 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { formatId, parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
-import { createRouter } from "../../lib/router";
+import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
-import { requireSignedApp } from "../../middleware/application";
 import { depsOf } from "../../services/deps";
 import {
   MAX_ENDPOINTS_PER_APPLICATION,
@@ -74,7 +73,6 @@ const create = withProperties(
     tags,
     summary: "Register a webhook endpoint (a signed application)",
     description: `The answer holds the signing secret, shown only here and on rotation. ${LIMIT_TEXT} Catalogue events (audience \`official\`) are for official applications (403 naming \`events\`).`,
-    middleware: [requireSignedApp] as const,
     request: { body: jsonBody(WebhookCreateBody) },
     responses: {
       201: jsonResponse(WebhookWithSecret, "the endpoint and its secret"),
@@ -83,6 +81,7 @@ const create = withProperties(
     },
   }),
   {
+    security: ["signedApp"],
     writeLimit: null,
     noWriteLimitBecause: "an application's own endpoints, behind its signature; receivers are only called by ping and redeliver",
   },
@@ -95,11 +94,10 @@ const list = withProperties(
     tags,
     summary: "The calling application's webhook endpoints",
     description: "Oldest first; the usual paging.",
-    middleware: [requireSignedApp] as const,
     request: { query: WebhookListQuery },
     responses: { 200: jsonResponse(WebhookList, "the list envelope"), ...errorResponses(400, 401) },
   }),
-  { cache: "user" },
+  { security: ["signedApp"], cache: "user" },
 );
 
 const read = withProperties(
@@ -109,11 +107,10 @@ const read = withProperties(
     tags,
     summary: "One webhook endpoint (never its secret)",
     description: NOT_YOURS,
-    middleware: [requireSignedApp] as const,
     request: { params: webhookParam },
     responses: { 200: jsonResponse(WebhookEnvelope, "the endpoint"), ...errorResponses(400, 401, 404) },
   }),
-  { cache: "user" },
+  { security: ["signedApp"], cache: "user" },
 );
 
 const change = (method: "patch" | "put") =>
@@ -127,11 +124,11 @@ const change = (method: "patch" | "put") =>
         "Changes the fields sent, leaves the others. `active: true` on a paused endpoint resumes it: the failure " +
         "counters reset and the deliveries held while it was paused go out. `active: false` pauses it (deliveries wait). " +
         NOT_YOURS,
-      middleware: [requireSignedApp] as const,
       request: { params: webhookParam, body: jsonBody(WebhookUpdateBody) },
       responses: { 200: jsonResponse(WebhookEnvelope, "the endpoint"), ...errorResponses(400, 401, 403, 404, 413) },
     }),
     {
+      security: ["signedApp"],
       writeLimit: null,
       noWriteLimitBecause: "an application's own endpoints, behind its signature; receivers are only called by ping and redeliver",
     },
@@ -144,11 +141,10 @@ const remove = withProperties(
     tags,
     summary: "Delete a webhook endpoint and its deliveries",
     description: NOT_YOURS,
-    middleware: [requireSignedApp] as const,
     request: { params: webhookParam },
     responses: { 204: { description: "deleted" }, ...errorResponses(400, 401, 404) },
   }),
-  { writeLimit: null, noWriteLimitBecause: "an application's own endpoints, behind its signature" },
+  { security: ["signedApp"], writeLimit: null, noWriteLimitBecause: "an application's own endpoints, behind its signature" },
 );
 
 const rotate = withProperties(
@@ -160,11 +156,10 @@ const rotate = withProperties(
     description:
       "Answers the new secret, once. For 24 hours deliveries carry a signature with the previous secret too " +
       `(\`previous_secret_expires_at\`), so the receiver can switch over. ${NOT_YOURS}`,
-    middleware: [requireSignedApp] as const,
     request: { params: webhookParam },
     responses: { 200: jsonResponse(WebhookWithSecret, "the endpoint and its new secret"), ...errorResponses(400, 401, 404) },
   }),
-  { writeLimit: null, noWriteLimitBecause: "an application's own endpoints, behind its signature" },
+  { security: ["signedApp"], writeLimit: null, noWriteLimitBecause: "an application's own endpoints, behind its signature" },
 );
 
 const deliveries = withProperties(
@@ -174,11 +169,10 @@ const deliveries = withProperties(
     tags,
     summary: "A webhook endpoint's deliveries, newest first",
     description: `Each with its event as the receiver gets it and its last attempt. \`status\` filters. ${NOT_YOURS}`,
-    middleware: [requireSignedApp] as const,
     request: { params: webhookParam, query: DeliveryListQuery },
     responses: { 200: jsonResponse(DeliveryList, "the list envelope"), ...errorResponses(400, 401, 404) },
   }),
-  { cache: "user" },
+  { security: ["signedApp"], cache: "user" },
 );
 
 const redeliverRoute = withProperties(
@@ -190,11 +184,10 @@ const redeliverRoute = withProperties(
     description:
       "A new delivery of the same event (same event id, so receivers can drop it) to the same endpoint, due now, " +
       `whatever the original's status; to a paused endpoint it waits for the resume. ${OUTBOUND} ${NOT_YOURS}`,
-    middleware: [requireSignedApp] as const,
     request: { params: deliveryParams },
     responses: { 202: jsonResponse(DeliveryEnvelope, "the new delivery"), ...errorResponses(400, 401, 404, 429) },
   }),
-  { writeLimit: "webhooks" },
+  { security: ["signedApp"], writeLimit: "webhooks" },
 );
 
 const pingRoute = withProperties(
@@ -204,18 +197,17 @@ const pingRoute = withProperties(
     tags,
     summary: "Send a test event (`ping`) to a webhook endpoint",
     description: `Whatever the endpoint subscribes to, and even while it is paused: a way to check a receiver before resuming it. ${OUTBOUND} ${NOT_YOURS}`,
-    middleware: [requireSignedApp] as const,
     request: { params: webhookParam },
     responses: { 202: jsonResponse(DeliveryEnvelope, "the ping's delivery"), ...errorResponses(400, 401, 404, 429) },
   }),
-  { writeLimit: "webhooks" },
+  { security: ["signedApp"], writeLimit: "webhooks" },
 );
 
 const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
 const appOf = (c: Context<AppEnv>) => c.get("application")!;
 const endpointId = (c: Context<AppEnv>) => parseId(c.req.param("webhook_id"), "w");
 
-export const webhooksRouter = createRouter()
+export const webhooksRouter = routeGroup()
   .openapi(events, async (c) => {
     const application = c.get("appSigned") ? c.get("application") : undefined;
     return c.json({ events: eventCatalogueView(application) }, 200);

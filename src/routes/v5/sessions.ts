@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
 import { depsOf } from "../../services/deps";
-import { createRouter, documentedAs } from "../../lib/router";
+import { documentedAs, routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import {
@@ -15,7 +15,6 @@ import {
   SESSION_REFRESH_SECONDS,
   sessionUser,
 } from "../../services/sessions";
-import { resolveApplication } from "../../middleware/application";
 import { deferOf, requestToken } from "../../middleware/session";
 import { externalLogin } from "../../services/identity/login";
 import type { ExternalKind } from "../../services/identity/providers";
@@ -132,7 +131,7 @@ const TokenParam = z.object({
 const create = withProperties(
   createRoute({
     method: "post",
-    path: "/v5/sessions",
+    path: "/",
     summary: "Log in (POST /v5/sessions.json)",
     description:
       "Over HTTPS only (plain HTTP is allowed in local development). Answers 201 with a token. External credentials " +
@@ -140,14 +139,19 @@ const create = withProperties(
     request: { body: jsonBody(Credentials) },
     responses: { 201: jsonResponse(Session, "logged in"), ...errorResponses(400, 401, 403, 409, 413, 429, 503) },
   }),
-  { writeLimit: null, noWriteLimitBecause: "logins are counted by the login limits (src/services/login-limits.ts)" },
+  {
+    // A token, when sent, links the login's external identity to its user.
+    security: "optionalUser",
+    writeLimit: null,
+    noWriteLimitBecause: "logins are counted by the login limits (src/services/login-limits.ts)",
+  },
 );
 documentedAs(create, { body: jsonBody(LoginBody) });
 
 const read = withProperties(
   createRoute({
     method: "get",
-    path: "/v5/sessions/{token}",
+    path: "/{token}",
     summary: "The user of a session token (GET /v5/sessions/<token>.json)",
     description: "The user summary and the token's `expires_at`. An expired token is 404 like a deleted one.",
     request: { params: TokenParam },
@@ -159,7 +163,7 @@ const read = withProperties(
 const renew = withProperties(
   createRoute({
     method: "put",
-    path: "/v5/sessions/{token}",
+    path: "/{token}",
     summary: "Replace the session (PUT /v5/sessions/<token>.json)",
     description: "Deletes every session of the user and issues one new token.",
     request: { params: TokenParam },
@@ -171,7 +175,7 @@ const renew = withProperties(
 const destroy = withProperties(
   createRoute({
     method: "delete",
-    path: "/v5/sessions/{token}",
+    path: "/{token}",
     summary: "Log out everywhere (DELETE /v5/sessions/<token>.json)",
     description: "Deletes every session of the user: all their tokens stop working at once.",
     request: { params: TokenParam },
@@ -189,9 +193,8 @@ async function sessionOfToken(c: SessionContext, token: string) {
   return session;
 }
 
-export const sessionsRouter = createRouter();
+export const sessionsRouter = routeGroup();
 // app= on a login is resolved like anywhere else: a signed one is checked, an unsigned unknown one ignored (yt-dlp).
-sessionsRouter.use("/v5/*", resolveApplication);
 sessionsRouter
   .openapi(create, async (c) => {
     // Every answer of a login, refusals included, names the limits it counts against.
