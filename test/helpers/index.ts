@@ -144,6 +144,14 @@ export async function signedInUser(opts: { staff?: boolean } = {}) {
   return { ...u, token: await login(u.user.username, u.password) };
 }
 
+export type User = Awaited<ReturnType<typeof signedInUser>>;
+
+/** The callers a catalogue-write test sends as: staff, the manager of what it writes, and a user with no part in it. */
+export async function staffManagerOther() {
+  const [staff, manager, other] = await Promise.all([signedInUser({ staff: true }), signedInUser(), signedInUser()]);
+  return { staff, manager, other };
+}
+
 export async function createApplication(opts: { official?: boolean; unhosted?: boolean; secret?: string } = {}) {
   const [app] = await db()
     .insert(applications)

@@ -3,8 +3,8 @@
 // limit in either mode. Each refusal fails the job naming the cue and the line, as the reader's refusals do.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SUBTITLE_LIMITS } from "../../src/domain/subtitles/cue";
-import { api, createApplication, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
+import { api, signedInUser } from "../helpers";
+import { createVideo, managedContainer } from "../helpers/catalogue";
 import { insertSegments, insertTexts, srtOf, waitForJob, type TestCue } from "../helpers/subtitles";
 
 let official: string;
@@ -12,9 +12,7 @@ let manager: Awaited<ReturnType<typeof signedInUser>>;
 let containerId: number;
 
 beforeAll(async () => {
-  official = (await createApplication({ official: true })).wireId;
-  manager = await signedInUser();
-  containerId = (await createContainer({ title: "Import limits", managers: [manager.user.id] })).id;
+  ({ official, manager, containerId } = await managedContainer("Import limits"));
 });
 
 async function importSrt(video: string, cues: TestCue[]) {

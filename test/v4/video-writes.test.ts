@@ -1,20 +1,20 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { descriptions, titles, videos } from "../../src/db/schema";
-import { api, db, errorBody, signedInUser } from "../helpers";
+import { api, db, errorBody, staffManagerOther, type User } from "../helpers";
 import { segments, subtitleHistories, subtitles } from "../../src/db/shard-schema";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { createHistories, createSubtitles } from "../helpers/localisation";
 import { shardOf } from "../helpers/shards";
+import { fieldsOf } from "../helpers/container-writes";
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
 let staff: User;
 let manager: User;
 let other: User;
 let series: Awaited<ReturnType<typeof createContainer>>;
 
 beforeAll(async () => {
-  [staff, manager, other] = await Promise.all([signedInUser({ staff: true }), signedInUser(), signedInUser()]);
+  ({ staff, manager, other } = await staffManagerOther());
   series = await createContainer({ type: "series", title: "Video Writes", managers: [manager.user.id] });
 });
 
@@ -23,13 +23,6 @@ const postVideo = (containerId: string, token: string | undefined, json: unknown
 const readContainer = async (id: string) => (await api(`/v4/containers/${id}.json`)).json() as Promise<any>;
 
 const episode = (over: Record<string, unknown> = {}) => ({ type: "episode", titles: { en: "An episode" }, ...over });
-
-async function fieldsOf(res: Response) {
-  expect(res.status).toBe(400);
-  const body = await errorBody(res);
-  expect(body.vcode).toBe(5002);
-  return body.details!.map((d) => d.field);
-}
 
 describe("POST /v4/containers/<id>/videos.json", () => {
   it("adds a video with every field and answers 201 with the video view", async () => {
