@@ -5,13 +5,13 @@ import { readAss } from "../../src/domain/subtitles/ass";
 import type { Cue } from "../../src/domain/subtitles/cue";
 import { SUBTITLE_FORMATS } from "../../src/domain/subtitles/formats";
 import { readSbv } from "../../src/domain/subtitles/sbv";
-import { readSrt, writeSrt } from "../../src/domain/subtitles/srt";
+import { readSrt } from "../../src/domain/subtitles/srt";
 import { readTtml } from "../../src/domain/subtitles/ttml/ttml";
 import { readVtt } from "../../src/domain/subtitles/vtt";
 import { plainText } from "../../src/domain/subtitles/markup";
 import { api, createApplication, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { waitForJob } from "../helpers/subtitles";
+import { importSrt, waitForJob } from "../helpers/subtitles";
 
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
 let official: string;
@@ -35,15 +35,7 @@ beforeAll(async () => {
   const c = await createContainer({ title: "Tracks", managers: [manager.user.id] });
   video = await createVideo(c.id, { number: 1 });
   hidden = await createVideo(c.id, { number: 2, state: "blocked" });
-  const res = await api(`/v4/videos/${video.wireId}/subtitles/import_srt.json?app=${official}&language=ko&token=${manager.token}`, {
-    method: "POST",
-    body: writeSrt(CUES),
-    headers: { "content-type": "application/x-subrip" },
-  });
-  expect(res.status).toBe(202);
-  const job = await waitForJob(((await res.json()) as { job: { id: string } }).job.id, manager.token);
-  expect(job.status).toBe("succeeded");
-  await waitForJob((job.result as { completion_job: string }).completion_job, manager.token);
+  await importSrt({ app: official, token: manager.token }, video, CUES, "ko");
 });
 
 const trackPath = (v: string, file: string, query = "") => `/v4/videos/${v}/subtitle_tracks/${file}?app=${official}${query}`;
