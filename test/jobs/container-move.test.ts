@@ -38,6 +38,13 @@ async function copyRows(n: number, rows: Awaited<ReturnType<typeof rowsOf>>) {
 const rowsOf = (n: number, containerId: number) =>
   shardDb(n).select().from(timedComments).where(eq(timedComments.containerId, containerId)).orderBy(timedComments.id).all();
 
+/** A move's end: every row on the target, none left on the source, and the directory pointing at the target. */
+async function expectMoved(containerId: number, from: number, rows: unknown[]) {
+  expect(await rowsOf(otherShard(from), containerId)).toEqual(rows);
+  expect(await rowsOf(from, containerId)).toEqual([]);
+  expect((await shardOf(containerId)).shard).toBe(otherShard(from));
+}
+
 async function deliver(jobId: number) {
   const batch = createMessageBatch("media-catalogue-jobs", [
     { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { type: "container-move", jobId } },
@@ -98,9 +105,7 @@ describe("container-move", () => {
       rows: { timed_comments: 1350 },
     });
 
-    expect((await shardOf(container.id)).shard).toBe(otherShard(shard));
-    expect(await rowsOf(otherShard(shard), container.id)).toEqual(sourceRows);
-    expect(await rowsOf(shard, container.id)).toEqual([]);
+    await expectMoved(container.id, shard, sourceRows);
     const countsAfter = await counts();
     expect(countsAfter[shard - 1] - countsBefore[shard - 1]).toBe(-1);
     expect(countsAfter[otherShard(shard) - 1] - countsBefore[otherShard(shard) - 1]).toBe(1);
@@ -128,9 +133,7 @@ describe("container-move", () => {
     expect(done.result).toMatchObject({ rows: { timed_comments: 1350 } });
     // The cost is the whole move's, summed over its deliveries.
     expect((done.result as { statements: number }).statements).toBeGreaterThan(24);
-    expect(await rowsOf(otherShard(shard), container.id)).toEqual(sourceRows);
-    expect(await rowsOf(shard, container.id)).toEqual([]);
-    expect((await shardOf(container.id)).shard).toBe(otherShard(shard));
+    await expectMoved(container.id, shard, sourceRows);
   });
 
   it("takes writes while the container's copy runs, logging them for the target, and refuses them under the fence (503, Retry-After)", async () => {
@@ -169,9 +172,7 @@ describe("container-move", () => {
     await copyRows(otherShard(shard), rows.slice(0, 300));
     const job = await deliver((await moveJob(container.id, shard, otherShard(shard))).id);
     expect(job).toMatchObject({ status: "succeeded" });
-    expect(await rowsOf(otherShard(shard), container.id)).toEqual(rows);
-    expect(await rowsOf(shard, container.id)).toEqual([]);
-    expect((await shardOf(container.id)).shard).toBe(otherShard(shard));
+    await expectMoved(container.id, shard, rows);
   });
 
   it("resumes after a delivery died under the fence: the fence goes down, the move finishes, and the source keeps nothing", async () => {
