@@ -114,3 +114,16 @@ export async function insertTexts(videoId: number, rows: Array<{ segmentId: numb
   const values = rows.map((r) => ({ ...r, containerId: placed.video.containerId, videoId }));
   return insertWithIds<typeof subtitles.$inferSelect>(placed, subtitles, values, 8);
 }
+
+/** A track written straight to the shard, one segment and one text per cue, in the order given: the segments. */
+export async function insertTrack(videoId: number, language: string, cues: Array<[startMs: number, endMs: number, text: string]>) {
+  const segs = await insertSegments(
+    videoId,
+    cues.map(([start, end]) => [start, end]),
+  );
+  await insertTexts(
+    videoId,
+    cues.map(([, , text], i) => ({ segmentId: segs[i].id, language, text })),
+  );
+  return segs;
+}

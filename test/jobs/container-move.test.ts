@@ -38,6 +38,14 @@ async function copyRows(n: number, rows: Awaited<ReturnType<typeof rowsOf>>) {
 const rowsOf = (n: number, containerId: number) =>
   shardDb(n).select().from(timedComments).where(eq(timedComments.containerId, containerId)).orderBy(timedComments.id).all();
 
+/** A move under way from `shard`: marked in the directory, its source logging writes for the target. The source. */
+async function startLoggedMove(containerId: number, shard: number) {
+  await markMoving(containerId, otherShard(shard));
+  const source = shardDb(shard);
+  await startMoveLog(source, containerId);
+  return source;
+}
+
 /** A move's end: every row on the target, none left on the source, and the directory pointing at the target. */
 async function expectMoved(containerId: number, from: number, rows: unknown[]) {
   expect(await rowsOf(otherShard(from), containerId)).toEqual(rows);
@@ -138,9 +146,7 @@ describe("container-move", () => {
 
   it("takes writes while the container's copy runs, logging them for the target, and refuses them under the fence (503, Retry-After)", async () => {
     const { container, videos, shard } = await commentedContainer(1, 3);
-    await markMoving(container.id, otherShard(shard));
-    const source = shardDb(shard);
-    await startMoveLog(source, container.id);
+    const source = await startLoggedMove(container.id, shard);
     const accepted = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 1, comment: "during" } });
     expect(accepted.status).toBe(201);
     const id = Number(((await accepted.json()) as { id: string }).id.replace("tc", ""));
@@ -177,10 +183,8 @@ describe("container-move", () => {
 
   it("resumes after a delivery died under the fence: the fence goes down, the move finishes, and the source keeps nothing", async () => {
     const { container, videos, shard } = await commentedContainer(1, 30);
-    await markMoving(container.id, otherShard(shard));
     // As a delivery left it that died between raising the fence and the switch, with its copy done.
-    const source = shardDb(shard);
-    await startMoveLog(source, container.id);
+    const source = await startLoggedMove(container.id, shard);
     await setMoveState(source, container.id, "fenced");
     const refused = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 1, comment: "stuck?" } });
     expect(refused.status).toBe(503);
