@@ -75,3 +75,15 @@ export async function managedContainer(title: string) {
   const containerId = (await createContainer({ title, managers: [manager.user.id] })).id;
   return { official, manager, containerId };
 }
+
+/**
+ * The cast of a subtitle read test: the official and a partner application, a manager, and in their container a
+ * visible video and a blocked one (hidden from everyone but staff and managers).
+ */
+export async function visibleAndHidden(title: string) {
+  const { official, manager, containerId } = await managedContainer(title);
+  const partner = (await createApplication()).wireId;
+  const video = await createVideo(containerId, { number: 1 });
+  const hidden = await createVideo(containerId, { number: 2, state: "blocked" });
+  return { official, partner, manager, video, hidden };
+}

@@ -9,17 +9,17 @@ import { readSrt } from "../../src/domain/subtitles/srt";
 import { readTtml } from "../../src/domain/subtitles/ttml/ttml";
 import { readVtt } from "../../src/domain/subtitles/vtt";
 import { plainText } from "../../src/domain/subtitles/markup";
-import { api, createApplication, errorBody, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
+import { api, errorBody, signedInUser, type User } from "../helpers";
+import { createContainer, createVideo, visibleAndHidden } from "../helpers/catalogue";
 import { importSrt, waitForJob } from "../helpers/subtitles";
 
-type Signed = Awaited<ReturnType<typeof signedInUser>>;
+type Cast = Awaited<ReturnType<typeof visibleAndHidden>>;
 let official: string;
 let partner: string;
-let manager: Signed;
-let other: Signed;
-let video: Awaited<ReturnType<typeof createVideo>>;
-let hidden: Awaited<ReturnType<typeof createVideo>>;
+let manager: User;
+let other: User;
+let video: Cast["video"];
+let hidden: Cast["hidden"];
 
 const CUES = [
   { startMs: 1000, endMs: 2500, text: "<i>Hello</i> & welcome" },
@@ -28,13 +28,8 @@ const CUES = [
 ];
 
 beforeAll(async () => {
-  official = (await createApplication({ official: true })).wireId;
-  partner = (await createApplication()).wireId;
-  manager = await signedInUser();
+  ({ official, partner, manager, video, hidden } = await visibleAndHidden("Tracks"));
   other = await signedInUser();
-  const c = await createContainer({ title: "Tracks", managers: [manager.user.id] });
-  video = await createVideo(c.id, { number: 1 });
-  hidden = await createVideo(c.id, { number: 2, state: "blocked" });
   await importSrt({ app: official, token: manager.token }, video, CUES, "ko");
 });
 

@@ -3,24 +3,20 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { subtitles } from "../../src/db/shard-schema";
 import { invalidateSubtitleTrack, trackCacheKey } from "../../src/services/subtitle-tracks";
-import { api, createApplication, errorBody, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
+import { api, errorBody, type User } from "../helpers";
+import { createContainer, createVideo, visibleAndHidden } from "../helpers/catalogue";
 import { videoShard } from "../helpers/localisation";
 import { insertTexts, insertTrack } from "../helpers/subtitles";
 
+type Cast = Awaited<ReturnType<typeof visibleAndHidden>>;
 let official: string;
 let partner: string;
-let manager: Awaited<ReturnType<typeof signedInUser>>;
-let video: Awaited<ReturnType<typeof createVideo>>;
-let hidden: Awaited<ReturnType<typeof createVideo>>;
+let manager: User;
+let video: Cast["video"];
+let hidden: Cast["hidden"];
 
 beforeAll(async () => {
-  official = (await createApplication({ official: true })).wireId;
-  partner = (await createApplication()).wireId;
-  manager = await signedInUser();
-  const c = await createContainer({ title: "Downloads", managers: [manager.user.id] });
-  video = await createVideo(c.id, { number: 1 });
-  hidden = await createVideo(c.id, { number: 2, state: "blocked" });
+  ({ official, partner, manager, video, hidden } = await visibleAndHidden("Downloads"));
   // Inserted out of time order; the file must come out sorted.
   const segs = await insertTrack(video.id, "en", [
     [61_000, 62_500, "Second"],
