@@ -50,7 +50,7 @@ export interface SkippedBlocks {
   blocks: { cue: number; line: number; reason: string }[];
 }
 
-export const SKIPPED_LISTED = 10;
+const SKIPPED_LISTED = 10;
 
 export function addSkipped(skipped: SkippedBlocks, cue: number, line: number, reason: string): void {
   skipped.count++;
@@ -110,7 +110,7 @@ export const SUBTITLE_LIMITS = {
   assFields: 64,
 } as const;
 
-export type SubtitleLimit = keyof typeof SUBTITLE_LIMITS;
+type SubtitleLimit = keyof typeof SUBTITLE_LIMITS;
 
 /**
  * What is wrong with a cue's text for the cue and line limits, or null: the one statement of both rules, for the

@@ -17,7 +17,7 @@ import {
 } from "./cue";
 
 /** A timestamp read from `text` at `pos`: its milliseconds, where it ends, and whether a field is out of range. */
-export interface ClockRead {
+interface ClockRead {
   ms: number;
   end: number;
   outOfRange: boolean;
