@@ -111,6 +111,13 @@ export async function api(target: string | Target, init: ApiInit = {}) {
   return res;
 }
 
+/** A request that must answer 200 (the target named if not): its JSON body. */
+export async function okJson(target: string | Target, init: ApiInit = {}) {
+  const res = await api(target, init);
+  expect(res.status, typeof target === "string" ? target : target.path).toBe(200);
+  return res.json();
+}
+
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(seq++).toString(36)}`;
 
