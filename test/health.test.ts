@@ -11,17 +11,17 @@ const CATALOGUE = env.TEST_MIGRATIONS.at(-1)!.name;
 const SHARD = env.TEST_SHARD_MIGRATIONS.at(-1)!.name;
 const MIGRATED = { catalogue: CATALOGUE, shards: { 1: SHARD, 2: SHARD }, behind: [] };
 
+/** GET /health answers `status` (never cached) with these checks, both shards ok and every migration applied. */
+async function expectHealth(status: number, overall: string, checks: Record<string, string>) {
+  const res = await api("/health");
+  expect(res.status).toBe(status);
+  expect(res.headers.get("cache-control")).toBe("no-store");
+  expect(await res.json()).toEqual({ status: overall, checks, shards: { 1: "ok", 2: "ok" }, migrations: MIGRATED });
+}
+
 describe("GET /health", () => {
   it("answers 200 with every binding ok, never cached, without credentials", async () => {
-    const res = await api("/health");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(await res.json()).toEqual({
-      status: "ok",
-      checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok", shards: "ok" },
-      shards: { 1: "ok", 2: "ok" },
-      migrations: MIGRATED,
-    });
+    await expectHealth(200, "ok", { d1: "ok", kv: "ok", r2: "ok", queue: "ok", shards: "ok" });
   });
 
   it("is declared in the OpenAPI document with its 200 and 503 answers", async () => {
@@ -116,15 +116,7 @@ describe("/health over the Worker when a check fails", () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
     const get = vi.spyOn(env.CACHE, "get").mockRejectedValue(new Error("KV down"));
     try {
-      const res = await api("/health");
-      expect(res.status).toBe(503);
-      expect(res.headers.get("cache-control")).toBe("no-store");
-      expect(await res.json()).toEqual({
-        status: "unavailable",
-        checks: { d1: "ok", kv: "error", r2: "ok", queue: "ok", shards: "ok" },
-        shards: { 1: "ok", 2: "ok" },
-        migrations: MIGRATED,
-      });
+      await expectHealth(503, "unavailable", { d1: "ok", kv: "error", r2: "ok", queue: "ok", shards: "ok" });
     } finally {
       get.mockRestore();
       log.mockRestore();

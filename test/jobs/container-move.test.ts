@@ -38,6 +38,17 @@ async function copyRows(n: number, rows: Awaited<ReturnType<typeof rowsOf>>) {
 const rowsOf = (n: number, containerId: number) =>
   shardDb(n).select().from(timedComments).where(eq(timedComments.containerId, containerId)).orderBy(timedComments.id).all();
 
+/** A move of the container away from `shard`, queued as staff and run by the real consumer: the finished job. */
+async function runMove(containerId: number, shard: number) {
+  const job = await enqueue(
+    { db: db(), env },
+    containerMove,
+    { containerId, from: shard, to: otherShard(shard) },
+    { createdBy: staff.user.id },
+  );
+  return waitForJob(`${job.id}j`, staff.token);
+}
+
 /** A move under way from `shard`: marked in the directory, its source logging writes for the target. The source. */
 async function startLoggedMove(containerId: number, shard: number) {
   await markMoving(containerId, otherShard(shard));
@@ -98,13 +109,7 @@ describe("container-move", () => {
     const counts = async () => (await db().select().from(shards).orderBy(shards.id).all()).map((s) => s.containers);
     const countsBefore = await counts();
 
-    const job = await enqueue(
-      { db: db(), env },
-      containerMove,
-      { containerId: container.id, from: shard, to: otherShard(shard) },
-      { createdBy: staff.user.id },
-    );
-    const done = await waitForJob(`${job.id}j`, staff.token);
+    const done = await runMove(container.id, shard);
     expect(done.status).toBe("succeeded");
     expect(done.result).toMatchObject({
       container_id: container.wireId,
@@ -265,13 +270,7 @@ describe("container-move", () => {
     })();
     // Some writes land before the move starts.
     await expect.poll(() => accepted.length, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
-    const job = await enqueue(
-      { db: db(), env },
-      containerMove,
-      { containerId: container.id, from: shard, to: otherShard(shard) },
-      { createdBy: staff.user.id },
-    );
-    const done = await waitForJob(`${job.id}j`, staff.token);
+    const done = await runMove(container.id, shard);
     // A little longer: writes land on the new shard.
     await new Promise((r) => setTimeout(r, 100));
     reading = false;

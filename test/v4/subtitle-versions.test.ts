@@ -7,14 +7,13 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { segments } from "../../src/db/shard-schema";
 import { TRACK_EXTENSIONS, type TrackExtension } from "../../src/domain/subtitles/write-file";
-import { api, createApplication, errorBody, signedInUser, type ApiInit } from "../helpers";
+import { api, createApplication, errorBody, signedInUser, type ApiInit, type User } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { videoShard } from "../helpers/localisation";
 import { completionJobsSince as waitForCompletions, lastJobId } from "../helpers/jobs";
 import { importSrt, insertSegments, type TestCue } from "../helpers/subtitles";
 import { eventsWhere } from "../webhooks/events-helpers";
 
-type Signed = Awaited<ReturnType<typeof signedInUser>>;
 type Video = Awaited<ReturnType<typeof createVideo>>;
 type Version = {
   number: number;
@@ -43,9 +42,9 @@ type Download = { status: number; etag: string | null; body: string };
 
 let official: string;
 let partner: string;
-let manager: Signed;
-let other: Signed;
-let staff: Signed;
+let manager: User;
+let other: User;
+let staff: User;
 let container: Awaited<ReturnType<typeof createContainer>>;
 let video: Video;
 
