@@ -184,3 +184,37 @@ export function clock(ms: number, separator: "," | "."): string {
   const s = Math.floor(t / 1000) % 60;
   return `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}${separator}${String(t % 1000).padStart(3, "0")}`;
 }
+
+/**
+ * The text of the cue a line-by-line reader (SubRip, SBV) is in: its lines, whether a blank line came inside it, and
+ * the two counts both readers report: cues with blank lines inside (dropped, the text after them kept) and cues with
+ * no text.
+ */
+export class CueText {
+  readonly lines: string[] = [];
+  /** Whether the last line read was blank. */
+  blank = false;
+  private gapInCue = false;
+  gaps = 0;
+  empty = 0;
+
+  /** A text line of the current cue. */
+  add(line: string) {
+    if (this.blank) this.gapInCue = true;
+    this.lines.push(line);
+    this.blank = false;
+  }
+
+  /** A timing line began a cue: no blank line inside it yet. */
+  restart() {
+    this.blank = this.gapInCue = false;
+  }
+
+  /** Ends `cue` with its text tidied from `lines` (the lines read, or the reader's rewrite of them). */
+  close(cue: Cue, lines: readonly string[] = this.lines) {
+    cue.text = tidyText(lines);
+    if (!cue.text) this.empty++;
+    if (this.gapInCue) this.gaps++;
+    this.lines.length = 0;
+  }
+}
