@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi, type MockInstance } from "vitest";
 import { LAST_MIGRATION } from "../src/db/queries/health";
 import { checkHealth } from "../src/services/health";
 import { api, db } from "./helpers";
@@ -11,17 +11,17 @@ const CATALOGUE = env.TEST_MIGRATIONS.at(-1)!.name;
 const SHARD = env.TEST_SHARD_MIGRATIONS.at(-1)!.name;
 const MIGRATED = { catalogue: CATALOGUE, shards: { 1: SHARD, 2: SHARD }, behind: [] };
 
+/** GET /health answers `status` (never cached) with these checks, both shards ok and every migration applied. */
+async function expectHealth(status: number, overall: string, checks: Record<string, string>) {
+  const res = await api("/health");
+  expect(res.status).toBe(status);
+  expect(res.headers.get("cache-control")).toBe("no-store");
+  expect(await res.json()).toEqual({ status: overall, checks, shards: { 1: "ok", 2: "ok" }, migrations: MIGRATED });
+}
+
 describe("GET /health", () => {
   it("answers 200 with every binding ok, never cached, without credentials", async () => {
-    const res = await api("/health");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(await res.json()).toEqual({
-      status: "ok",
-      checks: { d1: "ok", kv: "ok", r2: "ok", queue: "ok", shards: "ok" },
-      shards: { 1: "ok", 2: "ok" },
-      migrations: MIGRATED,
-    });
+    await expectHealth(200, "ok", { d1: "ok", kv: "ok", r2: "ok", queue: "ok", shards: "ok" });
   });
 
   it("is declared in the OpenAPI document with its 200 and 503 answers", async () => {
@@ -41,10 +41,19 @@ describe("GET /health", () => {
   });
 });
 
+/** Runs `fn` with console.error silenced and recorded, as the checks log each failure they name. */
+async function quietly(fn: (log: MockInstance<typeof console.error>) => Promise<void>) {
+  const log = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    await fn(log);
+  } finally {
+    log.mockRestore();
+  }
+}
+
 describe("checkHealth", () => {
-  it("names a store that fails, and only that one, without its message", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+  it("names a store that fails, and only that one, without its message", () =>
+    quietly(async (log) => {
       const broken = { get: async () => Promise.reject(new Error("kv secret detail")) } as unknown as KVNamespace;
       const health = await checkHealth(deps({ CACHE: broken }));
       expect(health).toEqual({
@@ -55,27 +64,19 @@ describe("checkHealth", () => {
       });
       expect(JSON.stringify(health)).not.toContain("secret");
       expect(log.mock.calls.join("\n")).toContain("kv secret detail");
-    } finally {
-      log.mockRestore();
-    }
-  });
+    }));
 
-  it("gives up on a check that hangs after the timeout", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+  it("gives up on a check that hangs after the timeout", () =>
+    quietly(async () => {
       const hanging = { head: () => new Promise(() => {}) } as unknown as R2Bucket;
       const started = Date.now();
       const health = await checkHealth(deps({ SUBTITLES: hanging }), 50);
       expect(health.checks).toEqual({ d1: "ok", kv: "ok", r2: "timeout", queue: "ok", shards: "ok" });
       expect(Date.now() - started).toBeLessThan(1_000);
-    } finally {
-      log.mockRestore();
-    }
-  });
+    }));
 
-  it("reports a missing binding, and a D1 that fails", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+  it("reports a missing binding, and a D1 that fails", () =>
+    quietly(async () => {
       const noQueue = await checkHealth(deps({ JOBS: undefined as unknown as Queue }));
       expect(noQueue.checks.queue).toBe("missing");
       const failing = { ...db(), get: async () => Promise.reject(new Error("D1_ERROR")) } as unknown as ReturnType<typeof db>;
@@ -87,16 +88,12 @@ describe("checkHealth", () => {
         shards: {},
         migrations: { catalogue: null, shards: {}, behind: [] },
       });
-    } finally {
-      log.mockRestore();
-    }
-  });
+    }));
 });
 
 describe("checkHealth: the shards", () => {
-  it("names each shard the catalogue lists, a shard without a binding as missing, one that fails as error", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+  it("names each shard the catalogue lists, a shard without a binding as missing, one that fails as error", () =>
+    quietly(async () => {
       const broken = { prepare: () => ({ first: async () => Promise.reject(new Error("shard 2 down")) }) } as unknown as D1Database;
       expect(await checkHealth(deps({ SHARD_2: broken }))).toMatchObject({
         status: "unavailable",
@@ -111,10 +108,7 @@ describe("checkHealth: the shards", () => {
         shards: { 1: "missing", 2: "ok" },
         migrations: { catalogue: CATALOGUE, shards: { 1: null, 2: SHARD }, behind: [] },
       });
-    } finally {
-      log.mockRestore();
-    }
-  });
+    }));
 });
 
 describe("/health over the Worker when a check fails", () => {
@@ -122,15 +116,7 @@ describe("/health over the Worker when a check fails", () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
     const get = vi.spyOn(env.CACHE, "get").mockRejectedValue(new Error("KV down"));
     try {
-      const res = await api("/health");
-      expect(res.status).toBe(503);
-      expect(res.headers.get("cache-control")).toBe("no-store");
-      expect(await res.json()).toEqual({
-        status: "unavailable",
-        checks: { d1: "ok", kv: "error", r2: "ok", queue: "ok", shards: "ok" },
-        shards: { 1: "ok", 2: "ok" },
-        migrations: MIGRATED,
-      });
+      await expectHealth(503, "unavailable", { d1: "ok", kv: "error", r2: "ok", queue: "ok", shards: "ok" });
     } finally {
       get.mockRestore();
       log.mockRestore();

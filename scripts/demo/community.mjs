@@ -99,36 +99,20 @@ export function messagingRows() {
 export function notificationRows(containers) {
   const bakery = containers[0];
   const title = bakery.def.en;
+  // The manager's messages to the bakery's subscribers.
+  const notification = (id, userId, unread, createdAt, content) => ({
+    id,
+    user_id: userId,
+    container_id: bakery.id,
+    sender_id: MANAGER,
+    job_id: null,
+    unread,
+    created_at: createdAt,
+    content,
+  });
   return [
-    {
-      id: 1,
-      user_id: ALICE,
-      container_id: bakery.id,
-      sender_id: MANAGER,
-      job_id: null,
-      unread: 1,
-      created_at: NOW - DAY,
-      content: `A new episode of ${title} is out now. Thank you for watching!`,
-    },
-    {
-      id: 2,
-      user_id: ALICE,
-      container_id: bakery.id,
-      sender_id: MANAGER,
-      job_id: null,
-      unread: 0,
-      created_at: NOW - 8 * DAY,
-      content: `${title} needs Spanish and French subtitlers. Join the team!`,
-    },
-    {
-      id: 3,
-      user_id: BOB,
-      container_id: bakery.id,
-      sender_id: MANAGER,
-      job_id: null,
-      unread: 1,
-      created_at: NOW - DAY,
-      content: `A new episode of ${title} is out now. Thank you for watching!`,
-    },
+    notification(1, ALICE, 1, NOW - DAY, `A new episode of ${title} is out now. Thank you for watching!`),
+    notification(2, ALICE, 0, NOW - 8 * DAY, `${title} needs Spanish and French subtitlers. Join the team!`),
+    notification(3, BOB, 1, NOW - DAY, `A new episode of ${title} is out now. Thank you for watching!`),
   ];
 }

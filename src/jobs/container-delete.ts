@@ -10,7 +10,7 @@ import { ContinueJob, defineJob, STATEMENTS_PER_DELIVERY } from "./define";
 import { enqueue } from "./enqueue";
 import type { JobDeps } from "./types";
 
-export const ContainerDeleteParams = z.object({
+const ContainerDeleteParams = z.object({
   containerId: z.number().int().positive(),
   /** Statements one delivery makes before it checkpoints (docs/decisions.md, "Jobs that continue"). */
   statementsPerDelivery: z.number().int().min(5).max(900).default(STATEMENTS_PER_DELIVERY),

@@ -12,7 +12,7 @@ import { syncShardFacts } from "../services/shard-facts";
 import { ContinuationParams, costSoFar } from "./continuation";
 import { ContinueJob, defineJob, LostClaim, PermanentJobError } from "./define";
 
-export const ContainerMoveParams = z.object({
+const ContainerMoveParams = z.object({
   containerId: z.number().int().positive(),
   /** The shard the container was on when the move was asked for: its rows there go once the directory has switched. */
   from: z.number().int().positive(),

@@ -14,7 +14,7 @@ export const ContinuationParams = {
   cost: z.object({ statements: z.number(), rowsRead: z.number(), rowsWritten: z.number(), ms: z.number() }).optional(),
 };
 
-export type JobCost = NonNullable<z.infer<(typeof ContinuationParams)["cost"]>>;
+type JobCost = NonNullable<z.infer<(typeof ContinuationParams)["cost"]>>;
 
 /** The cost so far: the earlier deliveries' plus this one's (D1's counts since it started). */
 export function costSoFar(before: JobCost | undefined, d1: D1Stats, started: number) {

@@ -21,7 +21,7 @@ export interface JobContext {
   budget?: { share(wanted: number): number | null };
 }
 
-export type JobResult = Record<string, unknown>;
+type JobResult = Record<string, unknown>;
 
 /** What the consumer calls for one delivery; it returns the job's result object. */
 export type JobHandler = (ctx: JobContext) => Promise<JobResult>;

@@ -19,7 +19,7 @@ export const signingApplicationId = (c: Context<AppEnv>): number | undefined => 
  * A payload may only be given for a job type whose definition keeps one in R2. `applicationId`: the application that
  * started the job with a signed request (`signingApplicationId`); its endpoints hear how the job ends.
  */
-export type EnqueueOptions<D extends JobDefinition> = {
+type EnqueueOptions<D extends JobDefinition> = {
   createdBy?: number | null;
   applicationId?: number;
 } & (D["payload"] extends PayloadSpec ? { payload?: { body: PayloadBody; customMetadata?: Record<string, string> } } : { payload?: never });

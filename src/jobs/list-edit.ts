@@ -8,11 +8,11 @@ import { enqueue } from "./enqueue";
 import type { JobDeps } from "./types";
 
 /** `jobs.params` of a list-edit job; `ids` is absent when the ids live in R2 under `payloadKey`. */
-export const ListEditParams = z.object({
+const ListEditParams = z.object({
   listId: z.number().int().positive(),
   ids: z.array(z.string()).max(MAX_LIST_ITEMS).optional(),
 });
-export const ListEditPayload = z.object({ ids: z.array(z.string()).max(MAX_LIST_ITEMS) });
+const ListEditPayload = z.object({ ids: z.array(z.string()).max(MAX_LIST_ITEMS) });
 
 /**
  * `list-edit`: replaces a list's items from the ids of a PUT /v4/lists/<id>.json (inline in the job's params,

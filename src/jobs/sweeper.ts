@@ -24,7 +24,7 @@ export const SWEEP_BATCH = 100;
 /** Rounds of shard fact changes one sweep carries (FACT_CHANGES_PER_ROUND each): a bulk change made outside the API. */
 const SWEEP_FACT_ROUNDS = 20;
 
-export interface SweepResult {
+interface SweepResult {
   resent: number[];
   failed: number[];
   /** The webhook sweep (src/webhooks/sweep.ts); left out when it had nothing to do. */

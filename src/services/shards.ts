@@ -17,7 +17,7 @@ import { type Deps, shardDb, viewer } from "./deps";
  */
 
 /** Seconds a writer is told to wait while its container's move is fenced: the fence stands for seconds. */
-export const MOVE_RETRY_AFTER_SECONDS = 5;
+const MOVE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * A placement that must exist: the placement trigger gives every container a directory row, so a missing one is a

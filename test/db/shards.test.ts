@@ -5,17 +5,15 @@ import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { shardCleanups, shardDirectory, shards } from "../../src/db/schema";
 import { timedComments } from "../../src/db/shard-schema";
 import { sweepJobs } from "../../src/jobs/sweeper";
-import { api, db, signedInUser } from "../helpers";
+import { api, db, type User } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { addTimedComment, shardDbs, shardOf } from "../helpers/shards";
+import { addTimedComment, authorAndStaff, shardDbs, shardOf } from "../helpers/shards";
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
 let author: User;
 let staff: User;
 
 beforeAll(async () => {
-  author = await signedInUser();
-  staff = await signedInUser({ staff: true });
+  ({ author, staff } = await authorAndStaff());
 });
 
 const comment = async (videoWireId: string, text: string, token = author.token) => {

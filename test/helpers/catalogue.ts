@@ -1,7 +1,7 @@
 import { containerGenres, containerManagers, containers, descriptions, licenses, titles, videos } from "../../src/db/schema";
 import { env } from "cloudflare:workers";
 import { bumpGenerations } from "../../src/services/edge-cache";
-import { db } from ".";
+import { createApplication, db, signedInUser } from ".";
 
 /**
  * What the write services do after a catalogue write, for rows a test writes itself (an operator's SQL): the next
@@ -63,4 +63,27 @@ export async function createVideo(containerId: number, opts: Partial<VideoInsert
   if (title) await db().insert(titles).values({ resourceKind: "v", resourceId: v.id, language: "en", text: title });
   await catalogueChanged();
   return { ...v, wireId: `${v.id}v` };
+}
+
+/**
+ * The cast of a subtitle-writing test: the official application (imports and track writes are official only, see
+ * docs/api.md), a signed-in user, and a container that user manages.
+ */
+export async function managedContainer(title: string) {
+  const official = (await createApplication({ official: true })).wireId;
+  const manager = await signedInUser();
+  const containerId = (await createContainer({ title, managers: [manager.user.id] })).id;
+  return { official, manager, containerId };
+}
+
+/**
+ * The cast of a subtitle read test: the official and a partner application, a manager, and in their container a
+ * visible video and a blocked one (hidden from everyone but staff and managers).
+ */
+export async function visibleAndHidden(title: string) {
+  const { official, manager, containerId } = await managedContainer(title);
+  const partner = (await createApplication()).wireId;
+  const video = await createVideo(containerId, { number: 1 });
+  const hidden = await createVideo(containerId, { number: 2, state: "blocked" });
+  return { official, partner, manager, video, hidden };
 }

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import { api, errorBody } from ".";
+import { api, errorBody, type User } from ".";
+import { createContainer } from "./catalogue";
 
 export const post = (token: string | undefined, json: unknown) => api("/v4/containers.json", { method: "POST", token, json });
 export const put = (id: string, token: string | undefined, json: unknown) =>
@@ -7,6 +8,10 @@ export const put = (id: string, token: string | undefined, json: unknown) =>
 export const del = (id: string, token?: string) => api(`/v4/containers/${id}.json`, { method: "DELETE", token });
 
 export const read = async (id: string, token?: string) => (await api(`/v4/containers/${id}.json`, { token })).json() as Promise<any>;
+
+/** A container `manager` manages, made through the database. */
+export const managedBy = (manager: User, over: Parameters<typeof createContainer>[0] = {}) =>
+  createContainer({ managers: [manager.user.id], ...over });
 
 /** The smallest valid container body. */
 export const minimal = (over: Record<string, unknown> = {}) => ({

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { CompactSign, type CryptoKey, type JWK, SignJWT, generateKeyPair, importJWK } from "jose";
-import { api, randomAddress } from ".";
+import { eq } from "drizzle-orm";
+import { users } from "../../src/db/schema";
+import { api, db, randomAddress } from ".";
 import { hmacSha256Hex } from "../../src/services/identity/retailer";
 
 interface TestProvider {
@@ -10,6 +12,14 @@ interface TestProvider {
   kid: string;
   key: JWK;
 }
+/** The users row of a session's wire user id: what a login made, linked or left alone. */
+export const userRow = async (id: string) =>
+  (await db()
+    .select()
+    .from(users)
+    .where(eq(users.id, parseInt(id, 10)))
+    .get())!;
+
 /** The test run's identity configuration (vitest.config.ts): names, issuers and private keys. */
 const T = JSON.parse(env.TEST_IDENTITY) as {
   audience: string;

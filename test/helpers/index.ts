@@ -111,6 +111,13 @@ export async function api(target: string | Target, init: ApiInit = {}) {
   return res;
 }
 
+/** A request that must answer 200 (the target named if not): its JSON body. */
+export async function okJson(target: string | Target, init: ApiInit = {}) {
+  const res = await api(target, init);
+  expect(res.status, typeof target === "string" ? target : target.path).toBe(200);
+  return res.json();
+}
+
 let seq = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(seq++).toString(36)}`;
 
@@ -142,6 +149,14 @@ export async function login(username: string, password = `${username}-password`)
 export async function signedInUser(opts: { staff?: boolean } = {}) {
   const u = await createUser(opts);
   return { ...u, token: await login(u.user.username, u.password) };
+}
+
+export type User = Awaited<ReturnType<typeof signedInUser>>;
+
+/** The callers a catalogue-write test sends as: staff, the manager of what it writes, and a user with no part in it. */
+export async function staffManagerOther() {
+  const [staff, manager, other] = await Promise.all([signedInUser({ staff: true }), signedInUser(), signedInUser()]);
+  return { staff, manager, other };
 }
 
 export async function createApplication(opts: { official?: boolean; unhosted?: boolean; secret?: string } = {}) {

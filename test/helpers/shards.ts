@@ -4,8 +4,10 @@ import { allocateShardIdsStatement, SHARD_ID_RANGE } from "../../src/db/queries/
 import { findPlacement } from "../../src/db/queries/shards";
 import { insertTimedComment } from "../../src/db/queries/timed-comments";
 import { createShardDb, shardBinding } from "../../src/db/shards";
+import { eq } from "drizzle-orm";
+import { shardDirectory } from "../../src/db/schema";
 import { createContainer, createVideo } from "./catalogue";
-import { db } from "./index";
+import { db, signedInUser } from "./index";
 import { deliver } from "./subtitles";
 
 /** The shard a container's rows live on (the directory), and that shard's database. */
@@ -16,6 +18,20 @@ export async function shardOf(containerId: number) {
 }
 
 /** Both test shards' databases (test/setup.ts migrates SHARD_1 and SHARD_2). */
+export const shardDb = (n: number) => createShardDb(shardBinding(env, n));
+
+/** The other of the two test shards: where a move from `shard` goes. */
+export const otherShard = (shard: number) => (shard === 1 ? 2 : 1);
+
+/** The directory as a move leaves it once it has started towards `to` (the mark its copy and fence run under). */
+export const markMoving = (containerId: number, to: number) =>
+  db().update(shardDirectory).set({ movingTo: to }).where(eq(shardDirectory.containerId, containerId));
+
+/** The callers of the move tests: a user who writes the rows a move carries, and staff who start and read its jobs. */
+export async function authorAndStaff() {
+  return { author: await signedInUser(), staff: await signedInUser({ staff: true }) };
+}
+
 export const shardDbs = () => [1, 2].map((n) => createShardDb(shardBinding(env, n)));
 
 /** A timed comment written where the API would write it (the container's shard, an id from its range). */

@@ -6,7 +6,9 @@ import { insertJob, setJobPayloadKey } from "../../src/db/queries/jobs";
 import { segments, subtitleHistories, subtitles } from "../../src/db/shard-schema";
 import { insertWithIds, videoShard } from "./localisation";
 import { importUploadKey } from "../../src/jobs/srt-import";
-import { db } from ".";
+import { expect } from "vitest";
+import { api, db } from ".";
+import { waitForJob } from "./jobs";
 
 export const QUEUE = "media-catalogue-jobs";
 
@@ -77,9 +79,51 @@ export async function localisationCounts(videoId: number) {
 
 export { waitForJob } from "./jobs";
 
+/** Who imports: an official application (imports are official only, docs/api.md) and a user's session. */
+export type Importer = { app: string; token: string };
+
+/** POSTs `cues` as SubRip to the video's import route: the response, for the tests of its refusals. */
+export const postSrtImport = (who: Importer, video: { wireId: string }, cues: TestCue[], language = "en") =>
+  api(`/v4/videos/${video.wireId}/subtitles/import_srt.json`, {
+    ...who,
+    method: "POST",
+    query: { language },
+    body: srtOf(cues),
+    headers: { "content-type": "application/x-subrip" },
+  });
+
+/** An import the route accepted (202): its job's id. */
+export async function startSrtImport(who: Importer, video: { wireId: string }, cues: TestCue[], language = "en") {
+  const res = await postSrtImport(who, video, cues, language);
+  expect(res.status, await res.clone().text()).toBe(202);
+  return ((await res.json()) as { job: { id: string } }).job.id;
+}
+
+/** An import and the completion job it queues, both run to success by the real consumer: the import's result. */
+export async function importSrt(who: Importer, video: { wireId: string }, cues: TestCue[], language = "en") {
+  const job = await waitForJob(await startSrtImport(who, video, cues, language), who.token);
+  expect(job.status, JSON.stringify(job.error)).toBe("succeeded");
+  const result = job.result as { version: number | null; completion_job: string };
+  expect((await waitForJob(result.completion_job, who.token)).status).toBe("succeeded");
+  return result;
+}
+
 /** Texts at segments of a video on its shard (what the community wrote before an import), ids from the shard's range. */
 export async function insertTexts(videoId: number, rows: Array<{ segmentId: number; language: string; text: string }>) {
   const placed = await videoShard(videoId);
   const values = rows.map((r) => ({ ...r, containerId: placed.video.containerId, videoId }));
   return insertWithIds<typeof subtitles.$inferSelect>(placed, subtitles, values, 8);
+}
+
+/** A track written straight to the shard, one segment and one text per cue, in the order given: the segments. */
+export async function insertTrack(videoId: number, language: string, cues: Array<[startMs: number, endMs: number, text: string]>) {
+  const segs = await insertSegments(
+    videoId,
+    cues.map(([start, end]) => [start, end]),
+  );
+  await insertTexts(
+    videoId,
+    cues.map(([, , text], i) => ({ segmentId: segs[i].id, language, text })),
+  );
+  return segs;
 }

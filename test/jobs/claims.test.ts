@@ -17,12 +17,11 @@ import {
 import { switchMove } from "../../src/db/queries/shards";
 import { jobs, shardDirectory } from "../../src/db/schema";
 import { timedComments } from "../../src/db/shard-schema";
-import { createShardDb, shardBinding } from "../../src/db/shards";
 import { LEASE_SECONDS } from "../../src/jobs/deadlines";
 import { containerMove } from "../../src/jobs/container-move";
 import { consumerOf, LostClaim } from "../../src/jobs/define";
 import { db, signedInUser } from "../helpers";
-import { commentedContainer as commentedContainerOf, shardOf } from "../helpers/shards";
+import { commentedContainer as commentedContainerOf, markMoving, otherShard, shardDb, shardOf } from "../helpers/shards";
 
 /**
  * Exclusive claims (docs/decisions.md, "Exclusive claims"): a delivery runs a job only if it claims it (queued, handed
@@ -42,8 +41,6 @@ afterEach(() => {
   handlers["completion"] = realCompletion;
 });
 
-const shardDb = (n: number) => createShardDb(shardBinding(env, n));
-const other = (shard: number) => (shard === 1 ? 2 : 1);
 const rowsOf = (n: number, containerId: number) =>
   shardDb(n).select().from(timedComments).where(eq(timedComments.containerId, containerId)).orderBy(timedComments.id).all();
 
@@ -69,7 +66,7 @@ describe("exclusive claims", () => {
     // Both at once: the second arrives while the first is in its move, as a duplicate does.
     const job = await insertJob(db(), {
       type: "container-move",
-      params: { containerId: container.id, from: shard, to: other(shard) },
+      params: { containerId: container.id, from: shard, to: otherShard(shard) },
     });
     const [a, b] = await Promise.all([deliver("container-move", job.id), deliver("container-move", job.id)]);
     // Both messages are settled for good: one ran the move, the other found it held and left it to the holder.
@@ -82,8 +79,8 @@ describe("exclusive claims", () => {
       epoch: 1,
       result: { rows: { timed_comments: 1400 } },
     });
-    expect((await shardOf(container.id)).shard).toBe(other(shard));
-    expect(await rowsOf(other(shard), container.id)).toEqual(sourceRows);
+    expect((await shardOf(container.id)).shard).toBe(otherShard(shard));
+    expect(await rowsOf(otherShard(shard), container.id)).toEqual(sourceRows);
     expect(await rowsOf(shard, container.id)).toEqual([]);
   });
 
@@ -92,7 +89,7 @@ describe("exclusive claims", () => {
     const sourceRows = await rowsOf(shard, container.id);
     const job = await insertJob(db(), {
       type: "container-move",
-      params: { containerId: container.id, from: shard, to: other(shard) },
+      params: { containerId: container.id, from: shard, to: otherShard(shard) },
     });
     // A first delivery claimed it and is (as far as anyone can tell) still working: its lease is live.
     const first = (await markJobRunning(db(), job.id, LEASE_SECONDS))!;
@@ -101,15 +98,15 @@ describe("exclusive claims", () => {
     expect(held.explicitAcks).toHaveLength(1);
     expect(await findJob(db(), job.id)).toMatchObject({ status: "running", epoch: 1, attempts: 1 });
     expect(await shardOf(container.id)).toMatchObject({ shard });
-    expect(await rowsOf(other(shard), container.id)).toEqual([]);
+    expect(await rowsOf(otherShard(shard), container.id)).toEqual([]);
 
     // Its lease ran out: the next delivery claims the job (epoch 2) and moves the container.
     await setJob(job.id, { leaseUntil: new Date(Date.now() - 1000) });
     await deliver("container-move", job.id);
     const done = (await findJob(db(), job.id))!;
     expect(done, done.error ?? "").toMatchObject({ status: "succeeded", epoch: 2, attempts: 2 });
-    expect((await shardOf(container.id)).shard).toBe(other(shard));
-    expect(await rowsOf(other(shard), container.id)).toEqual(sourceRows);
+    expect((await shardOf(container.id)).shard).toBe(otherShard(shard));
+    expect(await rowsOf(otherShard(shard), container.id)).toEqual(sourceRows);
 
     // The first delivery wakes up: nothing it writes lands, not even a switch back were it moving the other way.
     await db().update(shardDirectory).set({ movingTo: shard }).where(eq(shardDirectory.containerId, container.id));
@@ -122,7 +119,7 @@ describe("exclusive claims", () => {
     expect(await failJob(db(), job.id, "late", { claim: first })).toBe(false);
     expect(await finishJob(db(), first, { late: true })).toBe(false);
     expect(await findJob(db(), job.id)).toEqual(done);
-    expect((await shardOf(container.id)).shard).toBe(other(shard));
+    expect((await shardOf(container.id)).shard).toBe(otherShard(shard));
   });
 
   it("a delivery that lost its claim mid-run stops at its next write without writing, and its message is acked", async () => {
@@ -164,17 +161,14 @@ describe("exclusive claims", () => {
     const sourceRows = await rowsOf(shard, container.id);
     const job = await insertJob(db(), {
       type: "container-move",
-      params: { containerId: container.id, from: shard, to: other(shard) },
+      params: { containerId: container.id, from: shard, to: otherShard(shard) },
     });
     const stale = (await markJobRunning(db(), job.id, LEASE_SECONDS))!;
     // Its lease ran out; a second delivery claimed the job, marked the move and copied part of the rows.
     await setJob(job.id, { leaseUntil: new Date(Date.now() - 1000) });
     expect(await markJobRunning(db(), job.id, LEASE_SECONDS)).toMatchObject({ epoch: 2 });
-    await db()
-      .update(shardDirectory)
-      .set({ movingTo: other(shard) })
-      .where(eq(shardDirectory.containerId, container.id));
-    await shardDb(other(shard)).insert(timedComments).values(sourceRows.slice(0, 10));
+    await markMoving(container.id, otherShard(shard));
+    await shardDb(otherShard(shard)).insert(timedComments).values(sourceRows.slice(0, 10));
     // The first delivery goes on where it was, about to clear the target: its renewal before the chunk finds the
     // claim gone (the runner's renew, unthrottled here).
     const check = async () => {
@@ -182,7 +176,7 @@ describe("exclusive claims", () => {
     };
     const run = consumerOf(containerMove)({ db: db(), env, job: stale, progress: check, renew: check });
     await expect(run).rejects.toBeInstanceOf(LostClaim);
-    expect(await rowsOf(other(shard), container.id)).toEqual(sourceRows.slice(0, 10));
+    expect(await rowsOf(otherShard(shard), container.id)).toEqual(sourceRows.slice(0, 10));
     expect(await rowsOf(shard, container.id)).toEqual(sourceRows);
     expect(await shardOf(container.id)).toMatchObject({ shard });
   });

@@ -8,25 +8,20 @@ import { changesAfter, setMoveState, startMoveLog } from "../../src/db/queries/s
 import { SHARD_ID_RANGE } from "../../src/db/queries/shard-rows";
 import { shardCleanups, shardDirectory, shards } from "../../src/db/schema";
 import { timedComments } from "../../src/db/shard-schema";
-import { createShardDb, shardBinding } from "../../src/db/shards";
 import { containerMove, MOVE_CHUNK_ROWS } from "../../src/jobs/container-move";
 import { enqueue } from "../../src/jobs/enqueue";
 import { drainShardCleanups } from "../../src/services/shard-cleanups";
-import { api, db, errorBody, signedInUser } from "../helpers";
+import { api, db, errorBody, type User } from "../helpers";
 import { waitForJob } from "../helpers/jobs";
-import { commentedContainer as commentedContainerOf, shardOf } from "../helpers/shards";
+import { authorAndStaff, commentedContainer as commentedContainerOf, markMoving, otherShard, shardDb, shardOf } from "../helpers/shards";
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
 let author: User;
 let staff: User;
 
 beforeAll(async () => {
-  author = await signedInUser();
-  staff = await signedInUser({ staff: true });
+  ({ author, staff } = await authorAndStaff());
 });
 
-const shardDb = (n: number) => createShardDb(shardBinding(env, n));
-const other = (shard: number) => (shard === 1 ? 2 : 1);
 const commentsPath = (videoId: number) => `/v4/videos/${videoId}v/timed_comments/en.json`;
 
 /** A container with `perVideo` comments on each of its `videos` videos, written straight into its shard. */
@@ -42,6 +37,32 @@ async function copyRows(n: number, rows: Awaited<ReturnType<typeof rowsOf>>) {
 
 const rowsOf = (n: number, containerId: number) =>
   shardDb(n).select().from(timedComments).where(eq(timedComments.containerId, containerId)).orderBy(timedComments.id).all();
+
+/** A move of the container away from `shard`, queued as staff and run by the real consumer: the finished job. */
+async function runMove(containerId: number, shard: number) {
+  const job = await enqueue(
+    { db: db(), env },
+    containerMove,
+    { containerId, from: shard, to: otherShard(shard) },
+    { createdBy: staff.user.id },
+  );
+  return waitForJob(`${job.id}j`, staff.token);
+}
+
+/** A move under way from `shard`: marked in the directory, its source logging writes for the target. The source. */
+async function startLoggedMove(containerId: number, shard: number) {
+  await markMoving(containerId, otherShard(shard));
+  const source = shardDb(shard);
+  await startMoveLog(source, containerId);
+  return source;
+}
+
+/** A move's end: every row on the target, none left on the source, and the directory pointing at the target. */
+async function expectMoved(containerId: number, from: number, rows: unknown[]) {
+  expect(await rowsOf(otherShard(from), containerId)).toEqual(rows);
+  expect(await rowsOf(from, containerId)).toEqual([]);
+  expect((await shardOf(containerId)).shard).toBe(otherShard(from));
+}
 
 async function deliver(jobId: number) {
   const batch = createMessageBatch("media-catalogue-jobs", [
@@ -68,10 +89,10 @@ const placementOf = (containerId: number) => db().select().from(shardDirectory).
 async function switchedNotEmptied(perVideo: number) {
   const { container, shard } = await commentedContainer(1, perVideo);
   const rows = await rowsOf(shard, container.id);
-  await copyRows(other(shard), rows);
+  await copyRows(otherShard(shard), rows);
   await db()
     .update(shardDirectory)
-    .set({ shard: other(shard) })
+    .set({ shard: otherShard(shard) })
     .where(eq(shardDirectory.containerId, container.id));
   return { container, shard, rows };
 }
@@ -88,29 +109,26 @@ describe("container-move", () => {
     const counts = async () => (await db().select().from(shards).orderBy(shards.id).all()).map((s) => s.containers);
     const countsBefore = await counts();
 
-    const job = await enqueue(
-      { db: db(), env },
-      containerMove,
-      { containerId: container.id, from: shard, to: other(shard) },
-      { createdBy: staff.user.id },
-    );
-    const done = await waitForJob(`${job.id}j`, staff.token);
+    const done = await runMove(container.id, shard);
     expect(done.status).toBe("succeeded");
-    expect(done.result).toMatchObject({ container_id: container.wireId, from: shard, to: other(shard), rows: { timed_comments: 1350 } });
+    expect(done.result).toMatchObject({
+      container_id: container.wireId,
+      from: shard,
+      to: otherShard(shard),
+      rows: { timed_comments: 1350 },
+    });
 
-    expect((await shardOf(container.id)).shard).toBe(other(shard));
-    expect(await rowsOf(other(shard), container.id)).toEqual(sourceRows);
-    expect(await rowsOf(shard, container.id)).toEqual([]);
+    await expectMoved(container.id, shard, sourceRows);
     const countsAfter = await counts();
     expect(countsAfter[shard - 1] - countsBefore[shard - 1]).toBe(-1);
-    expect(countsAfter[other(shard) - 1] - countsBefore[other(shard) - 1]).toBe(1);
+    expect(countsAfter[otherShard(shard) - 1] - countsBefore[otherShard(shard) - 1]).toBe(1);
     // The edge cache is keyed by URL, not shard: ask past it with a token-bearing read, as fresh as D1.
     const after = await Promise.all(videos.map(async (v) => (await api(`${commentsPath(v.id)}?token=${author.token}`)).json()));
     expect(after).toEqual(before);
     // New comments go to the new shard, with ids from its range.
     const res = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 5, comment: "after" } });
     expect(res.status).toBe(201);
-    expect(Math.floor(Number(((await res.json()) as { id: string }).id.replace("tc", "")) / SHARD_ID_RANGE)).toBe(other(shard));
+    expect(Math.floor(Number(((await res.json()) as { id: string }).id.replace("tc", "")) / SHARD_ID_RANGE)).toBe(otherShard(shard));
   });
 
   it("continues across deliveries when the move takes more statements than one may make, and loses nothing", async () => {
@@ -120,7 +138,7 @@ describe("container-move", () => {
     const job = await enqueue(
       { db: db(), env },
       containerMove,
-      { containerId: container.id, from: shard, to: other(shard), statementsPerDelivery: 12 },
+      { containerId: container.id, from: shard, to: otherShard(shard), statementsPerDelivery: 12 },
       { createdBy: staff.user.id },
     );
     const done = await waitForJob(`${job.id}j`, staff.token);
@@ -128,19 +146,12 @@ describe("container-move", () => {
     expect(done.result).toMatchObject({ rows: { timed_comments: 1350 } });
     // The cost is the whole move's, summed over its deliveries.
     expect((done.result as { statements: number }).statements).toBeGreaterThan(24);
-    expect(await rowsOf(other(shard), container.id)).toEqual(sourceRows);
-    expect(await rowsOf(shard, container.id)).toEqual([]);
-    expect((await shardOf(container.id)).shard).toBe(other(shard));
+    await expectMoved(container.id, shard, sourceRows);
   });
 
   it("takes writes while the container's copy runs, logging them for the target, and refuses them under the fence (503, Retry-After)", async () => {
     const { container, videos, shard } = await commentedContainer(1, 3);
-    await db()
-      .update(shardDirectory)
-      .set({ movingTo: other(shard) })
-      .where(eq(shardDirectory.containerId, container.id));
-    const source = shardDb(shard);
-    await startMoveLog(source, container.id);
+    const source = await startLoggedMove(container.id, shard);
     const accepted = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 1, comment: "during" } });
     expect(accepted.status).toBe(201);
     const id = Number(((await accepted.json()) as { id: string }).id.replace("tc", ""));
@@ -168,33 +179,23 @@ describe("container-move", () => {
     const { container, shard } = await commentedContainer(2, MOVE_CHUNK_ROWS + 20);
     const rows = await rowsOf(shard, container.id);
     // As a first run left it: marked, and part of the rows copied.
-    await db()
-      .update(shardDirectory)
-      .set({ movingTo: other(shard) })
-      .where(eq(shardDirectory.containerId, container.id));
-    await copyRows(other(shard), rows.slice(0, 300));
-    const job = await deliver((await moveJob(container.id, shard, other(shard))).id);
+    await markMoving(container.id, otherShard(shard));
+    await copyRows(otherShard(shard), rows.slice(0, 300));
+    const job = await deliver((await moveJob(container.id, shard, otherShard(shard))).id);
     expect(job).toMatchObject({ status: "succeeded" });
-    expect(await rowsOf(other(shard), container.id)).toEqual(rows);
-    expect(await rowsOf(shard, container.id)).toEqual([]);
-    expect((await shardOf(container.id)).shard).toBe(other(shard));
+    await expectMoved(container.id, shard, rows);
   });
 
   it("resumes after a delivery died under the fence: the fence goes down, the move finishes, and the source keeps nothing", async () => {
     const { container, videos, shard } = await commentedContainer(1, 30);
-    await db()
-      .update(shardDirectory)
-      .set({ movingTo: other(shard) })
-      .where(eq(shardDirectory.containerId, container.id));
     // As a delivery left it that died between raising the fence and the switch, with its copy done.
-    const source = shardDb(shard);
-    await startMoveLog(source, container.id);
+    const source = await startLoggedMove(container.id, shard);
     await setMoveState(source, container.id, "fenced");
     const refused = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 1, comment: "stuck?" } });
     expect(refused.status).toBe(503);
-    const job = await deliver((await moveJob(container.id, shard, other(shard))).id);
+    const job = await deliver((await moveJob(container.id, shard, otherShard(shard))).id);
     expect(job).toMatchObject({ status: "succeeded" });
-    expect(await rowsOf(other(shard), container.id)).toHaveLength(30);
+    expect(await rowsOf(otherShard(shard), container.id)).toHaveLength(30);
     expect(await rowsOf(shard, container.id)).toEqual([]);
     expect(await changesAfter(source, container.id, 0, 10)).toEqual([]);
     const after = await api(commentsPath(videos[0].id), { method: "POST", token: author.token, json: { time: 2, comment: "moved" } });
@@ -203,18 +204,18 @@ describe("container-move", () => {
 
   it("resumes after a crash after the switch: only deletes the source rows, and never while the directory names that shard", async () => {
     const { container, shard, rows } = await switchedNotEmptied(40);
-    expect(await deliver((await moveJob(container.id, shard, other(shard))).id)).toMatchObject({ status: "succeeded" });
+    expect(await deliver((await moveJob(container.id, shard, otherShard(shard))).id)).toMatchObject({ status: "succeeded" });
     expect(await rowsOf(shard, container.id)).toEqual([]);
-    expect(await rowsOf(other(shard), container.id)).toEqual(rows);
+    expect(await rowsOf(otherShard(shard), container.id)).toEqual(rows);
 
     // A stale job naming the shard the container is on again (moved back since): a permanent failure, nothing deleted.
-    const back = await deliver((await moveJob(container.id, other(shard), shard)).id);
+    const back = await deliver((await moveJob(container.id, otherShard(shard), shard)).id);
     expect(back).toMatchObject({ status: "succeeded" });
     expect(await rowsOf(shard, container.id)).toEqual(rows);
-    const stale = await deliver((await moveJob(container.id, other(shard), shard)).id);
+    const stale = await deliver((await moveJob(container.id, otherShard(shard), shard)).id);
     expect(stale).toMatchObject({ status: "succeeded" });
     expect(await rowsOf(shard, container.id)).toEqual(rows);
-    const wrong = await deliver((await moveJob(container.id, other(shard) + 5, shard)).id);
+    const wrong = await deliver((await moveJob(container.id, otherShard(shard) + 5, shard)).id);
     expect(wrong?.status).toBe("failed");
     expect(await rowsOf(shard, container.id)).toEqual(rows);
   });
@@ -222,7 +223,7 @@ describe("container-move", () => {
   it("the switch leaves the source's rows a pending cleanup there, which the job ends once it has emptied the source", async () => {
     const { container, shard } = await switchedNotEmptied(30);
     expect(await wholeCleanups(container.id)).toEqual([{ shard, containerId: container.id }]);
-    expect(await deliver((await moveJob(container.id, shard, other(shard))).id)).toMatchObject({ status: "succeeded" });
+    expect(await deliver((await moveJob(container.id, shard, otherShard(shard))).id)).toMatchObject({ status: "succeeded" });
     expect(await rowsOf(shard, container.id)).toEqual([]);
     expect(await wholeCleanups(container.id)).toEqual([]);
   });
@@ -230,17 +231,17 @@ describe("container-move", () => {
   it("does not start a move back to a shard the container is still draining from, and moves it once that shard is empty", async () => {
     const { container, shard, rows } = await switchedNotEmptied(30);
     // The source still holds every row (the move job that switched died before deleting them).
-    const back = await deliver((await moveJob(container.id, other(shard), shard)).id);
+    const back = await deliver((await moveJob(container.id, otherShard(shard), shard)).id);
     expect(back?.status).toBe("failed");
     expect(back?.error).toContain(`is still being deleted from shard ${shard}`);
-    expect(await placementOf(container.id)).toMatchObject({ shard: other(shard), movingTo: null });
-    expect(await rowsOf(other(shard), container.id)).toEqual(rows);
+    expect(await placementOf(container.id)).toMatchObject({ shard: otherShard(shard), movingTo: null });
+    expect(await rowsOf(otherShard(shard), container.id)).toEqual(rows);
     // The sweeper's drain empties the source and ends the cleanup; then the move back runs.
     await drainShardCleanups({ db: db(), env });
     expect(await rowsOf(shard, container.id)).toEqual([]);
-    expect(await deliver((await moveJob(container.id, other(shard), shard)).id)).toMatchObject({ status: "succeeded" });
+    expect(await deliver((await moveJob(container.id, otherShard(shard), shard)).id)).toMatchObject({ status: "succeeded" });
     expect(await rowsOf(shard, container.id)).toEqual(rows);
-    expect(await rowsOf(other(shard), container.id)).toEqual([]);
+    expect(await rowsOf(otherShard(shard), container.id)).toEqual([]);
     expect(await wholeCleanups(container.id)).toEqual([]);
   });
 
@@ -269,13 +270,7 @@ describe("container-move", () => {
     })();
     // Some writes land before the move starts.
     await expect.poll(() => accepted.length, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
-    const job = await enqueue(
-      { db: db(), env },
-      containerMove,
-      { containerId: container.id, from: shard, to: other(shard) },
-      { createdBy: staff.user.id },
-    );
-    const done = await waitForJob(`${job.id}j`, staff.token);
+    const done = await runMove(container.id, shard);
     // A little longer: writes land on the new shard.
     await new Promise((r) => setTimeout(r, 100));
     reading = false;
@@ -283,7 +278,7 @@ describe("container-move", () => {
     expect(done.status).toBe("succeeded");
     expect(accepted.length).toBeGreaterThan(0);
     expect(reads.every((n) => n === 600)).toBe(true);
-    const moved = await rowsOf(other(shard), container.id);
+    const moved = await rowsOf(otherShard(shard), container.id);
     const ids = new Set(moved.map((r) => `${r.id}tc`));
     for (const id of accepted) expect(ids.has(id), id).toBe(true);
     expect(moved).toHaveLength(1200 + accepted.length);
@@ -300,16 +295,13 @@ describe("container-move", () => {
     const rows = await rowsOf(shard, container.id);
     // A copy under way when the container went: the catalogue row gone (its cleanup already drained), part of the
     // rows on the target after it.
-    await db()
-      .update(shardDirectory)
-      .set({ movingTo: other(shard) })
-      .where(eq(shardDirectory.containerId, container.id));
-    await copyRows(other(shard), rows.slice(0, 10));
+    await markMoving(container.id, otherShard(shard));
+    await copyRows(otherShard(shard), rows.slice(0, 10));
     await env.DB.prepare("DELETE FROM containers WHERE id = ?").bind(container.id).run();
     await env.DB.prepare("DELETE FROM shard_cleanups WHERE container_id = ?").bind(container.id).run();
-    const job = await deliver((await moveJob(container.id, shard, other(shard))).id);
+    const job = await deliver((await moveJob(container.id, shard, otherShard(shard))).id);
     expect(job).toMatchObject({ status: "succeeded" });
     expect(await rowsOf(shard, container.id)).toEqual([]);
-    expect(await rowsOf(other(shard), container.id)).toEqual([]);
+    expect(await rowsOf(otherShard(shard), container.id)).toEqual([]);
   });
 });

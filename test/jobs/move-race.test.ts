@@ -9,10 +9,10 @@ import { shardBinding } from "../../src/db/shards";
 import { containerMove } from "../../src/jobs/container-move";
 import { enqueue } from "../../src/jobs/enqueue";
 import { RESTORE_INLINE_CUES } from "../../src/services/subtitle-edits";
-import { api, createApplication, db, signedInUser, type ApiInit } from "../helpers";
+import { api, createApplication, db, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { makeCues, srtOf, waitForJob, type TestCue } from "../helpers/subtitles";
-import { shardOf } from "../helpers/shards";
+import { makeCues, srtOf, startSrtImport, waitForJob, type TestCue } from "../helpers/subtitles";
+import { otherShard, shardOf } from "../helpers/shards";
 
 type Video = Awaited<ReturnType<typeof createVideo>>;
 
@@ -20,9 +20,8 @@ let official: string;
 let manager: Awaited<ReturnType<typeof signedInUser>>;
 let staff: Awaited<ReturnType<typeof signedInUser>>;
 
-const asManager = (): ApiInit => ({ token: manager.token, app: official });
+const asManager = () => ({ token: manager.token, app: official });
 const tracks = (v: Video) => `/v4/videos/${v.wireId}/subtitle_tracks`;
-const other = (shard: number) => (shard === 1 ? 2 : 1);
 
 beforeAll(async () => {
   official = (await createApplication({ official: true })).wireId;
@@ -30,20 +29,8 @@ beforeAll(async () => {
   staff = await signedInUser({ staff: true });
 });
 
-async function startImport(v: Video, cues: TestCue[], language: string) {
-  const res = await api(`/v4/videos/${v.wireId}/subtitles/import_srt.json`, {
-    ...asManager(),
-    method: "POST",
-    query: { language },
-    body: srtOf(cues),
-    headers: { "content-type": "application/x-subrip" },
-  });
-  expect(res.status, await res.clone().text()).toBe(202);
-  return ((await res.json()) as { job: { id: string } }).job.id;
-}
-
 async function importSrt(v: Video, cues: TestCue[], language: string) {
-  const job = await waitForJob(await startImport(v, cues, language), manager.token, 60_000);
+  const job = await waitForJob(await startSrtImport(asManager(), v, cues, language), manager.token, 60_000);
   expect(job.status, JSON.stringify(job.error)).toBe("succeeded");
 }
 
@@ -80,11 +67,11 @@ describe("a move racing the writers of the container's subtitles", () => {
 
     // The race: the import of 20,000 Korean cues to v2, the move, the restore and the edits, all at once.
     const big = makeCues(20_000, "대사 한 줄");
-    const importJob = await startImport(v2, big, "ko");
+    const importJob = await startSrtImport(asManager(), v2, big, "ko");
     const move = await enqueue(
       { db: db(), env },
       containerMove,
-      { containerId: container.id, from: shard, to: other(shard) },
+      { containerId: container.id, from: shard, to: otherShard(shard) },
       { createdBy: staff.user.id },
     );
     let restoreJob: string | undefined;
@@ -130,7 +117,7 @@ describe("a move racing the writers of the container's subtitles", () => {
     expect(result.compared).toBeGreaterThan(0);
 
     // Every row is on the target, none on the source.
-    expect((await shardOf(container.id)).shard).toBe(other(shard));
+    expect((await shardOf(container.id)).shard).toBe(otherShard(shard));
     for (const table of SHARD_TABLES) {
       expect(await rows(shard, `SELECT count(*) AS n FROM ${table} WHERE container_id = ?`, container.id), table).toEqual([{ n: 0 }]);
     }
@@ -145,7 +132,7 @@ describe("a move racing the writers of the container's subtitles", () => {
     expect(await srt(`${tracks(v1)}/en.srt`)).toBe(srtOf(expected).trimEnd());
 
     // The counts the target's triggers keep match its rows: languages of the container, contributions per user.
-    const target = other(shard);
+    const target = otherShard(shard);
     const counted = await rows<{ language: string; originals: number; translations: number }>(
       target,
       "SELECT language, originals, translations FROM container_language_counts WHERE container_id = ? ORDER BY language",

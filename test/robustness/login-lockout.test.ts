@@ -18,6 +18,19 @@ async function freshWindow() {
   if (left < 20_000) await new Promise((r) => setTimeout(r, left + 250));
 }
 
+/** A user and their v3 password grant through a new client: `grant` logs in as them with `password` from `address`. */
+async function passwordGrant(secret: string) {
+  const client = await createApplication({ secret });
+  const victim = await createUser();
+  const grant = (password: string, address = randomAddress()) =>
+    api("/oauth/token", {
+      method: "POST",
+      headers: { "cf-connecting-ip": address },
+      json: { grant_type: "password", client_id: client.wireId, client_secret: secret, username: victim.user.username, password },
+    });
+  return { victim, grant };
+}
+
 describe("failed logins from other clients do not lock the owner out", () => {
   it("a guess spread over addresses: each address stops at 10, the account at 20 new-address attempts; the owner still logs in", async () => {
     await freshWindow();
@@ -53,20 +66,7 @@ describe("failed logins from other clients do not lock the owner out", () => {
 
   it("the ceiling through the v3 password grant too, shared with v5 logins", async () => {
     await freshWindow();
-    const client = await createApplication({ secret: "ceiling-secret" });
-    const victim = await createUser();
-    const grant = (password: string, address = randomAddress()) =>
-      api("/oauth/token", {
-        method: "POST",
-        headers: { "cf-connecting-ip": address },
-        json: {
-          grant_type: "password",
-          client_id: client.wireId,
-          client_secret: "ceiling-secret",
-          username: victim.user.username,
-          password,
-        },
-      });
+    const { victim, grant } = await passwordGrant("ceiling-secret");
     const home = randomAddress();
     expect((await grant(victim.password, home)).status).toBe(200);
     for (let i = 0; i < 10; i++) expect((await grant(`v3-${i}`)).status, `v3 address ${i}`).toBe(400);
@@ -82,20 +82,7 @@ describe("failed logins from other clients do not lock the owner out", () => {
 
   it("the same through the v3 password grant", async () => {
     await freshWindow();
-    const client = await createApplication({ secret: "lockout-secret" });
-    const victim = await createUser();
-    const grant = (password: string, address: string) =>
-      api("/oauth/token", {
-        method: "POST",
-        headers: { "cf-connecting-ip": address },
-        json: {
-          grant_type: "password",
-          client_id: client.wireId,
-          client_secret: "lockout-secret",
-          username: victim.user.username,
-          password,
-        },
-      });
+    const { victim, grant } = await passwordGrant("lockout-secret");
     const attacker = randomAddress();
     for (let i = 0; i < 10; i++) expect((await grant("guess", attacker)).status).toBe(400);
     expect((await grant(victim.password, attacker)).status).toBe(429);

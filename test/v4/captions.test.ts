@@ -2,12 +2,11 @@ import { env } from "cloudflare:workers";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { captionSuggestions } from "../../src/db/shard-schema";
-import { api, createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
+import { api, createApplication, errorBody, rowsRead, signedInUser, type User } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { createSubtitles } from "../helpers/localisation";
 import { shardOf } from "../helpers/shards";
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
 type Fixture = Awaited<ReturnType<typeof createSubtitles>>;
 type Caption = {
   id: string;

@@ -19,27 +19,23 @@ import {
 import { containerRowCounts } from "../../src/db/queries/shard-rows";
 import { contributions, SHARD_TABLES, timedComments } from "../../src/db/shard-schema";
 import { KV_KEYS } from "../../src/services/kv-cache";
-import { api, db, errorBody, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
+import { api, db, errorBody, staffManagerOther, type User } from "../helpers";
+import { createVideo } from "../helpers/catalogue";
 import { createHistories, createSubtitles } from "../helpers/localisation";
 import { addTimedComment, shardOf } from "../helpers/shards";
-import { del, minimal, post, put } from "../helpers/container-writes";
+import { del, minimal, post, put, managedBy } from "../helpers/container-writes";
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
 let staff: User;
 let manager: User;
 let other: User;
 
 beforeAll(async () => {
-  [staff, manager, other] = await Promise.all([signedInUser({ staff: true }), signedInUser(), signedInUser()]);
+  ({ staff, manager, other } = await staffManagerOther());
 });
-
-/** A container managed by `manager`, made through the database. */
-const managed = (over: Parameters<typeof createContainer>[0] = {}) => createContainer({ managers: [manager.user.id], ...over });
 
 describe("DELETE /v4/containers/<id>.json", () => {
   it("is staff only: 401 without a token, 403 for another user and for a manager", async () => {
-    const c = await managed();
+    const c = await managedBy(manager);
     const none = await del(c.wireId);
     expect(none.status).toBe(401);
     expect((await errorBody(none)).vcode).toBe(4500);
@@ -53,7 +49,7 @@ describe("DELETE /v4/containers/<id>.json", () => {
   });
 
   it("deletes the container and leaves nothing dangling", async () => {
-    const c = await managed({ titles: { ko: "삭제" }, descriptions: { en: "Gone soon" }, genres: [6], regions: ["us"] });
+    const c = await managedBy(manager, { titles: { ko: "삭제" }, descriptions: { en: "Gone soon" }, genres: [6], regions: ["us"] });
     const v1 = await createVideo(c.id, { title: "One" });
     const v2 = await createVideo(c.id, { type: "trailer", state: "pending" });
     const vids = [v1.id, v2.id];
@@ -145,7 +141,7 @@ describe("KV-cached listings are invalidated by container writes", () => {
   });
 
   it("not on refused writes", async () => {
-    const c = await managed();
+    const c = await managedBy(manager);
     await prime();
     expect((await put(c.wireId, manager.token, { state: "blocked" })).status).toBe(403);
     expect((await del(c.wireId, manager.token)).status).toBe(403);

@@ -3,21 +3,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PLATFORMS, containerFacets, containers, licenses } from "../../src/db/schema";
 import { insertGenreLinks, insertLicenses, insertManagers, insertTexts, newContainerId } from "../../src/db/queries/catalogue-writes";
 import { WRITE_LIMITS } from "../../src/routes/v4/contracts/catalogue-writes";
-import { api, db, errorBody, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
-import { fieldsOf, minimal, post, put, read } from "../helpers/container-writes";
+import { api, db, errorBody, staffManagerOther, type User } from "../helpers";
+import { createVideo } from "../helpers/catalogue";
+import { fieldsOf, minimal, post, put, read, managedBy } from "../helpers/container-writes";
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
 let staff: User;
 let manager: User;
 let other: User;
 
 beforeAll(async () => {
-  [staff, manager, other] = await Promise.all([signedInUser({ staff: true }), signedInUser(), signedInUser()]);
+  ({ staff, manager, other } = await staffManagerOther());
 });
-
-/** A container managed by `manager`, made through the database. */
-const managed = (over: Parameters<typeof createContainer>[0] = {}) => createContainer({ managers: [manager.user.id], ...over });
 
 describe("POST /v4/containers.json: happy path", () => {
   it("creates a container with every field and answers 201 with the container view", async () => {
@@ -209,7 +205,7 @@ describe("POST /v4/containers.json: who may call it", () => {
 
 describe("PUT /v4/containers/<id>.json", () => {
   it("lets a manager edit content fields, visible on the next read", async () => {
-    const c = await managed({ genres: [6], posterUrl: "https://img.test/old.jpg", releaseDate: "2001-01-01" });
+    const c = await managedBy(manager, { genres: [6], posterUrl: "https://img.test/old.jpg", releaseDate: "2001-01-01" });
     const res = await put(c.wireId, manager.token, {
       origin: { country: "jp" },
       genres: ["9g", "18g"],
@@ -236,7 +232,7 @@ describe("PUT /v4/containers/<id>.json", () => {
   });
 
   it("lets staff change state, type, managers, licences and the business flags", async () => {
-    const c = await managed({ type: "film", regions: ["us"] });
+    const c = await managedBy(manager, { type: "film", regions: ["us"] });
     const res = await put(c.wireId, staff.token, {
       type: "series",
       state: "pending",
@@ -258,20 +254,20 @@ describe("PUT /v4/containers/<id>.json", () => {
   });
 
   it("answers an empty body with the container unchanged", async () => {
-    const c = await managed();
+    const c = await managedBy(manager);
     const res = await put(c.wireId, manager.token, {});
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).id).toBe(c.wireId);
   });
 
   it("refuses titles and descriptions, which have their own endpoints", async () => {
-    const c = await managed();
+    const c = await managedBy(manager);
     expect(await fieldsOf(await put(c.wireId, staff.token, { titles: { en: "New" } }))).toEqual(["titles"]);
     expect(await fieldsOf(await put(c.wireId, staff.token, { descriptions: { en: "New" } }))).toEqual(["descriptions"]);
   });
 
   it("ignores unknown fields, reads 1/0 as booleans, refuses wrong types and genres of the wrong set", async () => {
-    const c = await managed();
+    const c = await managedBy(manager);
     const ignored = await put(c.wireId, staff.token, { views: 1000, flags: { on_air: 1 } });
     expect(ignored.status).toBe(200);
     expect(ignored.headers.get("x-ignored-fields")).toBe("views");
@@ -282,12 +278,12 @@ describe("PUT /v4/containers/<id>.json", () => {
   });
 
   it("refuses a type its videos or genres do not fit", async () => {
-    const film = await managed({ type: "film" });
+    const film = await managedBy(manager, { type: "film" });
     await createVideo(film.id, { type: "movie" });
     expect(await fieldsOf(await put(film.wireId, staff.token, { type: "series" }))).toEqual(["type"]);
     expect((await put(film.wireId, staff.token, { type: "artist", genres: [] })).status).toBe(400);
 
-    const series = await managed({ type: "series", genres: [6] });
+    const series = await managedBy(manager, { type: "series", genres: [6] });
     expect(await fieldsOf(await put(series.wireId, staff.token, { type: "artist" }))).toEqual(["genres"]);
     const ok = await put(series.wireId, staff.token, { type: "artist", genres: ["23g"] });
     expect(ok.status).toBe(200);
@@ -295,7 +291,7 @@ describe("PUT /v4/containers/<id>.json", () => {
   });
 
   it("is 401 without a token and 403 for another user", async () => {
-    const c = await managed();
+    const c = await managedBy(manager);
     const none = await put(c.wireId, undefined, { flags: { on_air: true } });
     expect(none.status).toBe(401);
     expect((await errorBody(none)).vcode).toBe(4500);
@@ -306,7 +302,7 @@ describe("PUT /v4/containers/<id>.json", () => {
   });
 
   it("refuses the staff-only fields to managers with 403 naming them", async () => {
-    const c = await managed();
+    const c = await managedBy(manager);
     for (const [body, named] of [
       [{ state: "blocked" }, "state"],
       [{ managers: [manager.id, other.id] }, "managers"],
@@ -327,7 +323,7 @@ describe("PUT /v4/containers/<id>.json", () => {
   it("is 404 for missing containers, and for hidden ones to users who cannot see them", async () => {
     expect((await put("999999999c", staff.token, {})).status).toBe(404);
     expect((await put("abc", staff.token, {})).status).toBe(404);
-    const hidden = await managed({ state: "pending" });
+    const hidden = await managedBy(manager, { state: "pending" });
     expect((await put(hidden.wireId, other.token, {})).status).toBe(404);
     expect((await put(hidden.wireId, manager.token, {})).status).toBe(200);
   });

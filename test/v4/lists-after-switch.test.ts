@@ -12,7 +12,7 @@ import {
   insertRows,
 } from "../../src/db/queries/shard-rows";
 import { SHARD_TABLES } from "../../src/db/shard-schema";
-import { api, createApplication, signedInUser } from "../helpers";
+import { api, createApplication, signedInUser, okJson } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { createHistories, createSubtitles } from "../helpers/localisation";
 import { shardDbs, shardOf } from "../helpers/shards";
@@ -30,11 +30,6 @@ let ids: { en: string[]; all: string[] };
 let histories: number[];
 let moved: { a: string; b: string };
 
-const get = async (path: string, query = "") => {
-  const res = await api(`${path}?app=${app}${query}`);
-  expect(res.status, `${path}${query}`).toBe(200);
-  return res.json();
-};
 const historiesOf = async (user: User, query = "") => {
   const res = await api(`/v4/users/${user.user.id}u/subtitle_histories.json?app=${official}&token=${user.token}${query}`);
   expect(res.status).toBe(200);
@@ -80,23 +75,23 @@ beforeAll(async () => {
 
 describe("after a move's switch, before the source's rows are gone", () => {
   it("lists the newest translations once each, and counts them once", async () => {
-    const body = (await get("/v4/translations.json", "&with_paging=true&per_page=25")) as Page;
+    const body = (await okJson("/v4/translations.json", { app: app, query: { with_paging: "true", per_page: "25" } })) as Page;
     expect(sorted(body.response.map((t) => t.id))).toEqual(sorted(ids.all));
     expect(body.count).toBe(6);
   });
 
   it("lists a language's translations once each, and counts them once", async () => {
-    const body = (await get("/v4/translations.json", "&to=en&with_paging=true")) as Page;
+    const body = (await okJson("/v4/translations.json", { app: app, query: { to: "en", with_paging: "true" } })) as Page;
     expect(sorted(body.response.map((t) => t.id))).toEqual(sorted(ids.en));
     expect(body.count).toBe(4);
   });
 
   it("sums the language totals once", async () => {
-    expect(await get("/v4/translations/languages.json")).toEqual([
+    expect(await okJson("/v4/translations/languages.json", { app: app })).toEqual([
       { language: "en", count: 4 },
       { language: "fr", count: 2 },
     ]);
-    expect(await get("/v4/captions/languages.json")).toEqual([{ language: "ko", count: 4 }]);
+    expect(await okJson("/v4/captions/languages.json", { app: app })).toEqual([{ language: "ko", count: 4 }]);
   });
 
   it("lists and counts a user's histories once", async () => {
@@ -106,7 +101,7 @@ describe("after a move's switch, before the source's rows are gone", () => {
   });
 
   it("lists and counts a user's contributions once", async () => {
-    const list = (await get(`/v4/users/${alice.user.id}u/contributions.json`)) as Array<{
+    const list = (await okJson(`/v4/users/${alice.user.id}u/contributions.json`, { app: app })) as Array<{
       container: { id: string };
       segments: number;
       subtitles: number;
@@ -117,7 +112,7 @@ describe("after a move's switch, before the source's rows are gone", () => {
         [b.wireId, 0, 2],
       ].sort(),
     );
-    expect(await get(`/v4/users/${alice.user.id}u/contributions/count.json`)).toEqual({ count: 5 });
+    expect(await okJson(`/v4/users/${alice.user.id}u/contributions/count.json`, { app: app })).toEqual({ count: 5 });
   });
 });
 

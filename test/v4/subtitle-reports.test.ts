@@ -2,10 +2,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { allocateShardIdsStatement, firstAllocatedId } from "../../src/db/queries/shard-rows";
 import { reports, subtitles } from "../../src/db/shard-schema";
-import { writeSrt } from "../../src/domain/subtitles/srt";
 import { api, createApplication, errorBody, rowsRead, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
-import { waitForJob } from "../helpers/jobs";
+import { importSrt } from "../helpers/subtitles";
 import { createSubtitles } from "../helpers/localisation";
 import { shardOf } from "../helpers/shards";
 import { expectRefused, expectStatus } from "../helpers/write-authz";
@@ -46,21 +45,6 @@ const V1 = [
 const track = (v = video) => `/v4/videos/${v.wireId}/subtitle_tracks/ko`;
 const listPath = (c = container.wireId) => `/v4/containers/${c}/subtitle_reports.json`;
 const resolvePath = (id: string) => `/v4/subtitle_reports/${id}/resolve.json`;
-
-async function importSrt(v: typeof video, cues: typeof V1) {
-  const res = await api(`/v4/videos/${v.wireId}/subtitles/import_srt.json`, {
-    method: "POST",
-    query: { language: "ko" },
-    app: official,
-    token: manager.token,
-    body: writeSrt(cues),
-    headers: { "content-type": "application/x-subrip" },
-  });
-  await expectStatus(res, "the import", 202);
-  const job = await waitForJob(((await res.json()) as { job: { id: string } }).job.id, manager.token);
-  expect(job.status, JSON.stringify(job.error)).toBe("succeeded");
-  await waitForJob((job.result as { completion_job: string }).completion_job, manager.token);
-}
 
 /** The database of the shard that holds the test container's subtitle family (reports live beside their subtitles). */
 const shard = async (containerId = container.id) => (await shardOf(containerId)).db;
@@ -116,7 +100,7 @@ beforeAll(async () => {
   video = await createVideo(container.id, { number: 1 });
   french = await createVideo(container.id, { number: 2, originLanguage: "fr" });
   await createSubtitles(french.id, 2, { fr: ["Bonjour", "Au revoir"] });
-  await importSrt(video, V1); // version 1
+  await importSrt({ app: official, token: manager.token }, video, V1, "ko"); // version 1
   const edit = await api(`${track()}/cues/3000.json`, {
     method: "PUT",
     app: official,
@@ -340,7 +324,7 @@ describe(`${RESOLVE.op}`, () => {
 
     // A report made against the track's first version: there is nothing before it.
     const first = await createVideo(container.id, { number: 3 });
-    await importSrt(first, V1);
+    await importSrt({ app: official, token: manager.token }, first, V1, "ko");
     const firstReport = await reported(reporter, await subtitleWithText(first, "Goodbye"));
     const refused = await resolve(firstReport, "restore");
     expect((await errorBody(refused.clone())).error).toContain("no earlier version is kept");

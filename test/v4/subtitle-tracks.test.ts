@@ -5,21 +5,21 @@ import { readAss } from "../../src/domain/subtitles/ass";
 import type { Cue } from "../../src/domain/subtitles/cue";
 import { SUBTITLE_FORMATS } from "../../src/domain/subtitles/formats";
 import { readSbv } from "../../src/domain/subtitles/sbv";
-import { readSrt, writeSrt } from "../../src/domain/subtitles/srt";
+import { readSrt } from "../../src/domain/subtitles/srt";
 import { readTtml } from "../../src/domain/subtitles/ttml/ttml";
 import { readVtt } from "../../src/domain/subtitles/vtt";
 import { plainText } from "../../src/domain/subtitles/markup";
-import { api, createApplication, errorBody, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
-import { waitForJob } from "../helpers/subtitles";
+import { api, errorBody, signedInUser, type User } from "../helpers";
+import { createContainer, createVideo, visibleAndHidden } from "../helpers/catalogue";
+import { importSrt, waitForJob } from "../helpers/subtitles";
 
-type Signed = Awaited<ReturnType<typeof signedInUser>>;
+type Cast = Awaited<ReturnType<typeof visibleAndHidden>>;
 let official: string;
 let partner: string;
-let manager: Signed;
-let other: Signed;
-let video: Awaited<ReturnType<typeof createVideo>>;
-let hidden: Awaited<ReturnType<typeof createVideo>>;
+let manager: User;
+let other: User;
+let video: Cast["video"];
+let hidden: Cast["hidden"];
 
 const CUES = [
   { startMs: 1000, endMs: 2500, text: "<i>Hello</i> & welcome" },
@@ -28,22 +28,9 @@ const CUES = [
 ];
 
 beforeAll(async () => {
-  official = (await createApplication({ official: true })).wireId;
-  partner = (await createApplication()).wireId;
-  manager = await signedInUser();
+  ({ official, partner, manager, video, hidden } = await visibleAndHidden("Tracks"));
   other = await signedInUser();
-  const c = await createContainer({ title: "Tracks", managers: [manager.user.id] });
-  video = await createVideo(c.id, { number: 1 });
-  hidden = await createVideo(c.id, { number: 2, state: "blocked" });
-  const res = await api(`/v4/videos/${video.wireId}/subtitles/import_srt.json?app=${official}&language=ko&token=${manager.token}`, {
-    method: "POST",
-    body: writeSrt(CUES),
-    headers: { "content-type": "application/x-subrip" },
-  });
-  expect(res.status).toBe(202);
-  const job = await waitForJob(((await res.json()) as { job: { id: string } }).job.id, manager.token);
-  expect(job.status).toBe("succeeded");
-  await waitForJob((job.result as { completion_job: string }).completion_job, manager.token);
+  await importSrt({ app: official, token: manager.token }, video, CUES, "ko");
 });
 
 const trackPath = (v: string, file: string, query = "") => `/v4/videos/${v}/subtitle_tracks/${file}?app=${official}${query}`;

@@ -7,10 +7,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { insertJob } from "../../src/db/queries/jobs";
 import { jobs } from "../../src/db/schema";
 import { RESTORE_INLINE_CUES } from "../../src/services/subtitle-edits";
-import { api, createApplication, db, errorBody, signedInUser, type ApiInit } from "../helpers";
+import { api, createApplication, db, errorBody, signedInUser } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { completionJobsSince as waitForCompletions, lastJobId } from "../helpers/jobs";
-import { deliver, importJob, makeCues, srtOf, waitForJob, type TestCue } from "../helpers/subtitles";
+import { deliver, importJob, importSrt, makeCues, postSrtImport, srtOf, waitForJob, type TestCue } from "../helpers/subtitles";
 import { eventsWhere } from "../webhooks/events-helpers";
 
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
@@ -21,7 +21,7 @@ let official: string;
 let manager: Signed;
 let container: Awaited<ReturnType<typeof createContainer>>;
 
-const asManager = (): ApiInit => ({ token: manager.token, app: official });
+const asManager = () => ({ token: manager.token, app: official });
 const tracks = (v: Video) => `/v4/videos/${v.wireId}/subtitle_tracks`;
 const decode = async (res: Response) => new TextDecoder().decode(await res.arrayBuffer());
 
@@ -30,25 +30,6 @@ const V1: TestCue[] = [
   { startMs: 3000, endMs: 4000, text: "The red fox ran" },
   { startMs: 5000, endMs: 7000, text: "Goodbye" },
 ];
-
-const postImport = (v: Video, cues: TestCue[], language = "en") =>
-  api(`/v4/videos/${v.wireId}/subtitles/import_srt.json`, {
-    ...asManager(),
-    method: "POST",
-    query: { language },
-    body: srtOf(cues),
-    headers: { "content-type": "application/x-subrip" },
-  });
-
-async function importSrt(v: Video, cues: TestCue[], language = "en") {
-  const res = await postImport(v, cues, language);
-  expect(res.status, await res.clone().text()).toBe(202);
-  const job = await waitForJob(((await res.json()) as { job: { id: string } }).job.id, manager.token);
-  expect(job.status, JSON.stringify(job.error)).toBe("succeeded");
-  const result = job.result as { version: number | null; completion_job: string };
-  expect((await waitForJob(result.completion_job, manager.token)).status).toBe("succeeded");
-  return result;
-}
 
 async function versions(v: Video, language = "en") {
   const res = await api(`${tracks(v)}/${language}/versions.json`, { ...asManager(), query: { per_page: "100" } });
@@ -89,8 +70,8 @@ describe("a restore of more than RESTORE_INLINE_CUES cues", () => {
     const video = await createVideo(container.id, { number: 1 });
     const first = makeCues(RESTORE_INLINE_CUES + 100, "first");
     const second = makeCues(RESTORE_INLINE_CUES + 100, "second");
-    expect((await importSrt(video, first)).version).toBe(1);
-    expect((await importSrt(video, second)).version).toBe(2);
+    expect((await importSrt(asManager(), video, first)).version).toBe(1);
+    expect((await importSrt(asManager(), video, second)).version).toBe(2);
     expect(await currentSrt(video)).toContain(`second ${RESTORE_INLINE_CUES + 100}`);
 
     const res = await api(`${tracks(video)}/en/versions/1/restore.json`, { ...asManager(), method: "POST" });
@@ -129,8 +110,8 @@ describe("hostile input to the writers is refused with the field it names, and c
   beforeAll(async () => {
     video = await createVideo(container.id, { number: 2 });
     other = await createVideo(container.id, { number: 3 });
-    await importSrt(video, V1);
-    await importSrt(other, V1);
+    await importSrt(asManager(), video, V1);
+    await importSrt(asManager(), other, V1);
     const edit = await api(`${tracks(other)}/en/cues/1000.json`, { ...asManager(), method: "PUT", json: { text: "Hi" } });
     expect(edit.status).toBe(200);
     before = { versions: await versions(video), srt: await currentSrt(video) };
@@ -232,7 +213,7 @@ describe("hostile input to the writers is refused with the field it names, and c
 describe("whole-track writers never interleave", () => {
   it("a restore while an import of the track is queued or running is a 409 and loses nothing; after it, 201", async () => {
     const video = await createVideo(container.id, { number: 4 });
-    await importSrt(video, V1);
+    await importSrt(asManager(), video, V1);
     const edit = await api(`${tracks(video)}/en/cues/3000.json`, { ...asManager(), method: "PUT", json: { text: "The blue cat ran" } });
     expect(edit.status).toBe(200);
     const edited = await currentSrt(video);
@@ -273,8 +254,9 @@ describe("whole-track writers never interleave", () => {
 
   it("an import, an edit, a deletion or another restore while a subtitle-restore job is queued is a 409", async () => {
     const video = await createVideo(container.id, { number: 5 });
-    await importSrt(video, V1);
+    await importSrt(asManager(), video, V1);
     await importSrt(
+      asManager(),
       video,
       V1.map((c) => ({ ...c, text: `${c.text}!` })),
     );
@@ -286,7 +268,7 @@ describe("whole-track writers never interleave", () => {
     });
 
     const refused: Array<[string, Response]> = [
-      ["import", await postImport(video, V1)],
+      ["import", await postSrtImport(asManager(), video, V1)],
       ["edit", await api(`${tracks(video)}/en/cues/1000.json`, { ...asManager(), method: "PUT", json: { text: "Hi" } })],
       ["deletion", await api(`${tracks(video)}/en.json`, { ...asManager(), method: "DELETE" })],
       ["restore", await api(`${tracks(video)}/en/versions/2/restore.json`, { ...asManager(), method: "POST" })],
@@ -298,7 +280,7 @@ describe("whole-track writers never interleave", () => {
     expect(await currentSrt(video)).toBe(held);
     expect((await versions(video)).map((v) => v.number)).toEqual([2, 1]);
     // Another language of the video is another track.
-    expect((await importSrt(video, V1, "fr")).version).toBe(1);
+    expect((await importSrt(asManager(), video, V1, "fr")).version).toBe(1);
 
     await deliver({ type: "subtitle-restore", jobId: queued.id });
     const ran = await waitForJob(`${queued.id}j`, manager.token);
@@ -308,6 +290,7 @@ describe("whole-track writers never interleave", () => {
     expect(
       (
         await importSrt(
+          asManager(),
           video,
           V1.map((c) => ({ ...c, text: `${c.text}?` })),
         )

@@ -6,8 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { findJob, insertJob } from "../../src/db/queries/jobs";
 import { SUBTITLE_LIMITS } from "../../src/domain/subtitles/cue";
 import { restoreProblem } from "../../src/services/subtitle-edits";
-import { api, createApplication, db, errorBody, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
+import { api, db, errorBody, signedInUser } from "../helpers";
+import { createVideo, managedContainer } from "../helpers/catalogue";
 import { createSubtitles } from "../helpers/localisation";
 import { deliver } from "../helpers/subtitles";
 
@@ -18,9 +18,7 @@ let manager: Awaited<ReturnType<typeof signedInUser>>;
 let containerId: number;
 
 beforeAll(async () => {
-  official = (await createApplication({ official: true })).wireId;
-  manager = await signedInUser();
-  containerId = (await createContainer({ title: "Writer limits", managers: [manager.user.id] })).id;
+  ({ official, manager, containerId } = await managedContainer("Writer limits"));
 });
 
 const tracks = (v: Video) => `/v4/videos/${v.wireId}/subtitle_tracks/en`;

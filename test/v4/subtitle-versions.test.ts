@@ -7,14 +7,13 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { segments } from "../../src/db/shard-schema";
 import { TRACK_EXTENSIONS, type TrackExtension } from "../../src/domain/subtitles/write-file";
-import { api, createApplication, errorBody, signedInUser, type ApiInit } from "../helpers";
+import { api, createApplication, errorBody, signedInUser, type ApiInit, type User } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { videoShard } from "../helpers/localisation";
 import { completionJobsSince as waitForCompletions, lastJobId } from "../helpers/jobs";
-import { insertSegments, srtOf, waitForJob, type TestCue } from "../helpers/subtitles";
+import { importSrt, insertSegments, type TestCue } from "../helpers/subtitles";
 import { eventsWhere } from "../webhooks/events-helpers";
 
-type Signed = Awaited<ReturnType<typeof signedInUser>>;
 type Video = Awaited<ReturnType<typeof createVideo>>;
 type Version = {
   number: number;
@@ -43,14 +42,14 @@ type Download = { status: number; etag: string | null; body: string };
 
 let official: string;
 let partner: string;
-let manager: Signed;
-let other: Signed;
-let staff: Signed;
+let manager: User;
+let other: User;
+let staff: User;
 let container: Awaited<ReturnType<typeof createContainer>>;
 let video: Video;
 
 /** The manager through the official application: the caller of every step. */
-const asManager = (): ApiInit => ({ token: manager.token, app: official });
+const asManager = () => ({ token: manager.token, app: official });
 const tracks = (v: Video = video) => `/v4/videos/${v.wireId}/subtitle_tracks`;
 const decode = async (res: Response) => new TextDecoder().decode(await res.arrayBuffer());
 
@@ -72,22 +71,6 @@ const V2: TestCue[] = [
   { startMs: 3000, endMs: 4000, text: "The red fox ran" },
   { startMs: 5000, endMs: 7000, text: "See you soon" },
 ];
-
-async function importSrt(v: Video, cues: TestCue[], language = "en") {
-  const res = await api(`/v4/videos/${v.wireId}/subtitles/import_srt.json`, {
-    ...asManager(),
-    method: "POST",
-    query: { language },
-    body: srtOf(cues),
-    headers: { "content-type": "application/x-subrip" },
-  });
-  expect(res.status, await res.clone().text()).toBe(202);
-  const job = await waitForJob(((await res.json()) as { job: { id: string } }).job.id, manager.token);
-  expect(job.status, JSON.stringify(job.error)).toBe("succeeded");
-  const result = job.result as { version: number | null; completion_job: string };
-  expect((await waitForJob(result.completion_job, manager.token)).status).toBe("succeeded");
-  return result;
-}
 
 /** Waits for the completion jobs of the video enqueued since `since`, and answers how many there were. */
 const completionJobsSince = (since: number, v: Video = video) => waitForCompletions(since, v.id, manager.token);
@@ -174,14 +157,14 @@ beforeAll(async () => {
 
 describe("a track's life: import, edits, re-import, deletion and restores, each a version", () => {
   it("the first import is version 1; the same content again makes none and announces nothing", async () => {
-    expect((await importSrt(video, V1)).version).toBe(1);
+    expect((await importSrt(asManager(), video, V1)).version).toBe(1);
     const v1 = await expectLatest({ number: 1, cause: "import", cues: 3, completion: 75, restored_from: null });
     expect(Object.keys(v1.formats)).toEqual([...TRACK_EXTENSIONS]);
     expect(v1.formats.srt).toMatch(new RegExp(`/v4/videos/${video.wireId}/subtitle_tracks/en/versions/1\\.srt$`));
     causes.push("import");
     expect(await observed()).toEqual({ completion: 75, track: { cues: 3, completion: 75 }, contributions: [0, 3], causes });
 
-    expect((await importSrt(video, V1)).version).toBe(1);
+    expect((await importSrt(asManager(), video, V1)).version).toBe(1);
     expect((await versions()).map((v) => v.number)).toEqual([1]);
     expect(await observed()).toEqual({ completion: 75, track: { cues: 3, completion: 75 }, contributions: [0, 3], causes });
   });
@@ -216,7 +199,7 @@ describe("a track's life: import, edits, re-import, deletion and restores, each 
   });
 
   it("a re-import with changed content is a version; the cue it does not name keeps its text", async () => {
-    expect((await importSrt(video, V2)).version).toBe(4);
+    expect((await importSrt(asManager(), video, V2)).version).toBe(4);
     await expectLatest({ number: 4, cause: "import", cues: 4, completion: 100 });
     expect(asDownloaded.get(4)!.srt.body).toContain("See you soon");
     expect(asDownloaded.get(4)!.srt.body).toContain("A new line");
@@ -451,9 +434,9 @@ describe("reads of versions: who may see the video, and which version is asked f
   beforeAll(async () => {
     const pending = await createContainer({ title: `Versions hidden ${crypto.randomUUID()}`, managers: [manager.user.id] });
     hidden = await createVideo(pending.id, { number: 1, state: "pending" });
-    await importSrt(hidden, V1);
+    await importSrt(asManager(), hidden, V1);
     second = await createVideo(container.id, { number: 2 });
-    await importSrt(second, V1, "fr");
+    await importSrt(asManager(), second, V1, "fr");
   });
 
   it("a hidden video's versions are 404 to other users and to no token, readable by its manager and staff", async () => {

@@ -3,41 +3,30 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { subtitles } from "../../src/db/shard-schema";
 import { invalidateSubtitleTrack, trackCacheKey } from "../../src/services/subtitle-tracks";
-import { api, createApplication, errorBody, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
+import { api, errorBody, type User } from "../helpers";
+import { createContainer, createVideo, visibleAndHidden } from "../helpers/catalogue";
 import { videoShard } from "../helpers/localisation";
-import { insertSegments, insertTexts } from "../helpers/subtitles";
+import { insertTexts, insertTrack } from "../helpers/subtitles";
 
+type Cast = Awaited<ReturnType<typeof visibleAndHidden>>;
 let official: string;
 let partner: string;
-let manager: Awaited<ReturnType<typeof signedInUser>>;
-let video: Awaited<ReturnType<typeof createVideo>>;
-let hidden: Awaited<ReturnType<typeof createVideo>>;
+let manager: User;
+let video: Cast["video"];
+let hidden: Cast["hidden"];
 
 beforeAll(async () => {
-  official = (await createApplication({ official: true })).wireId;
-  partner = (await createApplication()).wireId;
-  manager = await signedInUser();
-  const c = await createContainer({ title: "Downloads", managers: [manager.user.id] });
-  video = await createVideo(c.id, { number: 1 });
-  hidden = await createVideo(c.id, { number: 2, state: "blocked" });
+  ({ official, partner, manager, video, hidden } = await visibleAndHidden("Downloads"));
   // Inserted out of time order; the file must come out sorted.
-  const segs = await insertSegments(video.id, [
-    [61_000, 62_500],
-    [1_000, 2_000],
-    [3_723_004, 3_724_000],
-    [5_000, 6_000],
+  const segs = await insertTrack(video.id, "en", [
+    [61_000, 62_500, "Second"],
+    [1_000, 2_000, "First"],
+    [3_723_004, 3_724_000, "Third\nin two lines"],
+    [5_000, 6_000, "   "],
   ]);
   // On the container's shard (docs/decisions.md, "Subtitles on the shards").
-  await insertTexts(video.id, [
-    { segmentId: segs[0].id, language: "en", text: "Second" },
-    { segmentId: segs[1].id, language: "en", text: "First" },
-    { segmentId: segs[2].id, language: "en", text: "Third\nin two lines" },
-    { segmentId: segs[3].id, language: "en", text: "   " },
-    { segmentId: segs[1].id, language: "de", text: " " },
-  ]);
-  const [h] = await insertSegments(hidden.id, [[0, 1000]]);
-  await insertTexts(hidden.id, [{ segmentId: h.id, language: "en", text: "Hidden" }]);
+  await insertTexts(video.id, [{ segmentId: segs[1].id, language: "de", text: " " }]);
+  await insertTrack(hidden.id, "en", [[0, 1000, "Hidden"]]);
 });
 
 const srtPath = (v: string, file: string, query = "") => `/v4/videos/${v}/subtitles/${file}?app=${official}${query}`;
@@ -102,8 +91,7 @@ describe("GET /v4/videos/<id>/subtitles/<language>.srt", () => {
   it("is served from KV until the subtitles change and the key is dropped", async () => {
     const c = await createContainer({ title: "Download cache" });
     const v = await createVideo(c.id);
-    const [seg] = await insertSegments(v.id, [[0, 1000]]);
-    await insertTexts(v.id, [{ segmentId: seg.id, language: "en", text: "Before" }]);
+    const [seg] = await insertTrack(v.id, "en", [[0, 1000, "Before"]]);
     const first = await api(srtPath(v.wireId, "en.srt"));
     expect(await first.text()).toContain("Before");
     expect(await env.CACHE.get(trackCacheKey(v.id, "en"))).not.toBeNull();

@@ -3,32 +3,21 @@
 // limit in either mode. Each refusal fails the job naming the cue and the line, as the reader's refusals do.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SUBTITLE_LIMITS } from "../../src/domain/subtitles/cue";
-import { api, createApplication, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
-import { insertSegments, insertTexts, srtOf, waitForJob, type TestCue } from "../helpers/subtitles";
+import { api, signedInUser } from "../helpers";
+import { createVideo, managedContainer } from "../helpers/catalogue";
+import { insertSegments, insertTexts, startSrtImport, waitForJob, type TestCue } from "../helpers/subtitles";
 
 let official: string;
 let manager: Awaited<ReturnType<typeof signedInUser>>;
 let containerId: number;
 
 beforeAll(async () => {
-  official = (await createApplication({ official: true })).wireId;
-  manager = await signedInUser();
-  containerId = (await createContainer({ title: "Import limits", managers: [manager.user.id] })).id;
+  ({ official, manager, containerId } = await managedContainer("Import limits"));
 });
 
-async function importSrt(video: string, cues: TestCue[]) {
-  const res = await api(`/v4/videos/${video}/subtitles/import_srt.json`, {
-    method: "POST",
-    app: official,
-    token: manager.token,
-    query: { language: "en" },
-    body: srtOf(cues),
-    headers: { "content-type": "application/x-subrip" },
-  });
-  expect(res.status, await res.clone().text()).toBe(202);
-  return waitForJob(((await res.json()) as { job: { id: string } }).job.id, manager.token);
-}
+/** An import run to its end, failed or not: its job. */
+const importSrt = async (video: { wireId: string }, cues: TestCue[]) =>
+  waitForJob(await startSrtImport({ app: official, token: manager.token }, video, cues), manager.token);
 
 const track = async (video: string) => {
   const res = await api(`/v4/videos/${video}/subtitle_tracks/en.json`, { app: official });
@@ -48,7 +37,7 @@ describe("cues that start at the same millisecond (create mode)", () => {
     const video = await createVideo(containerId);
     // The file of the report: every cue within the limits, their texts 374,049 characters once joined.
     const cues = Array.from({ length: 750 }, (_, k) => ({ startMs: 0, endMs: 1000, text: textOf(498, `cue ${k + 1} `, 500) }));
-    const job = await importSrt(video.wireId, cues);
+    const job = await importSrt(video, cues);
     expect(job.status).toBe("failed");
     // Four cues make 4 × 498 + 3 = 1,995 characters; the fifth (its timing on line 18) takes the text past 2,000.
     expect(job.error).toBe(
@@ -60,7 +49,7 @@ describe("cues that start at the same millisecond (create mode)", () => {
   it("cues of one start within the limits once joined are stored as one text", async () => {
     const video = await createVideo(containerId);
     const cues = Array.from({ length: 4 }, (_, k) => ({ startMs: 0, endMs: 1000 + k, text: textOf(498, `cue ${k + 1} `, 500) }));
-    const job = await importSrt(video.wireId, cues);
+    const job = await importSrt(video, cues);
     expect(job.status, JSON.stringify(job.error)).toBe("succeeded");
     const stored = await track(video.wireId);
     expect(stored).toHaveLength(1);
@@ -86,7 +75,7 @@ describe(`a track holds at most ${SUBTITLE_LIMITS.trackChars} characters, whatev
   it("an import that would take the track past the limit fails naming the cue and line; one that replaces texts still imports", async () => {
     const video = await nearlyFull();
     // 1,200 more characters at the 1,049th segment: 2,097,200 in all.
-    const over = await importSrt(video.wireId, [{ startMs: 1_048_000, endMs: 1_048_500, text: textOf(1200) }]);
+    const over = await importSrt(video, [{ startMs: 1_048_000, endMs: 1_048_500, text: textOf(1200) }]);
     expect(over.status).toBe("failed");
     expect(over.error).toBe(
       `invalid SubRip file: cue 1 (line 2): the track would hold 2097200 characters of text; a track may hold at most ${SUBTITLE_LIMITS.trackChars}`,
@@ -94,7 +83,7 @@ describe(`a track holds at most ${SUBTITLE_LIMITS.trackChars} characters, whatev
     expect(await track(video.wireId)).toHaveLength(1048);
 
     // Replacing a stored text with one as long leaves the track as large as it was: imported.
-    const same = await importSrt(video.wireId, [{ startMs: 0, endMs: 500, text: textOf(2000, "replaced") }]);
+    const same = await importSrt(video, [{ startMs: 0, endMs: 500, text: textOf(2000, "replaced") }]);
     expect(same.status, JSON.stringify(same.error)).toBe("succeeded");
     expect(same.result).toMatchObject({ mode: "match", updated: 1 });
   });
@@ -102,9 +91,9 @@ describe(`a track holds at most ${SUBTITLE_LIMITS.trackChars} characters, whatev
   it("the track grows across imports up to the limit and no further", async () => {
     const video = await nearlyFull();
     // 1,152 characters fit exactly (2,096,000 + 1,152 = the limit); one more in the next import does not.
-    const fits = await importSrt(video.wireId, [{ startMs: 1_048_000, endMs: 1_048_500, text: textOf(1152) }]);
+    const fits = await importSrt(video, [{ startMs: 1_048_000, endMs: 1_048_500, text: textOf(1152) }]);
     expect(fits.status, JSON.stringify(fits.error)).toBe("succeeded");
-    const more = await importSrt(video.wireId, [{ startMs: 1_049_000, endMs: 1_049_500, text: "x" }]);
+    const more = await importSrt(video, [{ startMs: 1_049_000, endMs: 1_049_500, text: "x" }]);
     expect(more.status).toBe("failed");
     expect(more.error).toContain("cue 1 (line 2): the track would hold 2097153 characters of text");
   });

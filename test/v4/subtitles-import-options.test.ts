@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findJob } from "../../src/db/queries/jobs";
 import { writeSrt } from "../../src/domain/subtitles/srt";
-import { api, createApplication, db, errorBody, signedInUser } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
+import { api, db, errorBody, signedInUser } from "../helpers";
+import { createVideo, managedContainer } from "../helpers/catalogue";
 import { waitForJob } from "../helpers/subtitles";
 
 type JobBody = { job: { id: string } };
@@ -12,9 +12,7 @@ let manager: Awaited<ReturnType<typeof signedInUser>>;
 let containerId: number;
 
 beforeAll(async () => {
-  official = (await createApplication({ official: true })).wireId;
-  manager = await signedInUser();
-  containerId = (await createContainer({ title: "Import options", managers: [manager.user.id] })).id;
+  ({ official, manager, containerId } = await managedContainer("Import options"));
 });
 
 const importPath = (video: string, query = "") =>

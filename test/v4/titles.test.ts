@@ -3,16 +3,15 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { containers } from "../../src/db/schema";
 import { KV_KEYS } from "../../src/services/kv-cache";
-import { api, db, errorBody, signedInUser } from "../helpers";
+import { api, db, errorBody, staffManagerOther, type User } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
 let staff: User;
 let manager: User;
 let other: User;
 
 beforeAll(async () => {
-  [staff, manager, other] = await Promise.all([signedInUser({ staff: true }), signedInUser(), signedInUser()]);
+  ({ staff, manager, other } = await staffManagerOther());
 });
 
 /** A fresh container (managed by `manager`) with one video: `base` is the path prefix of either. */

@@ -20,7 +20,6 @@ type Page = { more: boolean; response: Item[]; count?: number };
 
 const SPELLINGS = ["tranlslations", "translations"] as const;
 let app: string;
-const get = (path: string, query = "") => api(`${path}?app=${app}${query}`);
 
 beforeAll(async () => {
   app = (await createApplication()).wireId;
@@ -66,7 +65,7 @@ describe("translations: every translation, newest first (app= only)", () => {
 
   it("lists translations by id, newest first, under both spellings, leaving out originals and hidden videos", async () => {
     for (const spelling of SPELLINGS) {
-      const res = await get(`/v4/${spelling}.json`, "&per_page=4");
+      const res = await api(`/v4/${spelling}.json`, { app: app, query: { per_page: "4" } });
       expect(res.status).toBe(200);
       const body = (await res.json()) as Page;
       expect(body.more).toBe(true);
@@ -78,11 +77,15 @@ describe("translations: every translation, newest first (app= only)", () => {
         original: { id: b.at("ja", 1).wireId, language: "ja", text: "ja 1" },
       });
     }
-    const page2 = (await (await get("/v4/translations.json", "&per_page=4&page=2&with_paging=true")).json()) as Page;
+    const page2 = (await (
+      await api("/v4/translations.json", { app: app, query: { per_page: "4", page: "2", with_paging: "true" } })
+    ).json()) as Page;
     expect(page2).toMatchObject({ more: false, count: 5 });
     expect(page2.response.map((t) => t.id)).toEqual([a.at("en", 0).wireId]);
     expect(await definitionCount()).toBe(5);
-    const ids = (await (await get("/v4/translations.json", "&per_page=2&only_ids=true")).json()) as { response: string[] };
+    const ids = (await (await api("/v4/translations.json", { app: app, query: { per_page: "2", only_ids: "true" } })).json()) as {
+      response: string[];
+    };
     expect(ids.response).toEqual([b.at("fr", 1).wireId, b.at("fr", 0).wireId]);
   });
 
@@ -90,21 +93,21 @@ describe("translations: every translation, newest first (app= only)", () => {
     // The newer video becomes French: its French lines are originals, its Japanese ones translations.
     await env.DB.prepare("UPDATE videos SET origin_language = 'fr' WHERE id = ?").bind(newer.id).run();
     await syncFacts();
-    let top = (await (await get("/v4/translations.json", "&per_page=3")).json()) as Page;
+    let top = (await (await api("/v4/translations.json", { app: app, query: { per_page: "3" } })).json()) as Page;
     expect(top.response.map((t) => t.id)).toEqual([b.at("ja", 1), b.at("ja", 0), a.at("en", 2)].map((x) => x.wireId));
     expect(top.response[0].original).toMatchObject({ id: b.at("fr", 1).wireId, language: "fr" });
     // The container becomes English: the older video (no origin of its own) follows; the newer keeps French.
     await env.DB.prepare("UPDATE containers SET origin_language = 'en' WHERE id = ?").bind(film.id).run();
     await syncFacts();
-    top = (await (await get("/v4/translations.json", "&per_page=5")).json()) as Page;
+    top = (await (await api("/v4/translations.json", { app: app, query: { per_page: "5" } })).json()) as Page;
     expect(top.response.map((t) => t.id)).toEqual(
       [b.at("ja", 1), b.at("ja", 0), a.at("ja", 2), a.at("ja", 1), a.at("ja", 0)].map((x) => x.wireId),
     );
-    const counted = (await (await get("/v4/translations.json", "&with_paging=true")).json()) as Page;
+    const counted = (await (await api("/v4/translations.json", { app: app, query: { with_paging: "true" } })).json()) as Page;
     expect(counted.count).toBe(await definitionCount());
     // A subtitle added afterwards is judged by the origin of the moment.
     const more = await createSubtitles((await createVideo(film.id, { number: 6 })).id, 1, { en: 1, de: 1 });
-    top = (await (await get("/v4/translations.json", "&per_page=1")).json()) as Page;
+    top = (await (await api("/v4/translations.json", { app: app, query: { per_page: "1" } })).json()) as Page;
     expect(top.response.map((t) => t.id)).toEqual([more.at("de", 0).wireId]);
   });
 
@@ -116,7 +119,7 @@ describe("translations: every translation, newest first (app= only)", () => {
       ["&target_language=e", "target_language"],
       ["&video_id=1c", "video_id"],
     ]) {
-      const res = await get("/v4/translations.json", query);
+      const res = await api(`/v4/translations.json?${query}`, { app });
       expect(res.status, query).toBe(400);
       expect(
         (await errorBody(res)).details?.map((d) => d.field),
@@ -132,7 +135,7 @@ describe("translations: every translation, newest first (app= only)", () => {
     const fresh = await createVideo(film.id, { number: 5, originLanguage: "ja" });
     await createSubtitles(fresh.id, 600, { ja: 600 });
     for (const query of ["", "&page=2"]) {
-      const res = await get("/v4/translations.json", query);
+      const res = await api(`/v4/translations.json?${query}`, { app });
       const body = (await res.json()) as Page;
       expect(body.response, query).toHaveLength(25);
       expect(

@@ -8,7 +8,7 @@ import { subtitleIdSpans } from "../../src/db/queries/captions";
 import { changesAfter, endMove, setMoveState, startMoveLog } from "../../src/db/queries/shard-moves";
 import { containerRowCounts, containerRowsAfter, insertRows } from "../../src/db/queries/shard-rows";
 import { captionSuggestions, reports, SHARD_TABLES, translationVotes } from "../../src/db/shard-schema";
-import { api, createApplication, errorBody, signedInUser } from "../helpers";
+import { api, createApplication, errorBody, signedInUser, okJson } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { createSubtitles } from "../helpers/localisation";
 import { shardOf } from "../helpers/shards";
@@ -27,11 +27,6 @@ let a1: Fixture;
 let b1: Fixture;
 let a2: Fixture;
 
-const get = async (path: string, query = "") => {
-  const res = await api(`${path}?app=${app}${query}`);
-  expect(res.status, `${path}${query}`).toBe(200);
-  return res.json();
-};
 const wire = (f: Fixture, language: string) => f.subtitles.filter((s) => s.language === language).map((s) => `${s.id}s`);
 
 beforeAll(async () => {
@@ -54,12 +49,12 @@ describe("lists across shards", () => {
 
   it("lists a language's translations by video id then subtitle id, paged and counted over both shards", async () => {
     const expected = [...wire(a1, "en"), ...wire(b1, "en"), ...wire(a2, "en")];
-    const all = (await get("/v4/translations.json", "&to=en&with_paging=true")) as Page;
+    const all = (await okJson("/v4/translations.json", { app: app, query: { to: "en", with_paging: "true" } })) as Page;
     expect(all.response.map((t) => t.id)).toEqual(expected);
     expect(all.count).toBe(7);
     const pages: string[] = [];
     for (let page = 1; page <= 4; page++) {
-      const body = (await get("/v4/translations.json", `&to=en&per_page=2&page=${page}`)) as Page;
+      const body = (await okJson("/v4/translations.json", { app: app, query: { to: "en", per_page: "2", page: `${page}` } })) as Page;
       expect(body.more, `page ${page}`).toBe(page < 4);
       pages.push(...body.response.map((t) => t.id));
     }
@@ -83,7 +78,7 @@ describe("lists across shards", () => {
           .map((s) => s.id)
           .sort((x, y) => y - x);
       const expected = [...byAge(a2), ...byAge(a1), ...byAge(b1)].map((id) => `${id}s`);
-      const body = (await get("/v4/translations.json", "&per_page=25")) as Page;
+      const body = (await okJson("/v4/translations.json", { app: app, query: { per_page: "25" } })) as Page;
       expect(body.response.map((t) => t.id)).toEqual(expected);
     } finally {
       const now = Math.floor(Date.now() / 1000);
@@ -99,19 +94,19 @@ describe("lists across shards", () => {
   it("lists every translation newest (then highest id) first over both shards", async () => {
     const ids = [...a1.subtitles, ...b1.subtitles, ...a2.subtitles].filter((s) => s.language !== "ko").map((s) => s.id);
     const expected = ids.sort((x, y) => y - x).map((id) => `${id}s`);
-    const first = (await get("/v4/translations.json", "&per_page=3&with_paging=true")) as Page;
+    const first = (await okJson("/v4/translations.json", { app: app, query: { per_page: "3", with_paging: "true" } })) as Page;
     expect(first).toMatchObject({ more: true, count: 8 });
-    const second = (await get("/v4/translations.json", "&per_page=3&page=2")) as Page;
-    const third = (await get("/v4/translations.json", "&per_page=3&page=3")) as Page;
+    const second = (await okJson("/v4/translations.json", { app: app, query: { per_page: "3", page: "2" } })) as Page;
+    const third = (await okJson("/v4/translations.json", { app: app, query: { per_page: "3", page: "3" } })) as Page;
     expect([...first.response, ...second.response, ...third.response].map((t) => t.id)).toEqual(expected);
   });
 
   it("sums the language totals of both shards", async () => {
-    expect(await get("/v4/translations/languages.json")).toEqual([
+    expect(await okJson("/v4/translations/languages.json", { app: app })).toEqual([
       { language: "en", count: 7 },
       { language: "fr", count: 1 },
     ]);
-    expect(await get("/v4/captions/languages.json")).toEqual([{ language: "ko", count: 7 }]);
+    expect(await okJson("/v4/captions/languages.json", { app: app })).toEqual([{ language: "ko", count: 7 }]);
   });
 
   it("sees each block of subtitle ids a shard holds, so a random start never falls between two ranges", async () => {
@@ -138,7 +133,10 @@ describe("lists across shards", () => {
   it("draws captions from both shards", async () => {
     const containers = new Set<string>();
     for (let i = 0; i < 30 && containers.size < 2; i++) {
-      containers.add(((await get("/v4/captions/random.json", "&from=ko&to=es")) as { container_id: string }).container_id);
+      containers.add(
+        ((await okJson("/v4/captions/random.json", { app: app, query: { from: "ko", to: "es" } })) as { container_id: string })
+          .container_id,
+      );
     }
     expect([...containers].sort()).toEqual([a.wireId, b.wireId].sort());
   });
@@ -157,7 +155,7 @@ describe("rows named by their id alone, on either shard", () => {
       const [vote] = await db.select().from(translationVotes).where(eq(translationVotes.subtitleId, target.id));
       expect(vote).toMatchObject({ userId: alice.user.id, containerId: container.id, value: 1 });
     }
-    const listed = (await get("/v4/translations.json", "&to=en")) as Page;
+    const listed = (await okJson("/v4/translations.json", { app: app, query: { to: "en" } })) as Page;
     expect(listed.response.filter((t) => t.likes === 1).map((t) => t.id)).toEqual([a1.at("en", 0).wireId, b1.at("en", 0).wireId]);
   });
 
@@ -193,11 +191,11 @@ describe("while a container's rows are not where the lists expect them", () => {
     for (const table of SHARD_TABLES) await insertRows(target.db, table, await containerRowsAfter(source.db, table, a.id, 0, 1000));
     expect((await containerRowCounts(target.db, a.id)).subtitles).toBe(8);
     await env.DB.prepare("UPDATE shard_directory SET moving_to = ? WHERE container_id = ?").bind(target.shard, a.id).run();
-    const en = (await get("/v4/translations.json", "&to=en&with_paging=true")) as Page;
+    const en = (await okJson("/v4/translations.json", { app: app, query: { to: "en", with_paging: "true" } })) as Page;
     expect(en.count).toBe(7);
     expect(en.response.map((t) => t.id)).toEqual([...wire(a1, "en"), ...wire(b1, "en"), ...wire(a2, "en")]);
-    expect(((await get("/v4/translations.json", "&with_paging=true")) as Page).count).toBe(8);
-    expect(await get("/v4/translations/languages.json")).toEqual([
+    expect(((await okJson("/v4/translations.json", { app: app, query: { with_paging: "true" } })) as Page).count).toBe(8);
+    expect(await okJson("/v4/translations/languages.json", { app: app })).toEqual([
       { language: "en", count: 7 },
       { language: "fr", count: 1 },
     ]);

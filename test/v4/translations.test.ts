@@ -35,8 +35,6 @@ let subs1: Fixture;
 let subsEnglish: Fixture;
 let subsHidden: Fixture;
 
-const get = (path: string, query = "") => api(`${path}?app=${app}${query}`);
-
 beforeAll(async () => {
   app = (await createApplication()).wireId;
   [author, alice, bob] = await Promise.all([signedInUser(), signedInUser(), signedInUser()]);
@@ -56,7 +54,7 @@ beforeAll(async () => {
 describe("translations: happy path", () => {
   it("lists a video's translations under both spellings, with timing, original, author and votes", async () => {
     for (const spelling of SPELLINGS) {
-      const res = await get(`/v4/${spelling}.json`, `&video_id=${ep1.wireId}`);
+      const res = await api(`/v4/${spelling}.json`, { app: app, query: { video_id: `${ep1.wireId}` } });
       expect(res.status).toBe(200);
       const body = (await res.json()) as Page;
       expect(body.more).toBe(false);
@@ -79,33 +77,43 @@ describe("translations: happy path", () => {
   });
 
   it("filters a video by target and origin language", async () => {
-    const es = (await (await get("/v4/translations.json", `&video_id=${ep1.wireId}&to=es`)).json()) as Page;
+    const es = (await (await api("/v4/translations.json", { app: app, query: { video_id: `${ep1.wireId}`, to: "es" } })).json()) as Page;
     expect(es.response.map((t) => t.id)).toEqual([subs1.at("es", 1).wireId, subs1.at("es", 3).wireId]);
-    const fromKo = (await (await get("/v4/translations.json", `&video_id=${ep1.wireId}&from=ko&to=en`)).json()) as Page;
+    const fromKo = (await (
+      await api("/v4/translations.json", { app: app, query: { video_id: `${ep1.wireId}`, from: "ko", to: "en" } })
+    ).json()) as Page;
     expect(fromKo.response).toHaveLength(4);
-    const fromEn = (await (await get("/v4/translations.json", `&video_id=${ep1.wireId}&from=en`)).json()) as Page;
+    const fromEn = (await (
+      await api("/v4/translations.json", { app: app, query: { video_id: `${ep1.wireId}`, from: "en" } })
+    ).json()) as Page;
     expect(fromEn.response).toEqual([]);
-    const toOrigin = (await (await get("/v4/translations.json", `&video_id=${ep1.wireId}&to=ko`)).json()) as Page;
+    const toOrigin = (await (
+      await api("/v4/translations.json", { app: app, query: { video_id: `${ep1.wireId}`, to: "ko" } })
+    ).json()) as Page;
     expect(toOrigin.response).toEqual([]);
   });
 
   it("lists a container's translations in episode order, leaving out hidden videos and originals", async () => {
-    const res = await get("/v4/tranlslations.json", `&container_id=${series.wireId}&to=en`);
+    const res = await api("/v4/tranlslations.json", { app: app, query: { container_id: `${series.wireId}`, to: "en" } });
     const body = (await res.json()) as Page;
     // Episode 1 (4), episode 2 (3); the blocked episode 3 is left out; in episode 4 English is the origin.
     expect(body.response.map((t) => t.video_id)).toEqual([...Array(4).fill(ep1.wireId), ...Array(3).fill(ep2.wireId)]);
-    const ko = (await (await get("/v4/tranlslations.json", `&container_id=${series.wireId}&to=ko`)).json()) as Page;
+    const ko = (await (
+      await api("/v4/tranlslations.json", { app: app, query: { container_id: `${series.wireId}`, to: "ko" } })
+    ).json()) as Page;
     expect(ko.response.map((t) => t.id)).toEqual([subsEnglish.at("ko", 0).wireId, subsEnglish.at("ko", 1).wireId]);
     expect(ko.response[0].original).toEqual({ id: subsEnglish.at("en", 0).wireId, language: "en", text: "en 0" });
   });
 
   it("lists every translation into a language, by video, skipping videos where it is the origin", async () => {
-    const ko = (await (await get("/v4/translations.json", "&to=ko")).json()) as Page;
+    const ko = (await (await api("/v4/translations.json", { app: app, query: { to: "ko" } })).json()) as Page;
     expect(ko.response.map((t) => t.id)).toEqual([subsEnglish.at("ko", 0).wireId, subsEnglish.at("ko", 1).wireId]);
-    const en = (await (await get("/v4/translations.json", "&to=en&from=ko&per_page=5")).json()) as Page;
+    const en = (await (await api("/v4/translations.json", { app: app, query: { to: "en", from: "ko", per_page: "5" } })).json()) as Page;
     expect(en.more).toBe(true);
     expect(en.response.map((t) => t.video_id)).toEqual([...Array(3).fill(ep2.wireId), ep1.wireId, ep1.wireId]);
-    const page2 = (await (await get("/v4/translations.json", "&to=en&from=ko&per_page=5&page=2&with_paging=true")).json()) as Page;
+    const page2 = (await (
+      await api("/v4/translations.json", { app: app, query: { to: "en", from: "ko", per_page: "5", page: "2", with_paging: "true" } })
+    ).json()) as Page;
     expect(page2).toMatchObject({ more: false, count: 7 });
     expect(page2.response.map((t) => t.text)).toEqual(["en 2", "en 3"]);
   });
@@ -146,7 +154,7 @@ describe("translations: happy path", () => {
       headers: { "content-type": "application/json" },
     });
     expect(await empty.json()).toEqual({ id: targets[0].wireId, likes: 1, dislikes: 1, vote: 1 });
-    const list = (await (await get("/v4/translations.json", `&video_id=${ep1.wireId}&to=en`)).json()) as Page;
+    const list = (await (await api("/v4/translations.json", { app: app, query: { video_id: `${ep1.wireId}`, to: "en" } })).json()) as Page;
     const voted = new Set(targets.map((t) => t.wireId));
     expect(list.response.filter((t) => voted.has(t.id)).map((t) => [t.likes, t.dislikes])).toEqual([
       [1, 1],
@@ -193,7 +201,7 @@ describe("translations: happy path", () => {
 
   it("counts translation languages from the trigger-kept counts, current at once", async () => {
     for (const spelling of SPELLINGS) {
-      const res = await get(`/v4/${spelling}/languages.json`);
+      const res = await api(`/v4/${spelling}/languages.json`, { app: app });
       expect(res.status).toBe(200);
       // Visible videos only: en 4+3 (episode 4's English is its origin), ko 2, es 2.
       expect(await res.json()).toEqual([
@@ -206,7 +214,7 @@ describe("translations: happy path", () => {
     await createSubtitles(extra.id, 2, { ko: 2, de: 2 });
     // docs/decisions.md, "Language counts are kept by triggers": no five-minute KV copy any more; the counts are
     // read whole (one row per language).
-    const fresh = await get("/v4/translations/languages.json");
+    const fresh = await api("/v4/translations/languages.json", { app: app });
     expect(await fresh.json()).toContainEqual({ language: "de", count: 2 });
     expect(rowsRead(fresh)).toBeLessThanOrEqual(20);
   });
@@ -232,7 +240,7 @@ describe("translations: bad input", () => {
     ];
     for (const spelling of SPELLINGS) {
       for (const [query, field] of cases) {
-        const res = await get(`/v4/${spelling}.json`, query);
+        const res = await api(`/v4/${spelling}.json?${query}`, { app });
         expect(res.status, query).toBe(400);
         const err = await errorBody(res);
         expect(err.vcode).toBe(5002);
@@ -245,9 +253,9 @@ describe("translations: bad input", () => {
   });
 
   it("answers 404 for an unknown or hidden video or container", async () => {
-    expect((await get("/v4/translations.json", "&video_id=999999999v")).status).toBe(404);
-    expect((await get("/v4/translations.json", `&video_id=${hidden.wireId}`)).status).toBe(404);
-    expect((await get("/v4/translations.json", "&container_id=999999999c&to=en")).status).toBe(404);
+    expect((await api("/v4/translations.json", { app: app, query: { video_id: "999999999v" } })).status).toBe(404);
+    expect((await api("/v4/translations.json", { app: app, query: { video_id: `${hidden.wireId}` } })).status).toBe(404);
+    expect((await api("/v4/translations.json", { app: app, query: { container_id: "999999999c", to: "en" } })).status).toBe(404);
   });
 
   it("votes only on existing, visible translations; reports only originals", async () => {
@@ -347,7 +355,7 @@ describe("translations: rows read", () => {
       ["&to=fr", 25],
       ["&to=en&from=ko", 23],
     ] as const) {
-      const res = await get("/v4/translations.json", query);
+      const res = await api(`/v4/translations.json?${query}`, { app });
       expect(res.status).toBe(200);
       const body = (await res.json()) as Page;
       expect(body.response, query).toHaveLength(items);
@@ -365,13 +373,15 @@ describe("translations: the Ruby gem's parameter names", () => {
       [`&container_id=${series.wireId}&to=ko`, `&container_id=${series.wireId}&target_language=KO`],
       [`&video_id=${ep1.wireId}&from=en`, `&video_id=${ep1.wireId}&origin_language=en`],
     ]) {
-      const a = await get("/v4/translations.json", ours);
-      const b = await get("/v4/tranlslations.json", theirs);
+      const a = await api(`/v4/translations.json?${ours}`, { app });
+      const b = await api(`/v4/tranlslations.json?${theirs}`, { app });
       expect(b.status, theirs).toBe(200);
       expect(await b.json(), theirs).toEqual(await a.json());
     }
     // Both names of one pair agreeing (after lower-casing) is no conflict.
-    const both = (await (await get("/v4/translations.json", `&video_id=${ep1.wireId}&to=es&target_language=ES`)).json()) as Page;
+    const both = (await (
+      await api("/v4/translations.json", { app: app, query: { video_id: `${ep1.wireId}`, to: "es", target_language: "ES" } })
+    ).json()) as Page;
     expect(both.response.map((t) => t.id)).toEqual([subs1.at("es", 1).wireId, subs1.at("es", 3).wireId]);
   });
 });

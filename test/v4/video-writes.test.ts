@@ -1,20 +1,20 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { descriptions, titles, videos } from "../../src/db/schema";
-import { api, db, errorBody, signedInUser } from "../helpers";
+import { api, db, errorBody, staffManagerOther, type User } from "../helpers";
 import { segments, subtitleHistories, subtitles } from "../../src/db/shard-schema";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { createHistories, createSubtitles } from "../helpers/localisation";
 import { shardOf } from "../helpers/shards";
+import { fieldsOf } from "../helpers/container-writes";
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
 let staff: User;
 let manager: User;
 let other: User;
 let series: Awaited<ReturnType<typeof createContainer>>;
 
 beforeAll(async () => {
-  [staff, manager, other] = await Promise.all([signedInUser({ staff: true }), signedInUser(), signedInUser()]);
+  ({ staff, manager, other } = await staffManagerOther());
   series = await createContainer({ type: "series", title: "Video Writes", managers: [manager.user.id] });
 });
 
@@ -24,17 +24,10 @@ const readContainer = async (id: string) => (await api(`/v4/containers/${id}.jso
 
 const episode = (over: Record<string, unknown> = {}) => ({ type: "episode", titles: { en: "An episode" }, ...over });
 
-async function fieldsOf(res: Response) {
-  expect(res.status).toBe(400);
-  const body = await errorBody(res);
-  expect(body.vcode).toBe(5002);
-  return body.details!.map((d) => d.field);
-}
-
 describe("POST /v4/containers/<id>/videos.json", () => {
   it("adds a video with every field and answers 201 with the video view", async () => {
     const before = (await readContainer(series.wireId)).episodes.count;
-    const res = await postVideo(series.wireId, manager.token, {
+    const sent = {
       type: "episode",
       number: 7,
       duration: 2700,
@@ -43,18 +36,14 @@ describe("POST /v4/containers/<id>/videos.json", () => {
       descriptions: { en: "The seventh." },
       flags: { hd: true },
       images: { poster: { url: "https://img.test/e7.jpg" } },
-    });
+    };
+    const res = await postVideo(series.wireId, manager.token, sent);
     expect(res.status).toBe(201);
     const body = (await res.json()) as any;
+    // The view gives back every field sent, with what the server adds.
     expect(body).toMatchObject({
-      type: "episode",
-      number: 7,
-      duration: 2700,
-      origin: { language: "ko" },
-      titles: { en: "Seventh", ko: "일곱" },
-      descriptions: { en: "The seventh." },
+      ...sent,
       subtitle_completions: {},
-      images: { poster: { url: "https://img.test/e7.jpg" } },
       flags: { hd: true, state: "normal" },
       container: { id: series.wireId, type: "series", titles: { en: "Video Writes" } },
     });

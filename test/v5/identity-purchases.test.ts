@@ -1,8 +1,6 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { users } from "../../src/db/schema";
 import { fromBase64Url, toBase64Url } from "../../src/lib/encoding";
-import { createUser, db, errorBody } from "../helpers";
+import { createUser, errorBody } from "../helpers";
 import {
   TEST_RETAILER,
   TEST_STORE,
@@ -12,14 +10,9 @@ import {
   storeToken,
   strangerKey,
   uniquePerson,
+  userRow,
 } from "../helpers/identity";
 
-const row = async (id: string) =>
-  (await db()
-    .select()
-    .from(users)
-    .where(eq(users.id, parseInt(id, 10)))
-    .get())!;
 const now = () => Math.floor(Date.now() / 1000);
 
 async function refused(body: Record<string, string>, reason: string) {
@@ -37,7 +30,7 @@ describe("retailer_params: same response as the username login", () => {
     expect(first.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(first.user).toMatchObject({ username: p.id, email: p.email, name: "Shop Per", images: {} });
     expect(Object.keys(first.user).sort()).toEqual(["created_at", "email", "id", "images", "name", "updated_at", "username"]);
-    expect((await row(first.user.id)).retailerRef).toBe(`${TEST_RETAILER.name}:${p.id}`);
+    expect((await userRow(first.user.id)).retailerRef).toBe(`${TEST_RETAILER.name}:${p.id}`);
     const again = await sessionOf(await postSession({ retailer_params: await retailerParams({ user_ref: p.id }) }));
     expect(again.user.id).toBe(first.user.id);
   });
@@ -58,7 +51,7 @@ describe("retailer_params: same response as the username login", () => {
     const res = await postSession({ retailer_params: await retailerParams({ email: existing.user.email }) });
     expect(res.status).toBe(409);
     expect((await errorBody(res)).vcode).toBe(5409);
-    expect((await row(existing.id)).retailerRef).toBeNull();
+    expect((await userRow(existing.id)).retailerRef).toBeNull();
   });
 
   it("refuses a wrong secret and tampered parameters (bad signature)", async () => {
@@ -93,7 +86,7 @@ describe("store_token: the purchasing account is logged in", () => {
     );
     expect(first.user.email).toMatch(/^store-[0-9a-f]{24}@users\.invalid$/);
     expect(first.user.username).toMatch(/^store(_\d{4})?$/);
-    expect((await row(first.user.id)).storeRef).toBe(`${TEST_STORE.bundleId}:${account}`);
+    expect((await userRow(first.user.id)).storeRef).toBe(`${TEST_STORE.bundleId}:${account}`);
     const again = await sessionOf(
       await postSession({ store_token: (await storeToken({ transaction: { appAccountToken: account.toUpperCase() } })).jws }),
     );
@@ -104,7 +97,7 @@ describe("store_token: the purchasing account is logged in", () => {
     const original = `7000${Date.now()}`;
     const tx = { appAccountToken: undefined, originalTransactionId: original };
     const first = await sessionOf(await postSession({ store_token: (await storeToken({ transaction: tx })).jws }));
-    expect((await row(first.user.id)).storeRef).toBe(`${TEST_STORE.bundleId}:${original}`);
+    expect((await userRow(first.user.id)).storeRef).toBe(`${TEST_STORE.bundleId}:${original}`);
     const renewal = await sessionOf(await postSession({ store_token: (await storeToken({ transaction: tx })).jws }));
     expect(renewal.user.id).toBe(first.user.id);
   });

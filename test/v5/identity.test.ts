@@ -4,14 +4,7 @@ import { describe, expect, it } from "vitest";
 import { users } from "../../src/db/schema";
 import { PBKDF2_ITERATIONS } from "../../src/lib/password";
 import { createUser, db, errorBody } from "../helpers";
-import { TEST_IDP, TEST_SOCIAL, idToken, postSession, sessionOf, strangerKey, uniquePerson } from "../helpers/identity";
-
-const userRow = async (id: string) =>
-  (await db()
-    .select()
-    .from(users)
-    .where(eq(users.id, parseInt(id, 10)))
-    .get())!;
+import { TEST_IDP, TEST_SOCIAL, idToken, postSession, sessionOf, strangerKey, uniquePerson, userRow } from "../helpers/identity";
 
 /** A password user whose email is the given one, verified unless said otherwise. */
 async function passwordUserWithEmail(email: string, emailVerified = true) {

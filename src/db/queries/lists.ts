@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { alias, type SQLiteSelect } from "drizzle-orm/sqlite-core";
 import type { DB } from "../client";
 import { inChunks } from "./chunks";
 import { prefixed } from "./prefixed";
@@ -148,17 +148,19 @@ function itemConditions(listId: number, f: ListItemFilter) {
   return and(...where)!;
 }
 
+/** The visible, matching items of a walk over the list's items, in list order, one page of them. */
+const visiblePage = <Q extends SQLiteSelect>(query: Q, listId: number, f: ListItemFilter, offset: number, limit: number) =>
+  query.where(itemConditions(listId, f)).orderBy(asc(listItems.position)).limit(limit).offset(offset);
+
 /** One page (`limit` = per_page + 1) of the visible, matching items, in list order: refs only. Batchable. */
 export function listItemPageQuery(db: DB, listId: number, f: ListItemFilter, offset: number, limit: number) {
-  return db
+  const query = db
     .select({ kind: listItems.resourceKind, id: listItems.resourceId })
     .from(listItems)
     .leftJoin(videos, and(eq(listItems.resourceKind, "v"), eq(videos.id, listItems.resourceId)))
     .innerJoin(ct, eq(ct.id, itemContainerId))
-    .where(itemConditions(listId, f))
-    .orderBy(asc(listItems.position))
-    .limit(limit)
-    .offset(offset);
+    .$dynamic();
+  return visiblePage(query, listId, f, offset, limit);
 }
 
 const videoFields = prefixed(videos, "v_");
@@ -168,15 +170,13 @@ const videoFields = prefixed(videos, "v_");
  * the walk already reads those rows for its filters, so loading them costs nothing more. Batchable.
  */
 export function listItemRowsQuery(db: DB, listId: number, f: ListItemFilter, offset: number, limit: number) {
-  return db
+  const query = db
     .select({ kind: listItems.resourceKind, id: listItems.resourceId, container: ct, video: videoFields })
     .from(listItems)
     .leftJoin(videos, and(eq(listItems.resourceKind, "v"), eq(videos.id, listItems.resourceId)))
     .innerJoin(ct, eq(ct.id, itemContainerId))
-    .where(itemConditions(listId, f))
-    .orderBy(asc(listItems.position))
-    .limit(limit)
-    .offset(offset);
+    .$dynamic();
+  return visiblePage(query, listId, f, offset, limit);
 }
 
 export type ListItemRow = Awaited<ReturnType<ReturnType<typeof listItemRowsQuery>["all"]>>[number];

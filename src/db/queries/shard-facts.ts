@@ -53,13 +53,13 @@ export const pendingFacts = (db: DB, limit: number, skip: number[] = []) =>
 export const deleteFactChanges = (db: DB, ids: number[]) =>
   db.run(sql`DELETE FROM shard_fact_changes WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
 
-export interface ContainerFactsRow {
+interface ContainerFactsRow {
   containerId: number;
   state: string;
   originLanguage: string;
   changeId: number;
 }
-export interface VideoFactsRow extends ContainerFactsRow {
+interface VideoFactsRow extends ContainerFactsRow {
   videoId: number;
   number: number | null;
 }

@@ -19,7 +19,7 @@ export const setMoveState = (db: ShardDB, containerId: number, state: MoveState)
   db.run(sql`UPDATE move_fences SET state = ${state} WHERE container_id = ${containerId}`);
 
 /** One logged change: its position, table and the key of the row (a JSON array, ROW_KEYS' order). */
-export interface MoveChange {
+interface MoveChange {
   seq: number;
   tableName: ShardTable;
   rowKey: string;

@@ -20,17 +20,20 @@ export interface ThreadRow {
 }
 
 /** Select list of ThreadRow; the duplicate column names (created_at) are aliased, see docs/decisions.md. */
+const lastMessageFields = {
+  peerUsername: users.username,
+  messageId: sql<number>`${messages.id}`.as("message_id"),
+  senderId: messages.senderId,
+  content: messages.content,
+  messageCreatedAt: sql<number>`${messages.createdAt}`.as("message_created_at"),
+};
 const threadFields = {
   threadId: tp.threadId,
   unread: tp.unread,
   createdAt: tp.createdAt,
   lastMessageAt: tp.lastMessageAt,
   peerId: tp.peerId,
-  peerUsername: users.username,
-  messageId: sql<number>`${messages.id}`.as("message_id"),
-  senderId: messages.senderId,
-  content: messages.content,
-  messageCreatedAt: sql<number>`${messages.createdAt}`.as("message_created_at"),
+  ...lastMessageFields,
 };
 
 const live = (userId: number) => and(eq(tp.userId, userId), eq(tp.deleted, false));
@@ -68,11 +71,7 @@ export function findThreadPage(db: DB, userId: number, folder: ThreadFolder, off
       createdAt: page.createdAt,
       lastMessageAt: page.lastMessageAt,
       peerId: page.peerId,
-      peerUsername: users.username,
-      messageId: sql<number>`${messages.id}`.as("message_id"),
-      senderId: messages.senderId,
-      content: messages.content,
-      messageCreatedAt: sql<number>`${messages.createdAt}`.as("message_created_at"),
+      ...lastMessageFields,
     })
     .from(page)
     .innerJoin(messages, eq(messages.id, page.lastMessageId))

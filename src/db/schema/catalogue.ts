@@ -107,30 +107,21 @@ export const videos = sqliteTable(
   ],
 );
 
-/** Titles of containers (c), videos (v) and lists (l), one row per language. */
-export const titles = sqliteTable(
-  "titles",
-  {
-    resourceKind: text("resource_kind", { enum: RESOURCE_KINDS }).notNull(),
-    resourceId: integer("resource_id").notNull(),
-    language: text("language").notNull(),
-    text: text("text").notNull(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [primaryKey({ columns: [t.resourceKind, t.resourceId, t.language] })],
-);
+/** A text of a container (c), video (v) or list (l) in one language: titles and descriptions alike. */
+const localisedText = () => ({
+  resourceKind: text("resource_kind", { enum: RESOURCE_KINDS }).notNull(),
+  resourceId: integer("resource_id").notNull(),
+  language: text("language").notNull(),
+  text: text("text").notNull(),
+  updatedAt: updatedAt(),
+});
 
-export const descriptions = sqliteTable(
-  "descriptions",
-  {
-    resourceKind: text("resource_kind", { enum: RESOURCE_KINDS }).notNull(),
-    resourceId: integer("resource_id").notNull(),
-    language: text("language").notNull(),
-    text: text("text").notNull(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [primaryKey({ columns: [t.resourceKind, t.resourceId, t.language] })],
-);
+/** Titles of containers (c), videos (v) and lists (l), one row per language. */
+export const titles = sqliteTable("titles", localisedText(), (t) => [primaryKey({ columns: [t.resourceKind, t.resourceId, t.language] })]);
+
+export const descriptions = sqliteTable("descriptions", localisedText(), (t) => [
+  primaryKey({ columns: [t.resourceKind, t.resourceId, t.language] }),
+]);
 
 export const GENRE_SETS = ["general", "music"] as const;
 

@@ -1,55 +1,39 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { containers } from "./catalogue";
 import { createdAt, flag, updatedAt } from "./columns";
-import { users } from "./users";
+import { userCounts, userOwned, users } from "./users";
 
 /** Kinds a user can subscribe to or mark: containers and videos. */
 const FOLLOWABLE_KINDS = ["c", "v"] as const;
 
-export const subscriptions = sqliteTable(
-  "subscriptions",
-  {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    resourceKind: text("resource_kind", { enum: FOLLOWABLE_KINDS }).notNull(),
-    resourceId: integer("resource_id").notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.userId, t.resourceKind, t.resourceId] }),
-    index("subscriptions_user_created").on(t.userId, t.createdAt),
-    // Notification fan-out walks a container's subscribers.
-    index("subscriptions_resource_user").on(t.resourceKind, t.resourceId, t.userId),
-  ],
-);
+/** A user's subscription or marker on a container or video: the two tables are the same shape, kept apart by kind. */
+const followColumns = () => ({
+  userId: userOwned(),
+  resourceKind: text("resource_kind", { enum: FOLLOWABLE_KINDS }).notNull(),
+  resourceId: integer("resource_id").notNull(),
+  createdAt: createdAt(),
+});
 
-export const markers = sqliteTable(
-  "markers",
-  {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    resourceKind: text("resource_kind", { enum: FOLLOWABLE_KINDS }).notNull(),
-    resourceId: integer("resource_id").notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.userId, t.resourceKind, t.resourceId] }),
-    index("markers_user_created").on(t.userId, t.createdAt),
-    // Deleting a container or video deletes its markers (src/db/triggers/polymorphic-cleanup.sql): without this,
-    // every video deleted scans all markers (migration 0017).
-    index("markers_resource").on(t.resourceKind, t.resourceId),
-  ],
-);
+export const subscriptions = sqliteTable("subscriptions", followColumns(), (t) => [
+  primaryKey({ columns: [t.userId, t.resourceKind, t.resourceId] }),
+  index("subscriptions_user_created").on(t.userId, t.createdAt),
+  // Notification fan-out walks a container's subscribers.
+  index("subscriptions_resource_user").on(t.resourceKind, t.resourceId, t.userId),
+]);
+
+export const markers = sqliteTable("markers", followColumns(), (t) => [
+  primaryKey({ columns: [t.userId, t.resourceKind, t.resourceId] }),
+  index("markers_user_created").on(t.userId, t.createdAt),
+  // Deleting a container or video deletes its markers (src/db/triggers/polymorphic-cleanup.sql): without this,
+  // every video deleted scans all markers (migration 0017).
+  index("markers_resource").on(t.resourceKind, t.resourceId),
+]);
 
 export const threads = sqliteTable(
   "threads",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    createdBy: integer("created_by")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    createdBy: userOwned("created_by"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -69,9 +53,7 @@ export const threadParticipants = sqliteTable(
     threadId: integer("thread_id")
       .notNull()
       .references(() => threads.id, { onDelete: "cascade" }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userOwned(),
     unread: flag("unread"),
     deleted: flag("deleted"),
     inInbox: flag("in_inbox"),
@@ -99,9 +81,7 @@ export const threadParticipants = sqliteTable(
  * Never written by hand.
  */
 export const threadCounts = sqliteTable("thread_counts", {
-  userId: integer("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
+  userId: userCounts(),
   inbox: integer("inbox").notNull().default(0),
   unread: integer("unread").notNull().default(0),
   sent: integer("sent").notNull().default(0),
@@ -112,9 +92,7 @@ export const threadCounts = sqliteTable("thread_counts", {
  * subscription limit and `with_paging` counts read one row. Never written by hand.
  */
 export const followCounts = sqliteTable("follow_counts", {
-  userId: integer("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
+  userId: userCounts(),
   subscriptions: integer("subscriptions").notNull().default(0),
   markers: integer("markers").notNull().default(0),
 });
@@ -126,9 +104,7 @@ export const messages = sqliteTable(
     threadId: integer("thread_id")
       .notNull()
       .references(() => threads.id, { onDelete: "cascade" }),
-    senderId: integer("sender_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    senderId: userOwned("sender_id"),
     content: text("content").notNull(),
     createdAt: createdAt(),
   },
@@ -139,9 +115,7 @@ export const notifications = sqliteTable(
   "notifications",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userOwned(),
     containerId: integer("container_id").references(() => containers.id, { onDelete: "set null" }),
     senderId: integer("sender_id").references(() => users.id, { onDelete: "set null" }),
     // The fan-out job that delivered it: (job, user) is unique so a replayed message adds nothing.
@@ -165,9 +139,7 @@ export const notifications = sqliteTable(
  * (src/db/triggers/community-counts.sql) so the unread badge and `with_paging` counts read one row. Never written by hand.
  */
 export const notificationCounts = sqliteTable("notification_counts", {
-  userId: integer("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
+  userId: userCounts(),
   total: integer("total").notNull().default(0),
   unread: integer("unread").notNull().default(0),
 });

@@ -40,6 +40,18 @@ export const users = sqliteTable("users", {
   updatedAt: updatedAt(),
 });
 
+/** A row that belongs to a user and goes with them: `user_id` (or `name`), deleted when the user is. */
+export const userOwned = (name = "user_id") =>
+  integer(name)
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" });
+
+/** The key of a per-user counts row (kept by triggers): one row a user, deleted with them. */
+export const userCounts = () =>
+  integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" });
+
 /**
  * Single-use login credentials (retailer parameters, store receipts) already spent: the SHA-256 of what was
  * signed, kept until the credential would have expired anyway, so a replay is refused.
@@ -60,9 +72,7 @@ export const sessions = sqliteTable(
   "sessions",
   {
     tokenHash: text("token_hash").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userOwned(),
     createdAt: createdAt(),
     // Unix seconds (migration 0016). Refreshed at most once a day (src/services/sessions.ts), so idle expiry is
     // last_used_at + the idle limit, to within that day.
@@ -83,9 +93,7 @@ export const sessions = sqliteTable(
 export const loginClients = sqliteTable(
   "login_clients",
   {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userOwned(),
     client: text("client").notNull(),
     // Unix seconds of the last password login from this client.
     lastLoginAt: integer("last_login_at").notNull(),
@@ -99,9 +107,7 @@ export const containerManagers = sqliteTable(
     containerId: integer("container_id")
       .notNull()
       .references(() => containers.id, { onDelete: "cascade" }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userOwned(),
   },
   (t) => [primaryKey({ columns: [t.containerId, t.userId] }), index("container_managers_user").on(t.userId, t.containerId)],
 );

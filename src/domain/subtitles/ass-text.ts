@@ -12,7 +12,7 @@ export interface StyleLook {
   s: boolean;
 }
 
-export interface AssTextRead {
+interface AssTextRead {
   /** Lines of stored text, blank ones already dropped, tags balanced across them. */
   lines: string[];
   soft: boolean;

@@ -60,9 +60,9 @@ export interface TrackComparison {
 }
 
 /** How far apart two starts may be for equal texts that share no time to still be one cue retimed. */
-export const RETIME_WINDOW_MS = 10_000;
+const RETIME_WINDOW_MS = 10_000;
 /** Unmatched `from` cues a `to` cue is compared with on each side of its start, in rounds 2 and 3. */
-export const NEIGHBOURS = 8;
+const NEIGHBOURS = 8;
 interface Cue {
   start: number;
   end: number;

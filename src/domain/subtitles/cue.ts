@@ -50,7 +50,7 @@ export interface SkippedBlocks {
   blocks: { cue: number; line: number; reason: string }[];
 }
 
-export const SKIPPED_LISTED = 10;
+const SKIPPED_LISTED = 10;
 
 export function addSkipped(skipped: SkippedBlocks, cue: number, line: number, reason: string): void {
   skipped.count++;
@@ -110,7 +110,7 @@ export const SUBTITLE_LIMITS = {
   assFields: 64,
 } as const;
 
-export type SubtitleLimit = keyof typeof SUBTITLE_LIMITS;
+type SubtitleLimit = keyof typeof SUBTITLE_LIMITS;
 
 /**
  * What is wrong with a cue's text for the cue and line limits, or null: the one statement of both rules, for the
@@ -183,4 +183,38 @@ export function clock(ms: number, separator: "," | "."): string {
   const m = Math.floor(t / 60_000) % 60;
   const s = Math.floor(t / 1000) % 60;
   return `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}${separator}${String(t % 1000).padStart(3, "0")}`;
+}
+
+/**
+ * The text of the cue a line-by-line reader (SubRip, SBV) is in: its lines, whether a blank line came inside it, and
+ * the two counts both readers report: cues with blank lines inside (dropped, the text after them kept) and cues with
+ * no text.
+ */
+export class CueText {
+  readonly lines: string[] = [];
+  /** Whether the last line read was blank. */
+  blank = false;
+  private gapInCue = false;
+  gaps = 0;
+  empty = 0;
+
+  /** A text line of the current cue. */
+  add(line: string) {
+    if (this.blank) this.gapInCue = true;
+    this.lines.push(line);
+    this.blank = false;
+  }
+
+  /** A timing line began a cue: no blank line inside it yet. */
+  restart() {
+    this.blank = this.gapInCue = false;
+  }
+
+  /** Ends `cue` with its text tidied from `lines` (the lines read, or the reader's rewrite of them). */
+  close(cue: Cue, lines: readonly string[] = this.lines) {
+    cue.text = tidyText(lines);
+    if (!cue.text) this.empty++;
+    if (this.gapInCue) this.gaps++;
+    this.lines.length = 0;
+  }
 }

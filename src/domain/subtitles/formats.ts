@@ -12,7 +12,7 @@ import { readSrt, writeSrt } from "./srt";
 import { looksLikeTtml, readTtml, writeTtml } from "./ttml/ttml";
 import { looksLikeVtt, readVtt, writeVtt } from "./vtt";
 
-export interface FormatEntry<Id extends string = string> {
+interface FormatEntry<Id extends string = string> {
   /** `format=`, a download's extension (`ko.<id>`) and the import report's `format`. */
   id: Id;
   name: string;
@@ -111,7 +111,7 @@ export const UPLOAD_MEDIA_TYPES = [...new Set(REGISTERED.flatMap((f) => f.mediaT
 /** The formats in the order detection asks them; the last takes any text. */
 export const DETECTION_ORDER = [...REGISTERED].sort((a, b) => a.priority - b.priority).map((f) => f.id);
 
-export const isSubtitleFormat = (id: string): id is SubtitleFormat => Object.hasOwn(FORMATS, id);
+const isSubtitleFormat = (id: string): id is SubtitleFormat => Object.hasOwn(FORMATS, id);
 
 /** The name of a format for messages (`invalid SubRip file: ...`), the id itself for one not registered. */
 export const formatName = (id: string) => (isSubtitleFormat(id) ? FORMATS[id].name : id);

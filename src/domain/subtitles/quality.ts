@@ -2,9 +2,9 @@ import type { Cue } from "./cue";
 import { plainText } from "./markup";
 
 /** Reading speed above which a cue is reported (characters per second), and the line and line-count guides. */
-export const QUALITY_GUIDES = { charsPerSecond: 25, lineChars: 42, lines: 2 } as const;
+const QUALITY_GUIDES = { charsPerSecond: 25, lineChars: 42, lines: 2 } as const;
 /** Cue numbers listed with each count: the first few, enough to find the pattern. */
-export const QUALITY_EXAMPLES = 5;
+const QUALITY_EXAMPLES = 5;
 
 /** A count with the first few cue numbers (positions in the file, from 1) it covers. */
 export interface QualityCount {

@@ -4,7 +4,7 @@ import { FORMATS, detectFormat, type SubtitleFormat } from "./formats";
 import { countCues, qualityReport, type QualityCount, type QualityReport } from "./quality";
 import { retime, type TimingChange } from "./timing";
 
-export interface ReadOptions {
+interface ReadOptions {
   /** The import's language: the encoding hint for bytes that are not Unicode. */
   language: string;
   /** `format=`: read as this format instead of detecting it from the content. */
@@ -15,7 +15,7 @@ export interface ReadOptions {
 }
 
 /** What was read and how: the job result carries all of it but the cues. */
-export interface FileReport extends QualityReport {
+interface FileReport extends QualityReport {
   format: SubtitleFormat;
   format_source: "parameter" | "content";
   encoding: { name: string; source: string; reason: string };

@@ -3,7 +3,7 @@
  * SubViewer 2, the format SBV comes from: its `[INFORMATION]` header and tag lines are skipped and `[br]` is its
  * line break. One pass over the lines, hand-written scanners, linear on any input.
  */
-import { type Cue, type CueInput, type ReadOutcome, SubtitleError, isBlank, splitLines, tidyText } from "./cue";
+import { CueText, type Cue, type CueInput, type ReadOutcome, SubtitleError, isBlank, splitLines, tidyText } from "./cue";
 import { plainText } from "./markup";
 import { plural, scanClock, shown, skipSpaces } from "./srt";
 
@@ -75,31 +75,25 @@ export function readSbv(text: string): ReadOutcome {
   const lines = splitLines(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   const cues: Cue[] = [];
   let current: Cue | null = null;
-  const body: string[] = [];
-  let blank = false;
-  let gapInCue = false;
+  const cueText = new CueText();
   let inInformation = false;
   let header = false;
   let informationLine = 0;
   let trailing = 0;
-  let gaps = 0;
   let breaks = 0;
-  let empty = 0;
+  // SubViewer's "[br]" is a line break inside a text line.
   const close = (cue: Cue) => {
-    let cueLines = body;
-    if (body.some(hasBreak)) {
-      breaks++;
-      cueLines = body.flatMap((l) => l.split(BREAK));
-    }
-    cue.text = tidyText(cueLines);
-    if (!cue.text) empty++;
-    if (gapInCue) gaps++;
-    body.length = 0;
+    if (!cueText.lines.some(hasBreak)) return cueText.close(cue);
+    breaks++;
+    cueText.close(
+      cue,
+      cueText.lines.flatMap((l) => l.split(BREAK)),
+    );
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (isBlank(line)) {
-      blank = true;
+      cueText.blank = true;
       continue;
     }
     if (!current) {
@@ -121,13 +115,11 @@ export function readSbv(text: string): ReadOutcome {
       current = { index: cues.length + 1, line: i + 1, startMs: timing.startMs, endMs: timing.endMs, text: "" };
       cues.push(current);
       if (timing.trailing) trailing++;
-      blank = gapInCue = false;
+      cueText.restart();
       continue;
     }
     if (!current) throw new SubtitleError(`not SBV: ${EXPECTED}, found "${shown(line)}"`, 1, i + 1);
-    if (blank) gapInCue = true;
-    body.push(line);
-    blank = false;
+    cueText.add(line);
   }
   if (inInformation) throw new SubtitleError(`the SubViewer header "[INFORMATION]" has no "[END INFORMATION]"`, 1, informationLine);
   if (!current) throw new SubtitleError("the file holds no cue", 1, 1);
@@ -137,8 +129,9 @@ export function readSbv(text: string): ReadOutcome {
   if (header) notes.push("SubViewer header skipped");
   if (breaks) notes.push(`SubViewer "[br]" read as a line break in ${breaks} cue${plural(breaks)}`);
   if (trailing) notes.push(`text after the end time dropped on ${trailing} timing line${plural(trailing)}`);
-  if (gaps) notes.push(`blank lines inside ${gaps} cue${plural(gaps)} dropped, the text after them kept in the cue`);
-  if (empty) notes.push(`${empty} cue${plural(empty)} with no text`);
+  if (cueText.gaps)
+    notes.push(`blank lines inside ${cueText.gaps} cue${plural(cueText.gaps)} dropped, the text after them kept in the cue`);
+  if (cueText.empty) notes.push(`${cueText.empty} cue${plural(cueText.empty)} with no text`);
   return { cues, notes };
 }
 

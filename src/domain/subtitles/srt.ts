@@ -13,11 +13,12 @@ import {
   isBlank,
   outcomeOf,
   splitLines,
+  CueText,
   tidyText,
 } from "./cue";
 
 /** A timestamp read from `text` at `pos`: its milliseconds, where it ends, and whether a field is out of range. */
-export interface ClockRead {
+interface ClockRead {
   ms: number;
   end: number;
   outOfRange: boolean;
@@ -163,39 +164,29 @@ export function readSrt(text: string): ReadOutcome {
   let position = 0;
   let skipping = false;
   const skipped: SkippedBlocks = { count: 0, blocks: [] };
-  const body: string[] = [];
-  let blank = false;
-  let gapInCue = false;
+  const cueText = new CueText();
   let trailing = 0;
   let oddArrows = 0;
-  let gaps = 0;
   let joined = 0;
-  let empty = 0;
   // The timing a number line looked ahead at, so no line is read twice.
   let aheadAt = -1;
   let ahead: Timing | string | null = null;
-  const close = (cue: Cue) => {
-    cue.text = tidyText(body);
-    if (!cue.text) empty++;
-    if (gapInCue) gaps++;
-    body.length = 0;
-  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (isBlank(line)) {
-      blank = true;
+      cueText.blank = true;
       continue;
     }
     const timing = i === aheadAt ? ahead : readTiming(line);
     if (timing !== null && current) {
-      if (body.length > 0 && !blank) joined++;
-      close(current);
+      if (cueText.lines.length > 0 && !cueText.blank) joined++;
+      cueText.close(current);
       current = null;
     }
     if (typeof timing === "string") {
       addSkipped(skipped, ++position, i + 1, timing);
       skipping = true;
-      blank = false;
+      cueText.blank = false;
       continue;
     }
     if (timing) {
@@ -203,7 +194,8 @@ export function readSrt(text: string): ReadOutcome {
       cues.push(current);
       if (timing.trailing) trailing++;
       if (timing.oddArrow) oddArrows++;
-      blank = gapInCue = skipping = false;
+      cueText.restart();
+      skipping = false;
       continue;
     }
     if (isNumberLine(line)) {
@@ -215,7 +207,7 @@ export function readSrt(text: string): ReadOutcome {
         i = j - 1;
         continue;
       }
-      if ((!current && !skipping) || blank) {
+      if ((!current && !skipping) || cueText.blank) {
         const where = j < lines.length ? `found "${shown(lines[j])}"` : "found the end of the file";
         throw new SubtitleError(
           `a cue number with no timing line after it: ${EXPECTED}, ${where}`,
@@ -225,7 +217,7 @@ export function readSrt(text: string): ReadOutcome {
       }
     }
     if (skipping) {
-      blank = false;
+      cueText.blank = false;
       continue;
     }
     if (!current)
@@ -234,19 +226,18 @@ export function readSrt(text: string): ReadOutcome {
         1,
         i + 1,
       );
-    if (blank) gapInCue = true;
-    body.push(line);
-    blank = false;
+    cueText.add(line);
   }
-  if (current) close(current);
+  if (current) cueText.close(current);
   if (!cues.length && !skipped.count) throw new SubtitleError("the file holds no cue", 1, 1);
 
   const notes: string[] = [];
   if (trailing) notes.push(`text after the end time dropped on ${trailing} timing line${plural(trailing)}`);
   if (oddArrows) notes.push(`${oddArrows} timing line${plural(oddArrows)} with "- >" or "->" read as "-->"`);
-  if (gaps) notes.push(`blank lines inside ${gaps} cue${plural(gaps)} dropped, the text after them kept in the cue`);
+  if (cueText.gaps)
+    notes.push(`blank lines inside ${cueText.gaps} cue${plural(cueText.gaps)} dropped, the text after them kept in the cue`);
   if (joined > 0) notes.push(`${joined} cue${plural(joined)} starting with no blank line after the previous cue's text`);
-  if (empty) notes.push(`${empty} cue${plural(empty)} with no text`);
+  if (cueText.empty) notes.push(`${cueText.empty} cue${plural(cueText.empty)} with no text`);
   return outcomeOf(cues, notes, skipped);
 }
 

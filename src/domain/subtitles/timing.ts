@@ -16,8 +16,7 @@ export const MAX_OFFSET_MS = 86_400_000;
 /** Frame rates accepted by a conversion. */
 export const FPS_RANGE = { min: 1, max: 300 } as const;
 
-export const isIdentity = (change: TimingChange) =>
-  !change.offsetMs && (!change.fpsFrom || !change.fpsTo || change.fpsFrom === change.fpsTo);
+const isIdentity = (change: TimingChange) => !change.offsetMs && (!change.fpsFrom || !change.fpsTo || change.fpsFrom === change.fpsTo);
 
 /**
  * Applies the change to every cue. A cue that ends before zero after the shift is dropped and returned in `dropped`;

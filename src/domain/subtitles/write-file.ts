@@ -6,8 +6,6 @@ import { retime, type TimingChange } from "./timing";
 export const TRACK_EXTENSIONS = [...SUBTITLE_FORMATS, "json"] as const;
 export type TrackExtension = (typeof TRACK_EXTENSIONS)[number];
 
-export const isTrackExtension = (ext: string): ext is TrackExtension => (TRACK_EXTENSIONS as readonly string[]).includes(ext);
-
 /** The media type a track extension is served as. */
 export const mediaTypeOf = (ext: TrackExtension) => (ext === "json" ? "application/json" : FORMATS[ext as SubtitleFormat].mediaTypes[0]);
 

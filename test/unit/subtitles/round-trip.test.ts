@@ -5,8 +5,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CueInput } from "../../../src/domain/subtitles/cue";
 import { FORMATS, SUBTITLE_FORMATS, type SubtitleFormat } from "../../../src/domain/subtitles/formats";
-import { api, createApplication, signedInUser } from "../../helpers";
-import { createContainer, createVideo } from "../../helpers/catalogue";
+import { api, signedInUser } from "../../helpers";
+import { createVideo, managedContainer } from "../../helpers/catalogue";
 import { waitForJob } from "../../helpers/jobs";
 import { comparable, expectedText, readBackTimes } from "./format-expectations";
 import { cueList, distinctStarts } from "./round-trip-arbitraries";
@@ -67,9 +67,7 @@ describe("generated cues imported through the route", () => {
   let containerId: number;
 
   beforeAll(async () => {
-    official = (await createApplication({ official: true })).wireId;
-    manager = await signedInUser();
-    containerId = (await createContainer({ title: "Round trip", managers: [manager.user.id] })).id;
+    ({ official, manager, containerId } = await managedContainer("Round trip"));
   });
 
   it("are stored as written, in time order, in whichever format they were written", async () => {

@@ -5,7 +5,7 @@ import { sha256Hex } from "../../../src/lib/encoding";
 import { trackCacheKey } from "../../../src/services/subtitle-tracks";
 import { api, createApplication } from "../../helpers";
 import { createContainer, createVideo } from "../../helpers/catalogue";
-import { insertSegments, insertTexts } from "../../helpers/subtitles";
+import { insertTrack } from "../../helpers/subtitles";
 
 const CUES: SnapshotCue[] = [
   [0, 1000, "Hi"],
@@ -96,16 +96,11 @@ describe("snapshotHash", () => {
   it("equals the hash of the track cache, which is the track's ETag", async () => {
     const official = (await createApplication({ official: true })).wireId;
     const video = await createVideo((await createContainer({ title: "Snapshot hash" })).id);
-    const segs = await insertSegments(video.id, [
-      [4000, 5000],
-      [0, 1000],
-      [1500, 2500],
-    ]);
     // On the container's shard, where the track is read (docs/decisions.md, "Subtitles on the shards").
-    await insertTexts(video.id, [
-      { segmentId: segs[0].id, language: "en", text: "Last" },
-      { segmentId: segs[1].id, language: "en", text: "Hi" },
-      { segmentId: segs[2].id, language: "en", text: "Two\nlines" },
+    await insertTrack(video.id, "en", [
+      [4000, 5000, "Last"],
+      [0, 1000, "Hi"],
+      [1500, 2500, "Two\nlines"],
     ]);
     const res = await api(`/v4/videos/${video.wireId}/subtitles/en.srt?app=${official}`);
     expect(res.status).toBe(200);

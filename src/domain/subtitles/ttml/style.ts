@@ -58,7 +58,7 @@ export function apply(style: Style, spec: Spec): Style {
  * A `tts:color` as six hex digits, null for white, undefined when it is no colour or an invisible one
  * (`transparent`, alpha 0). Accepts `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb(…)`, `rgba(…)` and the named colours.
  */
-export function ttmlColor(value: string): string | null | undefined {
+function ttmlColor(value: string): string | null | undefined {
   const v = value.trim().toLowerCase();
   if (v.length > 64 || v === "transparent") return undefined;
   let hex: string | null = null;
@@ -78,7 +78,7 @@ export function ttmlColor(value: string): string | null | undefined {
 }
 
 /** The `tts:` attributes of an element that stored text can carry, as a Spec; the others (sizes, positions) dropped. */
-export function specFromAttrs(attrs: readonly XmlAttr[]): Spec {
+function specFromAttrs(attrs: readonly XmlAttr[]): Spec {
   let spec = NO_SPEC;
   for (const a of attrs) {
     if (a.kind !== "styling") continue;

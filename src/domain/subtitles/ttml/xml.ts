@@ -29,7 +29,7 @@ export interface XmlElement {
 }
 
 /** What the parser hands on, in document order. */
-export interface XmlSink {
+interface XmlSink {
   /** `hidden`: inside `<head>` or `<metadata>` (or one of them). */
   open(el: XmlElement, hidden: boolean): void;
   /** Also for an element closed by its parent's end tag, innermost first, and right after a self-closing one opens. */
