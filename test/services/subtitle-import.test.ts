@@ -33,6 +33,14 @@ async function delivery(jobId: number, bytes: Uint8Array) {
   return { ...run, progress };
 }
 
+/** The completion jobs a user's imports queued: the service names one and leaves the queuing to the job. */
+const completionJobsOf = (userId: number) =>
+  db()
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.type, "completion"), eq(jobs.createdBy, userId)))
+    .all();
+
 describe("runSubtitleImport", () => {
   it("names the completion that follows and queues nothing; a replay after a crash past every write adds no version and no event", async () => {
     const video = await createVideo(containerId);
@@ -45,13 +53,7 @@ describe("runSubtitleImport", () => {
     expect(first.result).toMatchObject({ cues: 3, created: 3, updated: 0, unchanged: 0, segments_created: 3, mode: "create", version: 1 });
     expect(first.result.rows_written).toBeGreaterThan(0);
     expect(first.progress).toEqual([10, 20, 90]);
-    expect(
-      await db()
-        .select()
-        .from(jobs)
-        .where(and(eq(jobs.type, "completion"), eq(jobs.createdBy, userId)))
-        .all(),
-    ).toEqual([]);
+    expect(await completionJobsOf(userId)).toEqual([]);
     const written = await localisationCounts(video.id);
     expect(written).toMatchObject({ segments: 3, subtitles: 3 });
 
@@ -76,12 +78,6 @@ describe("runSubtitleImport", () => {
     expect(versions).toEqual([{ number: 1 }]);
     expect(await eventsWhere("subtitles.updated", { video_id: video.wireId, language: "de" })).toHaveLength(1);
     expect(await localisationCounts(video.id)).toEqual(written);
-    expect(
-      await db()
-        .select()
-        .from(jobs)
-        .where(and(eq(jobs.type, "completion"), eq(jobs.createdBy, userId)))
-        .all(),
-    ).toEqual([]);
+    expect(await completionJobsOf(userId)).toEqual([]);
   });
 });

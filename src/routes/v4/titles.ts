@@ -7,7 +7,8 @@ import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
 import { manageableContainer, manageableVideo } from "../../services/catalogue";
 import { putText, removeText } from "../../services/catalogue-writes";
 import { depsOf, type Deps } from "../../services/deps";
-import type { User } from "../../types";
+import type { Context } from "hono";
+import type { AppEnv, User } from "../../types";
 import { DescriptionBody, OkSchema, TitleBody, normaliseLanguageCode } from "./contracts/catalogue-writes";
 
 /**
@@ -27,96 +28,8 @@ const replaces = (kind: string) => `${WHO} Replaces the ${kind} in that language
 const removes = (kind: string) => `${WHO} 404 when there is no ${kind} in that language.`;
 const ENGLISH_TITLE = " The English title cannot be deleted (400 naming `language_code`).";
 
-const postContainerTitle = withProperties(
-  createRoute({
-    method: "post",
-    path: "/{container_id}/titles",
-    summary: "Create or replace a title of a container",
-    description: replaces("title"),
-    request: { params: ContainerParam, body: jsonBody(TitleBody) },
-    responses: stored,
-  }),
-  WRITE,
-);
-const postContainerDescription = withProperties(
-  createRoute({
-    method: "post",
-    path: "/{container_id}/descriptions",
-    summary: "Create or replace a description of a container",
-    description: replaces("description"),
-    request: { params: ContainerParam, body: jsonBody(DescriptionBody) },
-    responses: stored,
-  }),
-  WRITE,
-);
-const postVideoTitle = withProperties(
-  createRoute({
-    method: "post",
-    path: "/{video_id}/titles",
-    summary: "Create or replace a title of a video",
-    description: replaces("title"),
-    request: { params: VideoParam, body: jsonBody(TitleBody) },
-    responses: stored,
-  }),
-  WRITE,
-);
-const postVideoDescription = withProperties(
-  createRoute({
-    method: "post",
-    path: "/{video_id}/descriptions",
-    summary: "Create or replace a description of a video",
-    description: replaces("description"),
-    request: { params: VideoParam, body: jsonBody(DescriptionBody) },
-    responses: stored,
-  }),
-  WRITE,
-);
-const deleteContainerTitle = withProperties(
-  createRoute({
-    method: "delete",
-    path: "/{container_id}/titles/{language_code}",
-    summary: "Delete a title of a container",
-    description: removes("title") + ENGLISH_TITLE,
-    request: { params: ContainerParam.extend({ language_code }) },
-    responses: deleted,
-  }),
-  WRITE,
-);
-const deleteContainerDescription = withProperties(
-  createRoute({
-    method: "delete",
-    path: "/{container_id}/descriptions/{language_code}",
-    summary: "Delete a description of a container",
-    description: removes("description"),
-    request: { params: ContainerParam.extend({ language_code }) },
-    responses: deleted,
-  }),
-  WRITE,
-);
-const deleteVideoTitle = withProperties(
-  createRoute({
-    method: "delete",
-    path: "/{video_id}/titles/{language_code}",
-    summary: "Delete a title of a video",
-    description: removes("title") + ENGLISH_TITLE,
-    request: { params: VideoParam.extend({ language_code }) },
-    responses: deleted,
-  }),
-  WRITE,
-);
-const deleteVideoDescription = withProperties(
-  createRoute({
-    method: "delete",
-    path: "/{video_id}/descriptions/{language_code}",
-    summary: "Delete a description of a video",
-    description: removes("description"),
-    request: { params: VideoParam.extend({ language_code }) },
-    responses: deleted,
-  }),
-  WRITE,
-);
-
 type Owner = { container_id: string } | { video_id: string };
+type TextKind = "title" | "description";
 
 /** The container or video of the path, when the caller may edit it (its container's managers and staff). */
 async function owner(deps: Deps, user: User | undefined, params: Owner) {
@@ -128,55 +41,67 @@ async function owner(deps: Deps, user: User | undefined, params: Owner) {
   return { kind: "v" as const, id: video.id };
 }
 
-async function remove(deps: Deps, user: User | undefined, kind: "title" | "description", params: Owner & { language_code: string }) {
-  const target = await owner(deps, user, params);
-  const language = normaliseLanguageCode(params.language_code);
-  if (!language) throw ApiError.notFound();
-  await removeText(deps, kind, target, language);
+/**
+ * The four routes of one owner kind (a container's or a video's), under its router: POST a title or a description,
+ * DELETE one by language.
+ */
+function textGroup(ownerKind: "container" | "video") {
+  const params = ownerKind === "container" ? ContainerParam : VideoParam;
+  const base = ownerKind === "container" ? "/{container_id}" : "/{video_id}";
+  const post = <B extends ReturnType<typeof jsonBody<typeof TitleBody>> | ReturnType<typeof jsonBody<typeof DescriptionBody>>>(
+    kind: TextKind,
+    body: B,
+  ) =>
+    withProperties(
+      createRoute({
+        method: "post",
+        path: `${base}/${kind}s`,
+        summary: `Create or replace a ${kind} of a ${ownerKind}`,
+        description: replaces(kind),
+        request: { params, body },
+        responses: stored,
+      }),
+      WRITE,
+    );
+  const remove = (kind: TextKind) =>
+    withProperties(
+      createRoute({
+        method: "delete",
+        path: `${base}/${kind}s/{language_code}`,
+        summary: `Delete a ${kind} of a ${ownerKind}`,
+        description: removes(kind) + (kind === "title" ? ENGLISH_TITLE : ""),
+        request: { params: params.extend({ language_code }) },
+        responses: deleted,
+      }),
+      WRITE,
+    );
+  const removed = (kind: TextKind) => async (c: Context<AppEnv>, params: Owner & { language_code: string }) => {
+    const deps = depsOf(c);
+    const language = normaliseLanguageCode(params.language_code);
+    const target = await owner(deps, c.get("user"), params);
+    if (!language) throw ApiError.notFound();
+    await removeText(deps, kind, target, language);
+    return c.body(null, 204);
+  };
+  return routeGroup({ tag: "titles" })
+    .openapi(post("title", jsonBody(TitleBody)), async (c) => {
+      const deps = depsOf(c);
+      const body = c.req.valid("json");
+      await putText(deps, "title", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.title);
+      return c.json({ ok: true as const }, 201);
+    })
+    .openapi(post("description", jsonBody(DescriptionBody)), async (c) => {
+      const deps = depsOf(c);
+      const body = c.req.valid("json");
+      await putText(deps, "description", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.description);
+      return c.json({ ok: true as const }, 201);
+    })
+    .openapi(remove("title"), (c) => removed("title")(c, c.req.valid("param")))
+    .openapi(remove("description"), (c) => removed("description")(c, c.req.valid("param")));
 }
 
 /** Under `/v4/containers`. */
-export const containerTitlesRouter = routeGroup({ tag: "titles" })
-  .openapi(postContainerTitle, async (c) => {
-    const deps = depsOf(c);
-    const body = c.req.valid("json");
-    await putText(deps, "title", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.title);
-    return c.json({ ok: true as const }, 201);
-  })
-  .openapi(postContainerDescription, async (c) => {
-    const deps = depsOf(c);
-    const body = c.req.valid("json");
-    await putText(deps, "description", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.description);
-    return c.json({ ok: true as const }, 201);
-  })
-  .openapi(deleteContainerTitle, async (c) => {
-    await remove(depsOf(c), c.get("user"), "title", c.req.valid("param"));
-    return c.body(null, 204);
-  })
-  .openapi(deleteContainerDescription, async (c) => {
-    await remove(depsOf(c), c.get("user"), "description", c.req.valid("param"));
-    return c.body(null, 204);
-  });
+export const containerTitlesRouter = textGroup("container");
 
 /** Under `/v4/videos`. */
-export const videoTitlesRouter = routeGroup({ tag: "titles" })
-  .openapi(postVideoTitle, async (c) => {
-    const deps = depsOf(c);
-    const body = c.req.valid("json");
-    await putText(deps, "title", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.title);
-    return c.json({ ok: true as const }, 201);
-  })
-  .openapi(postVideoDescription, async (c) => {
-    const deps = depsOf(c);
-    const body = c.req.valid("json");
-    await putText(deps, "description", await owner(deps, c.get("user"), c.req.valid("param")), body.language_code, body.description);
-    return c.json({ ok: true as const }, 201);
-  })
-  .openapi(deleteVideoTitle, async (c) => {
-    await remove(depsOf(c), c.get("user"), "title", c.req.valid("param"));
-    return c.body(null, 204);
-  })
-  .openapi(deleteVideoDescription, async (c) => {
-    await remove(depsOf(c), c.get("user"), "description", c.req.valid("param"));
-    return c.body(null, 204);
-  });
+export const videoTitlesRouter = textGroup("video");
