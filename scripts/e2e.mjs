@@ -1,16 +1,10 @@
-// npm run test:e2e: a real `wrangler dev` on its own local state, exercised over HTTP like a client.
+// npm run test:e2e: a real `wrangler dev` on its own local state (or scripts/e2e-suite.mjs's), exercised over HTTP like a client.
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { checklist, DEMO_OFFICIAL_APP, ensureDevVars, migrateLocal, ROOT, seedLocal, signedHeaders, startDev } from "./lib.mjs";
+import { checklist, DEMO_OFFICIAL_APP, e2eServer, e2eState, ROOT, signedHeaders } from "./lib.mjs";
 
-const persistTo = join(ROOT, ".e2e", "state");
-rmSync(persistTo, { recursive: true, force: true });
-ensureDevVars();
-await migrateLocal(persistTo);
-await seedLocal(persistTo);
-
-const server = await startDev({ port: Number(process.env.E2E_PORT ?? 8799), persistTo, stdio: "ignore" });
+const state = await e2eState(join(ROOT, ".e2e", "state"));
+const server = await e2eServer(state, Number(process.env.E2E_PORT ?? 8799));
 const { step, finish } = checklist();
 
 try {

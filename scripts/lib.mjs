@@ -1,7 +1,7 @@
 // Shared steps of the local scripts (start, seed, e2e, bench). Plain Node, run on the pinned Node 22.
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { devIdentityProviders, devRetailerSecrets, devStoreKeys } from "./dev-identity.mjs";
@@ -80,7 +80,8 @@ export async function migrateLocal(persistTo) {
 }
 
 // The demo seed (scripts/demo/seed.mjs), here with the other local helpers its callers import.
-export { seedLocal } from "./demo/seed.mjs";
+import { seedLocal } from "./demo/seed.mjs";
+export { seedLocal };
 
 /**
  * Runs a command with the offline wrangler environment and `input` on its standard input, quietly (its output is
@@ -168,6 +169,30 @@ export async function startDev({ port = 8787, persistTo, stdio = "inherit" } = {
   }
   stopProcessGroup(child);
   throw new Error("wrangler dev did not answer within 90 s");
+}
+
+/**
+ * The local state an end-to-end script checks: under scripts/e2e-suite.mjs (which sets E2E_SHARED_BASE), the suite's
+ * one migrated and seeded state, E2E_SHARED_STATE, and its seed's result from E2E_SHARED_SEED; run alone, `persistTo`
+ * rebuilt from nothing, migrated and seeded. The suite starts that work once for the scripts that only read the demo
+ * data or write rows of their own, instead of once each (docs/development.md, "CI").
+ */
+export async function e2eState(persistTo) {
+  if (process.env.E2E_SHARED_BASE) {
+    return { persistTo: process.env.E2E_SHARED_STATE, seed: JSON.parse(readFileSync(process.env.E2E_SHARED_SEED, "utf8")) };
+  }
+  rmSync(persistTo, { recursive: true, force: true });
+  ensureDevVars();
+  await migrateLocal(persistTo);
+  const seed = await seedLocal(persistTo);
+  return { persistTo, seed };
+}
+
+/** The `wrangler dev` on `e2eState`'s state: the suite's, which outlives the script (`stop` leaves it), or its own on `port`. */
+export async function e2eServer({ persistTo }, port) {
+  const shared = process.env.E2E_SHARED_BASE;
+  if (shared) return { base: shared, stop: () => {} };
+  return startDev({ port, persistTo, stdio: "ignore" });
 }
 
 export function stopProcessGroup(child) {

@@ -5,9 +5,9 @@
 // Env: CLIENTS_PORT (default 8796, beside a developer's 8787 and the e2e 8799), CLIENTS_PYTHON (default Debian's
 // /usr/bin/python3, the interpreter that sees the package), CLIENTS_SERIES / CLIENTS_VIDEO (demo ids to drive).
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { ROOT, ensureDevVars, migrateLocal, seedLocal, startDev, wrangler } from "./lib.mjs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ROOT, e2eServer, e2eState, wrangler } from "./lib.mjs";
 
 const python = process.env.CLIENTS_PYTHON ?? "/usr/bin/python3";
 // A demo series that a client of unknown country may watch (the extractor stops at `blocking.geo`) with several
@@ -24,11 +24,9 @@ if (probe.status !== 0) {
 }
 
 // Under .wrangler/ (git-ignored), rebuilt each run so the demo data is exactly what the checks expect.
-const persistTo = join(ROOT, ".wrangler", "test-clients", "state");
-rmSync(persistTo, { recursive: true, force: true });
-ensureDevVars();
-await migrateLocal(persistTo);
-const { manifestKeys } = await seedLocal(persistTo);
+const state = await e2eState(join(ROOT, ".wrangler", "test-clients", "state"));
+const { persistTo } = state;
+const { manifestKeys } = state.seed;
 
 // What the seed left in the local D1, for the driver to check through the server (scripts/clients/viki_demo_streams.py).
 const [missing, groups] = JSON.parse(
@@ -45,12 +43,13 @@ const [missing, groups] = JSON.parse(
   ),
 );
 const demoStreams = join(ROOT, ".wrangler", "test-clients", "demo-streams.json");
+mkdirSync(dirname(demoStreams), { recursive: true });
 writeFileSync(
   demoStreams,
   JSON.stringify({ seeded: manifestKeys, missing_dash: missing.results.map((r) => r.id), groups: groups.results }),
 );
 
-const server = await startDev({ port: Number(process.env.CLIENTS_PORT ?? 8796), persistTo, stdio: "ignore" });
+const server = await e2eServer(state, Number(process.env.CLIENTS_PORT ?? 8796));
 let status;
 try {
   console.log(`yt-dlp ${probe.stdout} (${python}) against ${server.base}`);

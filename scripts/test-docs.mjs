@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { checklist, ensureDevVars, migrateLocal, ROOT, seedLocal, startDev } from "./lib.mjs";
+import { checklist, e2eServer, e2eState, ROOT } from "./lib.mjs";
 import { callableAsIs, nonEmpty, operationsOf as documentedOperations, prefilledRequest, resolver } from "./openapi/try-it.mjs";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -51,10 +51,7 @@ const healthy = () => ({
     behind: [],
   },
 });
-rmSync(persistTo, { recursive: true, force: true });
-ensureDevVars();
-await migrateLocal(persistTo);
-await seedLocal(persistTo);
+const state = await e2eState(persistTo);
 
 const { step, finish } = checklist();
 
@@ -137,7 +134,7 @@ async function tryItOut(page, { filter, method, path, expected }) {
 
 const sortedQuery = (url) => [...url.searchParams].sort(([a], [b]) => a.localeCompare(b));
 
-const server = await startDev({ port: PORT, persistTo, stdio: "ignore" });
+const server = await e2eServer(state, PORT);
 const profile = mkdtempSync(join(tmpdir(), "docs-chromium-"));
 let context;
 try {

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEMO_OFFICIAL_APP, ensureDevVars, migrateLocal, ROOT, seedLocal, startDev } from "./lib.mjs";
+import { DEMO_OFFICIAL_APP, e2eServer, e2eState, ROOT } from "./lib.mjs";
 
 const PORT = Number(process.env.CLIENT_GEN_PORT ?? 8797);
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -53,14 +53,10 @@ if (!signing || !shell) {
 }
 
 // Under .wrangler/ (git-ignored), rebuilt each run so the demo data is exactly what the checks expect.
-const persistTo = join(ROOT, ".wrangler", "test-client-gen");
-rmSync(persistTo, { recursive: true, force: true });
-ensureDevVars();
-await migrateLocal(persistTo);
-await seedLocal(persistTo);
+const state = await e2eState(join(ROOT, ".wrangler", "test-client-gen"));
 
 const dir = mkdtempSync(join(tmpdir(), "client-gen-"));
-const server = await startDev({ port: PORT, persistTo, stdio: "ignore" });
+const server = await e2eServer(state, PORT);
 try {
   const res = await fetch(`${server.base}/openapi.json`);
   result("GET /openapi.json", res.status === 200, res.status);

@@ -12,22 +12,20 @@
 // does). --write puts the figures in docs/performance.md between the webhook markers.
 import assert from "node:assert/strict";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import {
   checklist,
   cueStarts,
   DEMO_OFFICIAL_APP,
-  ensureDevVars,
-  migrateLocal,
+  e2eServer,
+  e2eState,
   numberArg,
   ROOT,
-  seedLocal,
   signedHeaders,
   signedUrl,
   srtOf,
-  startDev,
   wrangler,
 } from "./lib.mjs";
 import { shardBindings } from "./d1-bindings.mjs";
@@ -86,11 +84,8 @@ function startReceiver() {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const persistTo = join(ROOT, ".e2e", "webhooks-state");
-rmSync(persistTo, { recursive: true, force: true });
-ensureDevVars();
-await migrateLocal(persistTo);
-await seedLocal(persistTo);
+const state = await e2eState(join(ROOT, ".e2e", "webhooks-state"));
+const { persistTo } = state;
 
 // A video without segments: the first import creates them, the next ones match them and change their text. Segments
 // are on the shards (docs/decisions.md, "Subtitles on the shards"): the timed videos are asked of each.
@@ -105,7 +100,7 @@ const [{ id: untimed }] = local(
 const video = `${untimed}v`;
 
 const receiver = await startReceiver();
-const server = await startDev({ port: PORT, persistTo, stdio: "ignore" });
+const server = await e2eServer(state, PORT);
 const base = server.base;
 const { step, finish } = checklist();
 const app = DEMO_OFFICIAL_APP.id;
