@@ -65,6 +65,18 @@ export async function createVideo(containerId: number, opts: Partial<VideoInsert
   return { ...v, wireId: `${v.id}v` };
 }
 
+/** A video's texts beyond its English title: a Korean title and an English and a Korean description. */
+export async function addVideoTexts(videoId: number) {
+  await db().insert(titles).values({ resourceKind: "v", resourceId: videoId, language: "ko", text: "에피소드" });
+  await db()
+    .insert(descriptions)
+    .values([
+      { resourceKind: "v", resourceId: videoId, language: "en", text: "About" },
+      { resourceKind: "v", resourceId: videoId, language: "ko", text: "설명" },
+    ]);
+  await catalogueChanged();
+}
+
 /**
  * The cast of a subtitle-writing test: the official application (imports and track writes are official only, see
  * docs/api.md), a signed-in user, and a container that user manages.

@@ -1,6 +1,5 @@
-import { descriptions, titles } from "../../src/db/schema";
-import { api, createApplication, db, signedInUser } from ".";
-import { createContainer, createVideo } from "./catalogue";
+import { api, createApplication, signedInUser } from ".";
+import { addVideoTexts, createContainer, createVideo } from "./catalogue";
 import { createSubtitles } from "./localisation";
 import { lastJobId } from "./jobs";
 import { type ReadTargets, settleJobs } from "./public-reads";
@@ -28,13 +27,7 @@ export async function writeScene() {
   });
   const first = await createVideo(series.id, { number: 1, title: "Episode 1" });
   const second = await createVideo(series.id, { number: 2, title: "Episode 2" });
-  await db().insert(titles).values({ resourceKind: "v", resourceId: first.id, language: "ko", text: "에피소드" });
-  await db()
-    .insert(descriptions)
-    .values([
-      { resourceKind: "v", resourceId: first.id, language: "en", text: "About" },
-      { resourceKind: "v", resourceId: first.id, language: "ko", text: "설명" },
-    ]);
+  await addVideoTexts(first.id);
   const subs = await createSubtitles(first.id, 2, { ko: 2, en: 2 }, { authorId: manager.user.id });
   const film = await createContainer({ type: "film", title: "Invalidation film", genres: [18] });
   const movie = await createVideo(film.id, { type: "movie", title: "Invalidation movie" });

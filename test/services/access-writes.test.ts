@@ -3,9 +3,8 @@
 // (access-writes-localisation.test.ts) has the official-application routes, translations, captions, timed
 // comments, sessions and /oauth/token; the user-scoped routes are in access-matrix.test.ts. The first test
 // fails when /openapi.json has a write in none of them.
-import { descriptions, titles } from "../../src/db/schema";
-import { api, createApplication, createUser, db, signedInUser, type Target } from "../helpers";
-import { createContainer, createVideo } from "../helpers/catalogue";
+import { api, createApplication, createUser, signedInUser, type Target } from "../helpers";
+import { addVideoTexts, createContainer, createVideo } from "../helpers/catalogue";
 import { minimal } from "../helpers/container-writes";
 import { describe, expect, test, type Signed } from "../helpers/fixtures";
 import { waitForJob } from "../helpers/jobs";
@@ -37,13 +36,7 @@ async function scene(manager: Signed, hidden?: "container" | "video") {
     state: hidden === "container" ? "pending" : "normal",
   });
   const video = await createVideo(container.id, { title: "Episode 1", number: 1, state: hidden === "video" ? "pending" : "normal" });
-  await db().insert(titles).values({ resourceKind: "v", resourceId: video.id, language: "ko", text: "에피소드" });
-  await db()
-    .insert(descriptions)
-    .values([
-      { resourceKind: "v", resourceId: video.id, language: "en", text: "About" },
-      { resourceKind: "v", resourceId: video.id, language: "ko", text: "설명" },
-    ]);
+  await addVideoTexts(video.id);
   return { container: container.wireId, video: video.wireId };
 }
 type Scene = Awaited<ReturnType<typeof scene>>;

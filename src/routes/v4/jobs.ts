@@ -60,7 +60,7 @@ const retry = withProperties(
       409: { ...errorResponses(409)[409], description: "the job is not failed, or cannot run again (vcode 5409)" },
     },
   }),
-  { tag: "retry", security: ["staff"], writeLimit: "catalogue" },
+  { security: ["staff"], writeLimit: "catalogue" },
 );
 
 type Job = Awaited<ReturnType<typeof readableJob>>;
