@@ -19,10 +19,11 @@ import { DEMO_OFFICIAL_APP, ROOT, ensureDevVars, migrateLocal, seedLocal, signed
 import { CONTAINER_BASE } from "./large-catalogue-sql.mjs";
 import { seedLarge, withLocalD1 } from "./seed-large.mjs";
 
-// Each catalogue read runs twice: hot (anonymous, served by the edge cache after the probe stored it) and cold
-// (with a user's token: never shared, so it reaches D1 every time). `.srt` needs an official application's
-// signature, so it is only ever cold. v3 reads are hot with a client-credentials token and cold with a
-// password-grant one.
+// Each catalogue read runs three times: hot (anonymous, served by the edge cache after the probe stored it), with a
+// user's token (the same answer, served from the anonymous copy after the session check: docs/decisions.md, "Token
+// reads from the edge cache") and cold (with a token and a parameter no anonymous read sends, so no copy exists and
+// every request reaches D1). `.srt` needs an official application's signature, so it is only ever cold. v3 reads are
+// hot with a client-credentials token and cold with a password-grant one (never shared).
 const READS = [
   { name: "one container", path: (ctx) => `/v4/containers/${ctx.oneContainer}c.json` },
   { name: "filtered page (genre, sort views, 25)", path: () => "/v4/containers.json?genre=6g&sort=views&per_page=25" },
@@ -40,26 +41,39 @@ const READS = [
  */
 function target(scenario) {
   if (scenario.kind === "hot") return 1.0;
+  if (scenario.kind !== "token") return null;
   if (["one container", "filtered page", "list `1l`"].some((name) => scenario.name.startsWith(name))) return 0.8;
   return null;
 }
 
 const withParam = (path, name, value) => `${path}${path.includes("?") ? "&" : "?"}${name}=${encodeURIComponent(value)}`;
 
-/** How a read is made hot (shared, so the edge cache answers) or cold (private, so it reaches D1). */
+/** The parameter that keeps a cold read's answer out of every copy: the key has it, no anonymous read sends it. */
+const UNCACHED = "bench_uncached";
+
+/** How a read is made hot (shared), with a token (answered from the shared copy) or cold (reaching D1). */
 function credentialed(read, kind) {
   return (ctx) => {
     const path = read.path(ctx);
     if (read.v3) return withParam(path, "access_token", kind === "hot" ? ctx.v3App : ctx.v3User);
-    return kind === "hot" ? path : withParam(path, "token", ctx.userToken);
+    if (kind === "hot") return path;
+    const withToken = withParam(path, "token", ctx.userToken);
+    return kind === "cold" ? withParam(withToken, UNCACHED, "1") : withToken;
   };
 }
+
+const KINDS = { hot: "hot", token: "with a token", cold: "cold (with a token, not cached)" };
 
 // The trivial route runs at the start, in the middle and at the end: on a shared machine its rate drifts by 10% over a
 // run, and the ratios use the mean of the three.
 const TRIVIAL = { name: "trivial (`GET /`)", trivial: true, path: () => "/" };
 const PAIRS = READS.flatMap((read) =>
-  ["hot", "cold"].map((kind) => ({ name: `${read.name}, ${kind}`, kind, path: credentialed(read, kind) })),
+  (read.v3 ? ["hot", "cold"] : ["hot", "token", "cold"]).map((kind) => ({
+    name: `${read.name}, ${KINDS[kind]}`,
+    kind,
+    path: credentialed(read, kind),
+    anonymous: read.path,
+  })),
 );
 
 const SCENARIOS = [
@@ -242,7 +256,9 @@ try {
     const url = `${server.base}${path}`;
     // A signature is good for minutes (docs/api.md, "Signed requests"): one set of headers serves the whole run.
     const headers = scenario.signed ? signedHeaders(url) : undefined;
-    // A hot read's probe stores it; the second probe shows the hit the run measures.
+    // A hot read's probe stores it; the second probe shows the hit the run measures. A read with a token is answered
+    // from the anonymous copy: an anonymous probe stores it first.
+    if (scenario.kind === "token") await probe(`${server.base}${scenario.anonymous(ctx)}`);
     const first = scenario.kind === "hot" ? (await probe(url, headers), await probe(url, headers)) : await probe(url, headers);
     await run(url, { duration: opts.warmup, connections: opts.connections, headers });
     const r = await run(url, { duration: opts.duration, connections: opts.connections, headers });

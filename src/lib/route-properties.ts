@@ -57,6 +57,13 @@ export type RouteProperties = WriteDecision & {
   cache?: CacheDecision;
   /** The generations a `public` answer depends on, from the route's (decoded) path parameters; `catalogue` if absent. */
   cacheScope?: (params: Record<string, string>) => CacheScope[];
+  /**
+   * A `public` answer that a user's token never changes: the token only turns an anonymous 404 or 401 into an answer
+   * (a hidden container for its managers), never one 200 into another. A token read is then answered from the edge
+   * cache's anonymous copy after its session check (docs/decisions.md, "Token reads from the edge cache");
+   * test/middleware/token-reads.test.ts holds every route that declares it to this.
+   */
+  sharedWithUsers?: boolean;
   /** The handler checks the session in its first D1 batch (`deps.session`), so `loadUser` does not read it first. */
   sessionInBatch?: boolean;
   /**

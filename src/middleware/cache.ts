@@ -1,13 +1,15 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import { toHex } from "../lib/encoding";
 import { ifNoneMatchHits } from "../lib/etag";
 import { IsolateTier, type TierEntry } from "../lib/isolate-tier";
 import { isV3, routingPath } from "../lib/paths";
 import { verifyV3Token } from "../lib/v3-tokens";
+import type { MatchedRoute } from "../lib/route-registry";
 import { viewerRegion } from "../lib/view-context";
+import { sharedReadUser } from "../services/sessions";
 import { EDGE_MAX_AGE_SECONDS, EDGE_STALE_SECONDS, edgeKey, freshness, generations, scopesOf } from "../services/edge-cache";
 import type { AppEnv } from "../types";
-import { deferOf } from "./session";
+import { checkToken, deferOf, sayIgnoredToken } from "./session";
 
 const PUBLIC_CACHE_CONTROL = `public, max-age=${EDGE_MAX_AGE_SECONDS}, stale-while-revalidate=${EDGE_STALE_SECONDS}`;
 
@@ -54,20 +56,25 @@ type App = {
 };
 
 /**
- * Whether the answer may be shared with every other anonymous caller: no user token (not even `token=` empty,
- * which answers with `x-token-ignored`), no Authorization, no signature. A v3 request carries a token
+ * Who the answer may be shared with. `anonymous`: every anonymous caller; the request has no user token (not even
+ * `token=` empty, which answers with `x-token-ignored`), no Authorization, no signature. A v3 request carries a token
  * always: a client-credentials token (no user) is checked here (a JWT: no D1) and shared; a password-grant one is
- * never shared, nor is a token that fails (its 401/403 comes from the route).
+ * never shared, nor is a token that fails (its 401/403 comes from the route). `user`: a v4 read with a user's token
+ * (`token=` or a Bearer) to a route that declares `sharedWithUsers`, answered from the anonymous copy after its session
+ * check. `false`: not shared.
  */
-async function shareable(c: Context<AppEnv>, path: string): Promise<boolean> {
+async function sharing(c: Context<AppEnv>, path: string, route: MatchedRoute): Promise<"anonymous" | "user" | false> {
   const req = c.req.raw;
   const query = new URL(req.url).searchParams;
-  if (query.has("token") || query.has("sig") || req.headers.has("signature") || req.headers.has("authorization")) return false;
-  if (!isV3(path)) return true;
+  if (query.has("sig") || req.headers.has("signature")) return false;
+  if (query.has("token") || req.headers.has("authorization")) {
+    return route.route.properties.sharedWithUsers && !isV3(path) ? "user" : false;
+  }
+  if (!isV3(path)) return "anonymous";
   const token = query.getAll("access_token").at(-1);
   if (!token) return false;
   const check = await verifyV3Token(c.env, token);
-  return check.ok && check.claims.userId === undefined;
+  return check.ok && check.claims.userId === undefined ? "anonymous" : false;
 }
 
 /** The stored answer as the client gets it: the public Cache-Control, its age, 304 or no body when asked. */
@@ -94,12 +101,14 @@ export function edgeCache(app: App): MiddlewareHandler<AppEnv> {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const path = routingPath(req);
     const route = c.get("route");
-    if (route?.route.properties.cache !== "public" || !(await shareable(c, path))) return next();
+    if (route?.route.properties.cache !== "public") return next();
+    const shared = await sharing(c, path, route);
+    if (!shared) return next();
+    if (shared === "user") return tokenRead(c, app, route, next);
     c.set("edgeShared", true);
 
     const refreshing = REFRESHING.get(req);
-    const scopes = scopesOf(route);
-    const key = refreshing ?? edgeKey(req.url, { region: viewerRegion(req) }, await generations(c.env.CACHE, scopes));
+    const key = refreshing ?? (await keyOf(c, route));
     if (!refreshing) {
       const hit = await lookup(key);
       const state = hit ? freshness(hit.storedAt) : "expired";
@@ -121,6 +130,37 @@ export function edgeCache(app: App): MiddlewareHandler<AppEnv> {
     // Awaited: the stored copy is complete (and the next read a hit in every isolate) when the client has its answer.
     await caches.default.put(key, new Response(entry.body, { status: 200, headers }));
   };
+}
+
+/** The key of a shareable request: its URL without credentials, the viewer's region, the generations of its scopes. */
+async function keyOf(c: Context<AppEnv>, route: MatchedRoute) {
+  return edgeKey(c.req.url, { region: viewerRegion(c.req.raw) }, await generations(c.env.CACHE, scopesOf(route)));
+}
+
+/**
+ * A user's read of a route whose answers the token never changes (`sharedWithUsers`): the anonymous copy, when the
+ * cache has one, with the session checked by `sharedReadUser` (a live session this isolate read in the last minute
+ * costs no D1; a dead token still says `x-token-ignored`), and the wire of a token read: `private, no-store`, no ETag. The anonymous copy is a 200, which
+ * every user gets too; a miss runs the route as usual and stores nothing, since its user may see more than anyone
+ * (docs/decisions.md, "Token reads from the edge cache").
+ */
+async function tokenRead(c: Context<AppEnv>, app: App, route: MatchedRoute, next: Next) {
+  const key = await keyOf(c, route);
+  const hit = await lookup(key);
+  const state = hit ? freshness(hit.storedAt) : "expired";
+  if (!hit || state === "expired") {
+    c.set("edgeCache", "miss");
+    return next();
+  }
+  if (state === "stale") refreshLater(c, app, key);
+  c.set("edgeCache", state === "fresh" ? "hit" : "stale");
+  await checkToken(c, sharedReadUser);
+  const headers = new Headers(hit.headers);
+  headers.delete("etag");
+  headers.delete("cache-control");
+  c.res = new Response(c.req.method === "HEAD" ? null : hit.body, { status: 200, headers });
+  sayIgnoredToken(c);
+  return c.res;
 }
 
 /** The first tier of the edge cache: this isolate's recent answers (src/lib/isolate-tier.ts). */
@@ -150,8 +190,12 @@ function refreshLater(c: Context<AppEnv>, app: App, key: string) {
   refreshingKeys.add(key);
   const headers = new Headers(c.req.raw.headers);
   headers.delete("if-none-match");
+  // A token read's refresh is the anonymous read it was answered with.
+  headers.delete("authorization");
+  const url = new URL(c.req.url);
+  url.searchParams.delete("token");
   // `cf` carries the viewer's country, which the answer (and so the key) depends on.
-  const again = new Request(c.req.url, { method: "GET", headers, cf: c.req.raw.cf } as RequestInit);
+  const again = new Request(url, { method: "GET", headers, cf: c.req.raw.cf } as RequestInit);
   REFRESHING.set(again, key);
   defer(Promise.resolve(app.fetch(again, c.env, c.executionCtx as ExecutionContext)).finally(() => refreshingKeys.delete(key)));
 }

@@ -82,9 +82,10 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   if (!res.headers.has("cache-control")) res.headers.set("cache-control", "private, no-store");
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!res.headers.has(name)) res.headers.set(name, value);
   if (new URL(c.req.url).protocol === "https:") res.headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
-  // An edge-cache answer (fresh or stale) ran no D1 query: it names the cache and carries no D1 entries.
+  // An anonymous edge-cache answer (fresh or stale) ran no D1 query: it names the cache and carries no D1 entries; a
+  // token read answered from the cache names both, since its session check is a D1 read.
   const edge = c.get("edgeCache");
-  const servedFromEdge = edge === "hit" || edge === "stale";
+  const servedFromEdge = (edge === "hit" || edge === "stale") && stats.queries === 0;
   const durationMs = performance.now() - started;
   res.headers.set(
     "server-timing",

@@ -49,8 +49,9 @@ const carriesSession = (c: Context<AppEnv>) =>
   (c.req.method === "GET" || c.req.method === "HEAD") && c.get("route")?.route.properties.sessionInBatch === true;
 
 /**
- * Loads the user of a session token when one is sent. Sessions are read from D1 on every request, never from KV,
- * so a deleted session stops working at once; an expired one is the same as a deleted one (src/services/sessions.ts
+ * Loads the user of a session token when one is sent. Sessions are read from D1 on every request that reaches a
+ * route, never from KV, so a deleted session stops working at once (a token read the edge cache answers from its
+ * anonymous copy uses `sharedReadUser`: docs/decisions.md, "Token reads from the edge cache"); an expired one is the same as a deleted one (src/services/sessions.ts
  * refreshes `last_used_at` and deletes expired rows after the response). A token that matches no live session (or
  * `token=` with no value) does not end the request here: a public read answers as for an anonymous caller and says
  * so in `x-token-ignored` (yt-dlp sends `token=None` when it is not logged in), while every route that needs a user
@@ -61,25 +62,41 @@ export const loadUser = createMiddleware<AppEnv>(async (c, next) => {
   const token = requestToken(c);
   // A playback grant is bound to the token as sent (`viewerToken`): no session to read.
   if (token && c.get("route")?.route.properties.grantOnly) return next();
-  const settled = (user: AppEnv["Variables"]["user"]) => {
-    if (user) c.set("user", user);
-    else c.set("ignoredToken", "invalid");
-  };
   let pending: AppEnv["Variables"]["pendingSession"];
   if (token && TOKEN_SHAPE.test(token) && carriesSession(c)) {
-    pending = await pendingSession(c.get("db"), token, deferOf(c), (s) => settled(s?.user));
+    pending = await pendingSession(c.get("db"), token, deferOf(c), (s) => settleUser(c, s?.user));
     c.set("pendingSession", pending);
-  } else if (token) {
-    settled(TOKEN_SHAPE.test(token) ? await sessionUser(c.get("db"), token, deferOf(c)) : undefined);
-  } else if (c.req.query("token") === "") {
-    c.set("ignoredToken", "empty");
+  } else {
+    await checkToken(c);
   }
   await next();
   // A request that ended before its read (a 400, a 404 for a malformed id) still says whether its token was used.
   if (pending) await pending.user();
+  sayIgnoredToken(c);
+});
+
+/** The user of a live session, or why the token sent was not used. */
+function settleUser(c: Context<AppEnv>, user: AppEnv["Variables"]["user"]) {
+  if (user) c.set("user", user);
+  else c.set("ignoredToken", "invalid");
+}
+
+/**
+ * The session check of a request, read at once: sets `user`, or `ignoredToken` for a dead, malformed or empty
+ * token. `loadUser` runs it before the handler; the edge cache runs it, with `sharedReadUser`, for a token read it
+ * answers from its copy.
+ */
+export async function checkToken(c: Context<AppEnv>, read: typeof sessionUser = sessionUser) {
+  const token = requestToken(c);
+  if (token) settleUser(c, TOKEN_SHAPE.test(token) ? await read(c.get("db"), token, deferOf(c)) : undefined);
+  else if (c.req.query("token") === "") c.set("ignoredToken", "empty");
+}
+
+/** `x-token-ignored` on the answer when the token sent was not used (a 401 says it in its body instead). */
+export function sayIgnoredToken(c: Context<AppEnv>) {
   const ignored = c.get("ignoredToken");
   if (ignored && c.res.status !== 401) c.res.headers.set(TOKEN_IGNORED_HEADER, ignored);
-});
+}
 
 /** The error for a route that needs a user and has none: a dead token is named as such, no token is "required". */
 export function missingUser(c: { get(key: "ignoredToken"): "invalid" | "empty" | undefined }) {

@@ -139,6 +139,41 @@ export async function sessionUser(db: DB, token: string, defer?: Defer) {
   return (await liveSession(db, token, defer))?.user;
 }
 
+/** How long this isolate trusts a live session it read, for the answers a token cannot change. */
+export const SESSION_MEMO_SECONDS = 60;
+const SESSION_MEMO_MAX_ENTRIES = 4096;
+/** Token hash → the user of a live session and the second (Unix) the memo stops trusting it. */
+const sessionMemo = new Map<string, { user: User; until: number }>();
+
+/**
+ * The user of a token, for an answer the token cannot change (a public read answered from the edge cache's copy:
+ * docs/decisions.md, "Token reads from the edge cache"): a live session this isolate read in the last
+ * SESSION_MEMO_SECONDS is trusted without D1, else it is read (with its bookkeeping) as `sessionUser` reads it. What
+ * the memo can get wrong is only whether such an answer says `x-token-ignored` for a session deleted elsewhere, for at
+ * most that long; every answer that depends on the user reads the session itself.
+ */
+export async function sharedReadUser(db: DB, token: string, defer?: Defer, now = nowSeconds()) {
+  const tokenHash = await hashToken(token);
+  const known = sessionMemo.get(tokenHash);
+  if (known && known.until > now) return known.user;
+  sessionMemo.delete(tokenHash);
+  const cut = cutAt(now);
+  const session = await settleSession(db, tokenHash, cut, await findSession(db, tokenHash, cut), defer);
+  if (!session) return undefined;
+  sessionMemo.set(tokenHash, { user: session.user, until: Math.min(now + SESSION_MEMO_SECONDS, session.expiresAt) });
+  // Map order is insertion order: the oldest entries go first.
+  for (const oldest of sessionMemo.keys()) {
+    if (sessionMemo.size <= SESSION_MEMO_MAX_ENTRIES) break;
+    sessionMemo.delete(oldest);
+  }
+  return session.user;
+}
+
+/** A user's sessions are ending: this isolate stops trusting them at once. */
+function forgetSessionsOf(userId: number) {
+  for (const [hash, entry] of sessionMemo) if (entry.user.id === userId) sessionMemo.delete(hash);
+}
+
 type NewSession = { token: string; expiresAt: number };
 
 async function newSessionRow(db: DB, user: User) {
@@ -163,11 +198,15 @@ export async function openSession(db: DB, user: User): Promise<NewSession> {
 /** PUT: every session of the user goes, and one new token is issued, in one batch. */
 export async function replaceSessions(db: DB, user: User): Promise<NewSession> {
   const { insert, session } = await newSessionRow(db, user);
+  forgetSessionsOf(user.id);
   await db.batch([deleteUserSessions(db, user.id), insert]);
   return session;
 }
 
-export const closeAllSessions = (db: DB, user: User) => deleteUserSessions(db, user.id);
+export function closeAllSessions(db: DB, user: User) {
+  forgetSessionsOf(user.id);
+  return deleteUserSessions(db, user.id);
+}
 
 /** Plain-HTTP logins are refused everywhere but local development. */
 export function assertSecureTransport(requestUrl: string, environment: string) {

@@ -56,7 +56,7 @@ const list = withProperties(
     request: { query: ContainerListQuery },
     responses: { 200: jsonResponse(ContainerList, "the v4 list envelope"), ...errorResponses(400) },
   }),
-  { cache: "public", sessionInBatch: true },
+  { cache: "public", sessionInBatch: true, sharedWithUsers: true },
 );
 
 /** The listing under a pseudo-type prefix (`/v4/films.json`): `type` comes from the prefix. */
@@ -72,7 +72,7 @@ const pseudoList = (type: ContainerType) =>
       request: { query: PseudoListQuery },
       responses: { 200: jsonResponse(ContainerList, "the v4 list envelope"), ...errorResponses(400) },
     }),
-    { cache: "public", sessionInBatch: true },
+    { cache: "public", sessionInBatch: true, sharedWithUsers: true },
   );
 
 const all = withProperties(

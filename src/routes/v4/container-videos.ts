@@ -37,7 +37,7 @@ const videosRoute = (type?: ContainerType) =>
       request: { params: idParam("container_id", demoContainerId(type)), query: ContainerVideosQuery },
       responses,
     }),
-    { cache: "public", sessionInBatch: true },
+    { cache: "public", sessionInBatch: true, sharedWithUsers: true },
   );
 
 /** A typed listing (`/{container_id}/episodes`): the videos of one type, under the client's plural name for it. */
@@ -51,7 +51,7 @@ const childRoute = <P extends string>(path: P, videoType: VideoType, type?: Cont
       request: { params: idParam("container_id", demoContainerId(type, videoType)), query: ContainerChildrenQuery },
       responses,
     }),
-    { cache: "public", sessionInBatch: true },
+    { cache: "public", sessionInBatch: true, sharedWithUsers: true },
   );
 
 type Body = z.infer<typeof VideoList>;

@@ -27,7 +27,7 @@ const readOne = (type?: ContainerType) =>
       request: { params: idParam("container_id", demoContainerId(type)) },
       responses: { 200: jsonResponse(ContainerSchema, "the container"), ...errorResponses(404) },
     }),
-    { cache: "public", sessionInBatch: true },
+    { cache: "public", sessionInBatch: true, sharedWithUsers: true },
   );
 
 export const containersRouter = (type?: ContainerType) =>

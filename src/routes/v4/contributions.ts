@@ -33,7 +33,7 @@ const userContributions = withProperties(
     request: { params: idParam("user_id", DEMO_IDS.user), query: ContributionsQuery },
     responses: { 200: jsonResponse(UserContributions, "`[{container, segments, subtitles}]`"), ...errorResponses(400, 404) },
   }),
-  { cache: "public", sessionInBatch: true },
+  { cache: "public", sessionInBatch: true, sharedWithUsers: true },
 );
 
 const userCount = withProperties(
@@ -46,7 +46,7 @@ const userCount = withProperties(
     request: { params: idParam("user_id", DEMO_IDS.user), query: ContributionCountQuery },
     responses: { 200: jsonResponse(ContributionCount, "the count"), ...errorResponses(400, 404) },
   }),
-  { cache: "public", sessionInBatch: true },
+  { cache: "public", sessionInBatch: true, sharedWithUsers: true },
 );
 
 /** Under `/v4/container` (the interface's singular) and, as an alias, `/v4/containers`. */
@@ -67,7 +67,7 @@ const contributors = (alias: boolean) =>
         ...errorResponses(400, 404),
       },
     }),
-    { cache: "public", sessionInBatch: true },
+    { cache: "public", sessionInBatch: true, sharedWithUsers: true },
   );
 
 /** Under `/v4/users`. */

@@ -34,7 +34,7 @@ const read = withProperties(
     request: { params: idParam("list_id", DEMO_IDS.list), query: ListItemsQuery },
     responses: { 200: jsonResponse(ListItemsEnvelope, "the list envelope"), ...errorResponses(400, 404) },
   }),
-  { cache: "public", sessionInBatch: true },
+  { cache: "public", sessionInBatch: true, sharedWithUsers: true },
 );
 
 const create = withProperties(

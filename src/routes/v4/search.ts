@@ -31,7 +31,7 @@ const searchRoute = withProperties(
     request: { query: SearchQuery },
     responses: { 200: jsonResponse(SearchList, "the v4 list envelope of matches, best first"), ...errorResponses(400) },
   }),
-  { cache: "public", sessionInBatch: true },
+  { cache: "public", sessionInBatch: true, sharedWithUsers: true },
 );
 
 /** Which parameter carries the words: `c` (the short form) or `term`, else `q`; one is required, `c` goes alone. */

@@ -38,7 +38,7 @@ const listRoute = (alias: boolean) =>
       request: { params: languageParams },
       responses: { 200: jsonResponse(z.array(TimedCommentSchema), "the comments"), ...errorResponses(404) },
     }),
-    { cache: "public", sessionInBatch: true, cacheScope: (params) => videoScopes(params.video_id) },
+    { cache: "public", sessionInBatch: true, sharedWithUsers: true, cacheScope: (params) => videoScopes(params.video_id) },
   );
 
 const create = withProperties(

@@ -21,7 +21,7 @@ const readOne = () =>
       request: { params: idParam("video_id", DEMO_IDS.video) },
       responses: { 200: jsonResponse(VideoSchema, "the video"), ...errorResponses(404) },
     }),
-    { cache: "public", sessionInBatch: true },
+    { cache: "public", sessionInBatch: true, sharedWithUsers: true },
   );
 
 /** One video, under `/v4/videos` and again under `/v5/videos` (docs/decisions.md, "Route layout": an alias is a mount). */
