@@ -48,7 +48,7 @@ export async function issueV3Token(secret: string, claims: V3Claims, now = Math.
 
 type V3TokenCheck = { ok: true; claims: V3Claims } | { ok: false; reason: "expired" | "invalid" };
 
-const INVALID: V3TokenCheck = { ok: false, reason: "invalid" };
+const INVALID_TOKEN = { ok: false, reason: "invalid" } as const;
 
 /**
  * The keys a token may be checked with, chosen by its `kid` only among the configured ones (never fetched, never
@@ -70,18 +70,49 @@ async function candidateKeys(keys: V3TokenKeys, token: string): Promise<string[]
   return [];
 }
 
+/**
+ * Tokens this isolate has verified, until they expire: a v3 read served from the edge cache checks its token on every
+ * request (a client-credentials token is what makes it shareable), and the HMAC and key import cost more than the hit
+ * itself. Keyed with the configured keys, so a change of keys verifies again. Bounded, oldest out first.
+ */
+const verified = new Map<string, { keys: string; claims: V3Claims; exp: number }>();
+const VERIFIED_MAX_ENTRIES = 1024;
+
 export async function verifyV3Token(keys: V3TokenKeys, token: string): Promise<V3TokenCheck> {
+  const keySet = `${keys.V3_TOKEN_SECRET}\n${keys.V3_TOKEN_SECRET_PREVIOUS ?? ""}`;
+  const known = verified.get(token);
+  if (known && known.keys === keySet && known.exp > Date.now() / 1000) return { ok: true, claims: known.claims };
+  const check = await verifyWithKeys(keys, token);
+  if (check.ok) {
+    verified.delete(token);
+    verified.set(token, { keys: keySet, claims: check.claims, exp: check.exp });
+    for (const oldest of verified.keys()) {
+      if (verified.size <= VERIFIED_MAX_ENTRIES) break;
+      verified.delete(oldest);
+    }
+    return { ok: true, claims: check.claims };
+  }
+  return check;
+}
+
+type Verified = { ok: true; claims: V3Claims; exp: number } | Extract<V3TokenCheck, { ok: false }>;
+
+async function verifyWithKeys(keys: V3TokenKeys, token: string): Promise<Verified> {
   const candidates = await candidateKeys(keys, token);
   for (const [i, key] of candidates.entries()) {
     try {
       const { payload } = await jwtVerify(token, utf8(key), { issuer: ISSUER, algorithms: ["HS256"] });
-      if (typeof payload.cid !== "number") return INVALID;
-      return { ok: true, claims: { clientId: payload.cid, userId: typeof payload.uid === "number" ? payload.uid : undefined } };
+      if (typeof payload.cid !== "number" || typeof payload.exp !== "number") return INVALID_TOKEN;
+      return {
+        ok: true,
+        claims: { clientId: payload.cid, userId: typeof payload.uid === "number" ? payload.uid : undefined },
+        exp: payload.exp,
+      };
     } catch (err) {
       // Only a signature that this key did not make sends a kid-less token on to the next key.
       if (err instanceof errors.JWSSignatureVerificationFailed && i < candidates.length - 1) continue;
-      return err instanceof errors.JWTExpired ? { ok: false, reason: "expired" } : INVALID;
+      return err instanceof errors.JWTExpired ? { ok: false, reason: "expired" } : INVALID_TOKEN;
     }
   }
-  return INVALID;
+  return INVALID_TOKEN;
 }

@@ -1,10 +1,10 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { SignJWT, decodeProtectedHeader, exportJWK, generateSecret } from "jose";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
 import { toHex, utf8 } from "../../src/lib/encoding";
-import { type V3TokenKeys, issueV3Token, v3KeyId, verifyV3Token } from "../../src/lib/v3-tokens";
+import { type V3TokenKeys, V3_TOKEN_TTL_SECONDS, issueV3Token, v3KeyId, verifyV3Token } from "../../src/lib/v3-tokens";
 import { createApplication } from "../helpers";
 
 // V3_TOKEN_SECRET rotates with key ids (docs/decisions.md, "Secret rotation"): new tokens name their key in `kid`;
@@ -47,6 +47,18 @@ describe("verifyV3Token with a previous key", () => {
     const fresh = await issueV3Token(CURRENT, { clientId: 7 });
     expect(await verifyV3Token(both, fresh)).toMatchObject({ ok: true });
     expect(await verifyV3Token(currentOnly, fresh)).toMatchObject({ ok: true });
+  });
+
+  it("a verified token is remembered only until it expires", async () => {
+    const issued = now() - V3_TOKEN_TTL_SECONDS + 60;
+    const ending = await issueV3Token(CURRENT, { clientId: 7 }, issued);
+    expect(await verifyV3Token(currentOnly, ending)).toMatchObject({ ok: true });
+    vi.useFakeTimers({ now: (issued + V3_TOKEN_TTL_SECONDS + 1) * 1000 });
+    try {
+      expect(await verifyV3Token(currentOnly, ending)).toEqual({ ok: false, reason: "expired" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("an expired token of the previous key is expired (403 on the wire), not invalid", async () => {
