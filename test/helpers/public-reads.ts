@@ -42,7 +42,7 @@ export const TRACK_LANGUAGES = ["ko", "en", "fr"] as const;
 /** The container type each pseudo path shows (`/v4/films/<id>` answers 404 for a series). */
 const TYPE_OF_PREFIX: Record<string, keyof ReadTargets["containers"]> = { films: "film", news: "news", artists: "artist" };
 
-const fill = (path: string, t: ReadTargets) =>
+export const fill = (path: string, t: ReadTargets) =>
   path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
     if (name === "container_id") return t.containers[TYPE_OF_PREFIX[path.split("/")[2]] ?? "series"];
     if (name === "video_id") return t.video;
