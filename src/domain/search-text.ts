@@ -74,6 +74,7 @@ export function* graphemes(text: string): Iterable<{ segment: string; index: num
 export const isTokenChar = (ch: string) => TOKEN_CHAR.test(ch);
 export const isUnspaced = (ch: string) => UNSPACED.test(ch);
 
+const LETTER_OR_MARK = /[\p{L}\p{N}\p{M}\p{Co}]/u;
 const isSpace = (ch: string) => /\s/.test(ch);
 
 /** The text as the index holds it; null when that is the text itself (most Latin text: nothing to store). */
@@ -93,9 +94,11 @@ export function indexForm(text: string): string | null {
       continue;
     }
     const folded = fold(segment);
-    // A separator stays as written (the tokenizer skips it either way).
+    // A separator stays as written (the tokenizer skips it either way); a letter or mark that folds to no letter (ͺ,
+    // a lone half-width voicing mark, marks newer than the tokenizer's tables) becomes a space, as the highlighter
+    // reads it.
     if (![...folded].some(isTokenChar)) {
-      put(segment);
+      put(LETTER_OR_MARK.test(segment) ? " " : segment);
       continue;
     }
     for (const ch of folded) {
