@@ -52,8 +52,8 @@ export function fold(grapheme: string): string {
     .toLowerCase()
     .replace(/ß/g, "ss")
     .replace(/ς/g, "σ");
-  // Text repeats its characters: remembered, up to a bound, so a long text costs a map read per character.
-  if (folds.size < FOLDS_KEPT) folds.set(grapheme, folded);
+  // Text repeats its characters: remembered (short graphemes, up to a bound), so a long text costs a map read each.
+  if (grapheme.length <= 4 && folds.size < FOLDS_KEPT) folds.set(grapheme, folded);
   return folded;
 }
 const folds = new Map<string, string>();
@@ -74,18 +74,21 @@ export function* graphemes(text: string): Iterable<{ segment: string; index: num
 export const isTokenChar = (ch: string) => TOKEN_CHAR.test(ch);
 export const isUnspaced = (ch: string) => UNSPACED.test(ch);
 
-const LETTER_OR_MARK = /[\p{L}\p{N}\p{M}\p{Co}]/u;
+/** What the tokenizer may read as part of a word (its tables are older than the engine's: a code point unassigned here). */
+const WORDISH = /[\p{L}\p{N}\p{M}\p{Co}\p{Cn}]/u;
 const isSpace = (ch: string) => /\s/.test(ch);
 
 /** The text as the index holds it; null when that is the text itself (most Latin text: nothing to store). */
 export function indexForm(text: string): string | null {
-  let out = "";
+  const out: string[] = [];
   // An unspaced character stands between spaces: one before it unless the text has one, one after it when more follows.
   let spaceOwed = false;
-  const put = (piece: string) => {
-    if (spaceOwed && !isSpace(piece[0])) out += " ";
-    out += piece;
-    spaceOwed = false;
+  let lastIsSpace = true;
+  const put = (piece: string, unspaced = false) => {
+    if ((spaceOwed || (unspaced && !lastIsSpace)) && !isSpace(piece[0])) out.push(" ");
+    out.push(piece);
+    spaceOwed = unspaced;
+    lastIsSpace = isSpace(piece[piece.length - 1]);
   };
   for (const { segment } of graphemes(text)) {
     const cp = segment.codePointAt(0) ?? 0;
@@ -95,21 +98,16 @@ export function indexForm(text: string): string | null {
     }
     const folded = fold(segment);
     // A separator stays as written (the tokenizer skips it either way); a letter or mark that folds to no letter (ͺ,
-    // a lone half-width voicing mark, marks newer than the tokenizer's tables) becomes a space, as the highlighter
-    // reads it.
+    // a lone half-width voicing mark, marks newer than the tokenizer's tables) or an unassigned code point becomes a
+    // space, as the highlighter reads it.
     if (![...folded].some(isTokenChar)) {
-      put(LETTER_OR_MARK.test(segment) ? " " : segment);
+      put(WORDISH.test(segment) ? " " : segment);
       continue;
     }
-    for (const ch of folded) {
-      if (isTokenChar(ch) && isUnspaced(ch)) {
-        if (out && !isSpace(out[out.length - 1])) out += " ";
-        out += ch;
-        spaceOwed = true;
-      } else put(ch);
-    }
+    for (const ch of folded) put(ch, isTokenChar(ch) && isUnspaced(ch));
   }
-  return out === text ? null : out;
+  const form = out.join("");
+  return form === text ? null : form;
 }
 
 /** A token of folded text: its characters, and where it sits in the folded sequence (indexes into `chars`). */
