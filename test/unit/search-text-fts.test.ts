@@ -40,11 +40,13 @@ const LINES = [
   "Σίσυφος",
   "😀 emoji before 사랑 after", // 30
   "ภาษาไทย ง่ายมาก",
+  `${"사랑".normalize("NFD")} 노래`,
 ];
 
 /** Each query and the rows (1-based, as LINES) it must answer, no more. */
 const GOLDEN: Array<[string, number[]]> = [
-  ["사랑", [4, 6, 30]],
+  ["사랑", [4, 6, 30, 32]],
+  ["노래", [32]],
   ["사랑해", [4]],
   ["왕", [5]],
   ["東京", [3, 7]],

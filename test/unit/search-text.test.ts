@@ -200,6 +200,12 @@ describe("highlights", () => {
     ]);
     expect(highlights("👨‍👩‍👧 사랑해", parsed("사랑"))).toEqual([[9, 11]]);
     expect(highlights("ﾗﾌﾞｽﾄｰﾘｰ", parsed("ラブ"))).toEqual([[0, 3]]);
+    // Hangul written as conjoining jamo (decomposed, as some systems save it) is the syllables it spells.
+    const jamo = "사랑해요".normalize("NFD");
+    expect(jamo.length).toBe(9);
+    expect(highlights(jamo, parsed("사랑"))).toEqual([[0, 5]]);
+    expect(indexForm(jamo)).toBe("사 랑 해 요");
+    expect(highlights("ὁ Σίσυφος", parsed("σισυφοσ"))).toEqual([[2, 9]]);
   });
 });
 
