@@ -1,3 +1,4 @@
+import { indexForm } from "../../src/domain/search-text";
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { runBatch } from "../../src/db/raw-batch";
@@ -83,17 +84,28 @@ export async function createSubtitles(
   const containerId = placed.video.containerId;
   const authorUsername = await usernameOf(opts.authorId);
   const timings = Array.from({ length: count }, (_, i) => ({ containerId, videoId, startMs: i * 1000, endMs: i * 1000 + 900 }));
-  // 7 bound values a segment (3 for its id), 12 a subtitle (its defaults are bound too): under D1's 100 a statement.
+  // 7 bound values a segment (3 for its id), 13 a subtitle (its defaults are bound too): under D1's 100 a statement.
   const segs = await insertWithIds<typeof segments.$inferSelect>(placed, segments, timings, 14);
   const rows = Object.entries(texts).flatMap(([language, spec]) =>
     segs.flatMap((seg, i) => {
       const text = typeof spec === "number" ? (i < spec ? `${language} ${i}` : null) : spec[i];
       return text === null || text === undefined
         ? []
-        : [{ containerId, segmentId: seg.id, videoId, language, text, authorId: opts.authorId, authorUsername }];
+        : [
+            {
+              containerId,
+              segmentId: seg.id,
+              videoId,
+              language,
+              text,
+              searchText: indexForm(text),
+              authorId: opts.authorId,
+              authorUsername,
+            },
+          ];
     }),
   );
-  const inserted = await insertWithIds<typeof subtitles.$inferSelect>(placed, subtitles, rows, 8);
+  const inserted = await insertWithIds<typeof subtitles.$inferSelect>(placed, subtitles, rows, 7);
   /** The subtitle of segment `i` in `language`. */
   const at = (language: string, i: number) => {
     const s = inserted.find((r) => r.language === language && r.segmentId === segs[i].id);

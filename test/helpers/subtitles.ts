@@ -1,3 +1,4 @@
+import { indexForm } from "../../src/domain/search-text";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq, sql } from "drizzle-orm";
@@ -111,8 +112,9 @@ export async function importSrt(who: Importer, video: { wireId: string }, cues: 
 /** Texts at segments of a video on its shard (what the community wrote before an import), ids from the shard's range. */
 export async function insertTexts(videoId: number, rows: Array<{ segmentId: number; language: string; text: string }>) {
   const placed = await videoShard(videoId);
-  const values = rows.map((r) => ({ ...r, containerId: placed.video.containerId, videoId }));
-  return insertWithIds<typeof subtitles.$inferSelect>(placed, subtitles, values, 8);
+  // As the writer does (src/db/queries/subtitles.ts): the index form beside the text.
+  const values = rows.map((r) => ({ ...r, searchText: indexForm(r.text), containerId: placed.video.containerId, videoId }));
+  return insertWithIds<typeof subtitles.$inferSelect>(placed, subtitles, values, 7);
 }
 
 /** A track written straight to the shard, one segment and one text per cue, in the order given: the segments. */

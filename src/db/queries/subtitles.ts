@@ -1,3 +1,4 @@
+import { indexForm } from "../../domain/search-text";
 import { type SQL, and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import type { DB } from "../client";
 import { jobs, users } from "../schema";
@@ -110,14 +111,16 @@ export function importChunkStatements(db: ShardDB, shard: number, scope: ImportS
   }
   if (chunk.texts.length) {
     const n = chunk.texts.length;
+    // `x`: the index form of each text (null for most spaced-script text), written with it.
+    const rows = chunk.texts.map((r) => ({ ...r, x: indexForm(r.t) }));
     statements.push(
       ids(n),
-      sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, author_id, author_username, is_translation)
+      sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, search_text, author_id, author_username, is_translation)
       SELECT ${firstAllocatedId(shard, n)} + j.key, ${containerId}, seg.id, ${videoId}, ${language}, json_extract(j.value, '$.t'),
-        ${userId}, ${username}, ${isTranslation(videoId, language)}
-      FROM json_each(${JSON.stringify(chunk.texts)}) j CROSS JOIN segments seg ON seg.video_id = ${videoId} AND seg.start_ms = json_extract(j.value, '$.s')
+        json_extract(j.value, '$.x'), ${userId}, ${username}, ${isTranslation(videoId, language)}
+      FROM json_each(${JSON.stringify(rows)}) j CROSS JOIN segments seg ON seg.video_id = ${videoId} AND seg.start_ms = json_extract(j.value, '$.s')
       WHERE true
-      ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, author_id = excluded.author_id,
+      ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, search_text = excluded.search_text, author_id = excluded.author_id,
         author_username = excluded.author_username, version = subtitles.version + 1, updated_at = unixepoch()
       WHERE subtitles.text <> excluded.text`,
     );
@@ -164,11 +167,11 @@ export const deleteSubtitlesExceptStatement = (videoId: number, language: string
  */
 export const editCueStatements = (db: ShardDB, shard: number, scope: ImportScope, startMs: number, text: string, sourceKey: string) => [
   allocateShardIdsStatement(db, shard, 2).getSQL(),
-  sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, author_id, author_username, is_translation)
-    SELECT ${firstAllocatedId(shard, 2)}, ${scope.containerId}, seg.id, ${scope.videoId}, ${scope.language}, ${text}, ${scope.userId},
-      ${scope.username}, ${isTranslation(scope.videoId, scope.language)}
+  sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, search_text, author_id, author_username, is_translation)
+    SELECT ${firstAllocatedId(shard, 2)}, ${scope.containerId}, seg.id, ${scope.videoId}, ${scope.language}, ${text}, ${indexForm(text)},
+      ${scope.userId}, ${scope.username}, ${isTranslation(scope.videoId, scope.language)}
     FROM segments seg WHERE seg.video_id = ${scope.videoId} AND seg.start_ms = ${startMs}
-    ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, author_id = excluded.author_id,
+    ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, search_text = excluded.search_text, author_id = excluded.author_id,
       author_username = excluded.author_username, version = subtitles.version + 1, updated_at = unixepoch()
     WHERE subtitles.text <> excluded.text`,
   sql`INSERT INTO subtitle_histories (id, kind, user_id, username, video_id, container_id, language, version, count, source_key)

@@ -42,6 +42,13 @@ export const subtitles = sqliteTable(
     videoId: integer("video_id").notNull(),
     language: text("language").notNull(),
     text: text("text").notNull(),
+    /**
+     * The text as the subtitle search index reads it (`indexForm`, src/domain/search-text.ts): null when that is the
+     * text itself, as for most text in spaced scripts. Written with the text by its one writer
+     * (src/db/queries/subtitles.ts); src/db/shard-triggers/subtitle-search.sql indexes it and refuses a write that
+     * forgets it (docs/decisions.md, "Subtitle search").
+     */
+    searchText: text("search_text"),
     authorId: integer("author_id"),
     authorUsername: text("author_username"),
     version: integer("version").notNull().default(1),
