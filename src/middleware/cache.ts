@@ -23,6 +23,8 @@ async function markPublic(c: Context<AppEnv>) {
   // HEAD runs the GET handler (Hono drops the body afterwards), so it gets the same ETag and the same 304.
   if ((c.req.method !== "GET" && c.req.method !== "HEAD") || c.res.status !== 200) return;
   if (!c.get("edgeShared") || c.get("user")) return;
+  // A handler that says how its answer may be kept (an incomplete search: `no-store`) is not made public.
+  if (c.res.headers.has("cache-control")) return;
   const body = await c.res.clone().arrayBuffer();
   const etag = `"${toHex(await crypto.subtle.digest("SHA-1", body)).slice(0, 32)}"`;
   const headers = new Headers(c.res.headers);

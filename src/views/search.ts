@@ -2,6 +2,7 @@ import { PSEUDO_TYPE } from "../domain/catalogue-types";
 import { formatId } from "../lib/ids";
 import type { ViewContext } from "../lib/view-context";
 import type { SearchHit } from "../services/search";
+import type { SubtitleHit } from "../services/subtitle-search";
 import { containerView, videoView } from "./catalogue";
 
 /** The full form: the container or video object every other v4 read answers. */
@@ -37,5 +38,27 @@ export function searchSuggestionView(hit: SearchHit) {
     tt: hit.title,
     u: hit.movieId !== null ? videoLinks(hit.movieId) : { w: `/${path}/${id}`, a: `/v4/${path}/${id}.json` },
     i: c.posterUrl ?? null,
+  };
+}
+
+/** Milliseconds as the seconds of a W3C Media Fragments `#t=` (754300 is `754.3`). */
+const fragmentSeconds = (ms: number) => String(Math.round(ms) / 1000);
+
+/**
+ * A line of `/v4/search/subtitles.json`: the video object (with its container), the line, where the match is in it,
+ * the same segment's line in `viewer_language`, and links that start playback at the line (`#t=start,end`), relative
+ * as the suggestion items' are.
+ */
+export function subtitleHitView(hit: SubtitleHit, ctx: ViewContext, viewerLanguage: string | undefined) {
+  const id = formatId(hit.videoId, "v");
+  return {
+    video: videoView(hit.video, hit.container, ctx),
+    language: hit.language,
+    start_ms: hit.startMs,
+    end_ms: hit.endMs,
+    text: hit.text,
+    highlight: hit.highlight,
+    viewer: viewerLanguage !== undefined && hit.viewerText !== null ? { language: viewerLanguage, text: hit.viewerText } : null,
+    url: { web: `/videos/${id}#t=${fragmentSeconds(hit.startMs)},${fragmentSeconds(hit.endMs)}`, api: `/v4/videos/${id}.json` },
   };
 }

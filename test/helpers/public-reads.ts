@@ -36,6 +36,9 @@ export interface Read {
   init?: ApiInit;
 }
 
+/** A word of the scene's en subtitle lines (`createSubtitles` writes "en 0", "en 1"). */
+const SCENE_SUBTITLE_WORD = "en";
+
 /** The languages whose subtitle tracks of `video` the test reads, and drops from KV when it forces everything fresh. */
 export const TRACK_LANGUAGES = ["ko", "en", "fr"] as const;
 
@@ -56,6 +59,7 @@ export const fill = (path: string, t: ReadTargets) =>
 /** The query a read needs to answer 200 (search terms); v3 reads are shared only under a client-credentials token. */
 function queryOf(path: string, t: ReadTargets): Record<string, string> {
   if (path === "/v4/search") return { term: "Invalidation" };
+  if (path === "/v4/search/subtitles") return { q: SCENE_SUBTITLE_WORD };
   if (path.startsWith("/api/v3/") || path.startsWith("/v3/"))
     return { access_token: t.v3Token, ...(path === "/api/v3/search" ? { query: "Invalidation" } : {}) };
   return {};

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { SEARCH_MAX_WORDS } from "../../domain/search";
 import { ApiError } from "../../lib/errors";
+import { parseId } from "../../lib/ids";
 import { listEnvelope, paging } from "../../lib/paging";
 import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
@@ -8,8 +9,17 @@ import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { viewContext } from "../../lib/view-context";
 import { depsOf } from "../../services/deps";
 import { SEARCH_CONTAINER_CANDIDATES, SEARCH_VIDEO_CANDIDATES, search } from "../../services/search";
-import { searchHitId, searchItemView, searchSuggestionView } from "../../views/search";
-import { MAX_TERM_LENGTH, SearchList, SearchQuery, type SearchParams } from "./contracts/search";
+import { SUBTITLE_SEARCH_CANDIDATES, searchSubtitles } from "../../services/subtitle-search";
+import { searchHitId, searchItemView, searchSuggestionView, subtitleHitView } from "../../views/search";
+import {
+  MAX_TERM_LENGTH,
+  SUBTITLE_SEARCH_MAX_PER_PAGE,
+  SearchList,
+  SearchQuery,
+  SubtitleHitList,
+  SubtitleSearchQuery,
+  type SearchParams,
+} from "./contracts/search";
 
 const searchRoute = withProperties(
   createRoute({
@@ -45,20 +55,69 @@ function termOf(q: SearchParams) {
   return { term, field: q.term !== undefined ? "term" : "q", short: false };
 }
 
-export const searchRouter = routeGroup().openapi(searchRoute, async (c) => {
-  const q = c.req.valid("query");
-  const { term, field, short } = termOf(q);
-  const p = paging(q);
-  const request = { term, short, types: q.type, language: q.language, familyFriendly: q.family_friendly, watchableIn: q.watchable_in };
-  const hits = await search(depsOf(c), request, field);
-  const ctx = viewContext(c);
-  const body = await listEnvelope(
-    c.req.url,
-    p,
-    hits.slice(p.offset, p.offset + p.limit),
-    (hit) => (short ? searchSuggestionView(hit) : searchItemView(hit, ctx)),
-    searchHitId,
-    async () => hits.length,
-  );
-  return c.json(body, 200);
-});
+const subtitleSearchRoute = withProperties(
+  createRoute({
+    method: "get",
+    path: "/subtitles",
+    summary: "Find a moment: search inside subtitle lines in every language",
+    description:
+      "Each item is one subtitle line: the video object (with its container), `language`, `start_ms`, `end_ms`, " +
+      "`text`, `highlight` (code-unit ranges of the match in `text`), `viewer` (the same segment's line in " +
+      "`viewer_language`: segments are shared by every language of a video, so it is exact) and `url` (the web path " +
+      "playing from the line, `#t=start,end` in seconds, and the API path of the video). Only lines of normal videos " +
+      "of public containers (the rule of `/v4/search.json`). Ranking: a line holding `q` as one phrase first, then " +
+      "the full-text rank, then the video's views, then video, time and language. Each shard's newest " +
+      `${SUBTITLE_SEARCH_CANDIDATES} matching lines are ranked (narrow with \`language\`, \`container_id\` or more ` +
+      "words to reach older ones), so `count` is at most that per shard asked. `container_id` or `video_id` asks that " +
+      "container's shard only. `incomplete: true` when a shard did not answer in time. 25 lines a page by default, at " +
+      `most ${SUBTITLE_SEARCH_MAX_PER_PAGE}. Public: edge-cached, ETag and 304 (an incomplete answer is not kept).`,
+    request: { query: SubtitleSearchQuery },
+    responses: { 200: jsonResponse(SubtitleHitList, "the matching lines, best first"), ...errorResponses(400, 404) },
+  }),
+  { cache: "public", sessionInBatch: true, sharedWithUsers: true },
+);
+
+export const searchRouter = routeGroup()
+  .openapi(subtitleSearchRoute, async (c) => {
+    const q = c.req.valid("query");
+    const p = paging({ ...q, per_page: Math.min(q.per_page, SUBTITLE_SEARCH_MAX_PER_PAGE) });
+    const { hits, incomplete } = await searchSubtitles(depsOf(c), {
+      q: q.q,
+      language: q.language,
+      viewerLanguage: q.viewer_language,
+      containerId: q.container_id === undefined ? undefined : parseId(q.container_id, "c"),
+      videoId: q.video_id === undefined ? undefined : parseId(q.video_id, "v"),
+      types: q.type,
+      familyFriendly: q.family_friendly,
+      watchableIn: q.watchable_in,
+    });
+    const ctx = viewContext(c);
+    const body = await listEnvelope(
+      c.req.url,
+      p,
+      hits.slice(p.offset, p.offset + p.limit),
+      (hit) => subtitleHitView(hit, ctx, q.viewer_language),
+      (hit) => `${hit.id}`,
+      async () => hits.length,
+    );
+    // A part missing now may answer on the next request: an incomplete answer is not kept by any cache.
+    if (incomplete) c.header("cache-control", "no-store");
+    return c.json({ ...body, incomplete }, 200);
+  })
+  .openapi(searchRoute, async (c) => {
+    const q = c.req.valid("query");
+    const { term, field, short } = termOf(q);
+    const p = paging(q);
+    const request = { term, short, types: q.type, language: q.language, familyFriendly: q.family_friendly, watchableIn: q.watchable_in };
+    const hits = await search(depsOf(c), request, field);
+    const ctx = viewContext(c);
+    const body = await listEnvelope(
+      c.req.url,
+      p,
+      hits.slice(p.offset, p.offset + p.limit),
+      (hit) => (short ? searchSuggestionView(hit) : searchItemView(hit, ctx)),
+      searchHitId,
+      async () => hits.length,
+    );
+    return c.json(body, 200);
+  });

@@ -51,6 +51,30 @@ const typesParam = z
     type: "string",
   });
 
+const languageParam = (description: string) =>
+  z
+    .string()
+    .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/, "a language code")
+    .transform((v) => v.toLowerCase())
+    .optional()
+    .openapi({ description });
+
+const familyFriendlyParam = z
+  .enum(["0", "1", "true", "false"])
+  .optional()
+  .transform((v) => v === "1" || v === "true")
+  .openapi({ description: "`1` (or `true`) leaves out adult containers and their videos", type: "string", enum: ["0", "1"] });
+
+const watchableInParam = z
+  .string()
+  .regex(/^[a-zA-Z]{2}$/, "a two-letter country code")
+  .transform((v) => v.toLowerCase())
+  .optional()
+  .openapi({
+    description:
+      "two-letter region (`us`): keeps what may be watched there (no licence restriction, or a licence for it; `blocking.geo` false)",
+  });
+
 export const SearchQuery = z.object({
   term: termParam("the words to search for (the full form); all are required, each a whole word", "bakery"),
   q: termParam("the same as `term` (used when `term` is absent)"),
@@ -59,28 +83,9 @@ export const SearchQuery = z.object({
       "suggestion items (`id`, `t`, `tt`, `u`, `i`) instead of full objects. Not with `term` or `q`",
   ),
   type: typesParam,
-  language: z
-    .string()
-    .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})?$/, "a language code")
-    .transform((v) => v.toLowerCase())
-    .optional()
-    .openapi({
-      description: "the viewer's language (`en`): results whose title in it matches rank first, and it is the title `tt` shows",
-    }),
-  family_friendly: z
-    .enum(["0", "1", "true", "false"])
-    .optional()
-    .transform((v) => v === "1" || v === "true")
-    .openapi({ description: "`1` (or `true`) leaves out adult containers and their videos", type: "string", enum: ["0", "1"] }),
-  watchable_in: z
-    .string()
-    .regex(/^[a-zA-Z]{2}$/, "a two-letter country code")
-    .transform((v) => v.toLowerCase())
-    .optional()
-    .openapi({
-      description:
-        "two-letter region (`us`): keeps what may be watched there (no licence restriction, or a licence for it; `blocking.geo` false)",
-    }),
+  language: languageParam("the viewer's language (`en`): results whose title in it matches rank first, and it is the title `tt` shows"),
+  family_friendly: familyFriendlyParam,
+  watchable_in: watchableInParam,
   ...pagingQuery,
 });
 export type SearchParams = z.infer<typeof SearchQuery>;
@@ -101,3 +106,62 @@ const SearchSuggestion = z
   .openapi("SearchSuggestion");
 
 export const SearchList = listEnvelopeSchema(z.union([ContainerSchema, VideoSchema, SearchSuggestion]), "SearchList");
+
+/** Most lines a page of subtitle search answers. */
+export const SUBTITLE_SEARCH_MAX_PER_PAGE = 50;
+
+const wireIdParam = (kind: "c" | "v", description: string) =>
+  z
+    .string()
+    .regex(
+      kind === "c" ? /^[1-9][0-9]{0,14}c$/ : /^[1-9][0-9]{0,14}v$/,
+      kind === "c" ? "a container id such as 12c" : "a video id such as 40v",
+    )
+    .optional()
+    .openapi({ description });
+
+export const SubtitleSearchQuery = z.object({
+  q: z.string({ error: "required: the words or characters to find" }).openapi({
+    description:
+      "what to find, 1 to 200 characters after trimming; case, width and accents ignored. Words of spaced languages " +
+      "must all match (the last also as a prefix); a run of Korean, Japanese, Chinese or Thai characters matches " +
+      'wherever it occurs, one character included; "double quotes" make a phrase',
+    example: "사랑",
+  }),
+  language: languageParam("the language of the lines searched (`ko`); every language when absent"),
+  viewer_language: languageParam("answer each line's segment in this language too (`viewer`), e.g. `en`"),
+  container_id: wireIdParam("c", "search one container's videos only (its shard alone is asked)"),
+  video_id: wireIdParam("v", "search one video only"),
+  type: typesParam,
+  family_friendly: familyFriendlyParam,
+  watchable_in: watchableInParam,
+  ...pagingQuery,
+});
+
+const SubtitleHitSchema = z
+  .object({
+    video: VideoSchema,
+    language: z.string().openapi({ example: "ko" }),
+    start_ms: z.number().int().openapi({ example: 754300 }),
+    end_ms: z.number().int().openapi({ example: 757100 }),
+    text: z.string().openapi({ example: "공항에서 사랑해요" }),
+    highlight: z
+      .array(z.tuple([z.number().int(), z.number().int()]))
+      .openapi({ description: "[start, end) UTF-16 code-unit ranges of the match in `text`", example: [[5, 7]] }),
+    viewer: z
+      .object({ language: z.string(), text: z.string() })
+      .nullable()
+      .openapi({ description: "the same segment's line in `viewer_language`; null without it or when the segment has none" }),
+    url: z.object({
+      web: z.string().openapi({
+        description: "web path, playing from the line (W3C Media Fragments `#t=start,end`)",
+        example: "/videos/1v#t=754.3,757.1",
+      }),
+      api: z.string().openapi({ example: "/v4/videos/1v.json" }),
+    }),
+  })
+  .openapi("SubtitleHit");
+
+export const SubtitleHitList = listEnvelopeSchema(SubtitleHitSchema, "SubtitleHitList", {
+  incomplete: z.boolean().openapi({ description: "true when a shard did not answer in time: the lines it holds are missing" }),
+});
