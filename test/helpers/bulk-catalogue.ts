@@ -106,7 +106,13 @@ export async function insertCatalogue(specs: ModelInput[]): Promise<ModelContain
       .all<{ id: number }>();
     results.forEach((r, i) => made.push({ ...part[i], id: r.id }));
   }
-  const titleRows = made.map((m) => ({ resourceKind: "c" as const, resourceId: m.id, language: "en", text: m.title, searchText: indexForm(m.title) }));
+  const titleRows = made.map((m) => ({
+    resourceKind: "c" as const,
+    resourceId: m.id,
+    language: "en",
+    text: m.title,
+    searchText: indexForm(m.title),
+  }));
   for (const part of chunks(titleRows, 90, 6)) await db().insert(titles).values(part);
   const genreRows = made.flatMap((m) => m.genres.map((genreId) => ({ containerId: m.id, genreId })));
   for (const part of chunks(genreRows, 90, 2)) await db().insert(containerGenres).values(part);

@@ -70,14 +70,19 @@ export async function createVideo(containerId: number, opts: Partial<VideoInsert
     .insert(videos)
     .values({ containerId, type: "episode", ...row })
     .returning();
-  if (title) await db().insert(titles).values({ resourceKind: "v", resourceId: v.id, language: "en", text: title, searchText: indexForm(title) });
+  if (title)
+    await db()
+      .insert(titles)
+      .values({ resourceKind: "v", resourceId: v.id, language: "en", text: title, searchText: indexForm(title) });
   await catalogueChanged();
   return { ...v, wireId: `${v.id}v` };
 }
 
 /** A video's texts beyond its English title: a Korean title and an English and a Korean description. */
 export async function addVideoTexts(videoId: number) {
-  await db().insert(titles).values({ resourceKind: "v", resourceId: videoId, language: "ko", text: "에피소드", searchText: indexForm("에피소드") });
+  await db()
+    .insert(titles)
+    .values({ resourceKind: "v", resourceId: videoId, language: "ko", text: "에피소드", searchText: indexForm("에피소드") });
   await db()
     .insert(descriptions)
     .values([
