@@ -1,5 +1,6 @@
 // Types for scripts/title-index-forms.mjs, which test/helpers/large-catalogue.ts imports into workerd.
 export declare const TITLE_PAGE: number;
+export declare const UPDATE_BYTES: number;
 export declare function titlePageSql(after: number): string;
 export declare function titleFormsUpdateSql(changes: Array<{ r: number; t: string; f: string | null }>): string;
 export declare function fillTitleIndexForms(

@@ -5,7 +5,7 @@ import { fillTitleIndexForms } from "../../scripts/title-index-forms.mjs";
 import { titles } from "../../src/db/schema";
 import { indexForm } from "../../src/domain/search-text";
 import { api, db, staffManagerOther, type User } from "../helpers";
-import { catalogueChanged, createContainer } from "../helpers/catalogue";
+import { catalogueChanged, createContainer, createVideo } from "../helpers/catalogue";
 import { post } from "../helpers/container-writes";
 
 // GET /v4/search.json on titles in scripts written without spaces, full-width letters and accents (docs/api.md,
@@ -152,5 +152,31 @@ describe("the stored index form", () => {
     expect(await term("밤")).toEqual([old.wireId]);
     const again = await fillTitleIndexForms(async (sql) => (await env.DB.prepare(sql).all()).results, indexForm);
     expect(again).toEqual({ read: walked.read, written: 0 });
+  });
+
+  it("splits a page of long titles into statements D1 takes (under 100 KB each)", async () => {
+    const holder = await createContainer({ title: "Long Titles" });
+    const video = await createVideo(holder.id, { title: "Long Titles Episode" });
+    // 60 titles of 200 Chinese characters, written without their form: about 87 KB of changes in one page.
+    const long = (i: number) => `长标题${i}号`.padEnd(200, "天地玄黄宇宙洪荒");
+    await env.DB.batch(
+      Array.from({ length: 60 }, (_, i) =>
+        env.DB.prepare("INSERT INTO titles (resource_kind, resource_id, language, text) VALUES ('v', ?1, ?2, ?3)").bind(
+          video.id,
+          `x${i}`,
+          long(i),
+        ),
+      ),
+    );
+    const updates: number[] = [];
+    const walked = await fillTitleIndexForms(async (sql) => {
+      if (sql.startsWith("UPDATE")) updates.push(new TextEncoder().encode(sql).length);
+      return (await env.DB.prepare(sql).all()).results;
+    }, indexForm);
+    expect(walked.written).toBe(60);
+    expect(updates.length).toBe(2);
+    for (const bytes of updates) expect(bytes).toBeLessThan(100_000);
+    await catalogueChanged();
+    expect(await term("长标题59号")).toEqual([video.wireId]);
   });
 });
