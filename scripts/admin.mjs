@@ -16,6 +16,7 @@ import {
 import { D1Error, UsageError, checkEnvironment, describeTarget } from "./admin/d1.mjs";
 import * as jobs from "./admin/jobs.mjs";
 import * as shards from "./admin/shards.mjs";
+import { printIndexed, searchIndexTitles } from "./admin/search.mjs";
 import { printReseat, reseatShardIds } from "./admin/shard-ids.mjs";
 
 const COMMANDS = {
@@ -42,6 +43,8 @@ const COMMANDS = {
   "shards accept": { args: ["shard", "state"], flags: [], run: shards.shardsAccept, print: shards.printShards },
   "shards move": { args: ["container", "shard"], flags: [], run: shards.shardsMove, print: shards.printMove },
   "shards reseat-ids": { args: [], flags: [], run: reseatShardIds, print: printReseat },
+  // docs/operations.md, "Title search index form".
+  "search index-titles": { args: [], flags: [], run: searchIndexTitles, print: printIndexed },
 };
 const VALUE_OPTIONS = new Set(["env", "persist-to", "name", "overlap", "status", "type", "since", "limit"]);
 const TARGET_FLAGS = ["remote", "env", "persist-to", "json"];
@@ -80,6 +83,9 @@ const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <
   shards reseat-ids                              after a shard database is restored (Time Travel, a backup): each
                                                  id range's counter raised past the highest id of that range on any
                                                  shard, so no id is issued twice (db:restore does it itself)
+  search index-titles                            every title's index form for v4 search, for titles written before
+                                                 migration 0041: their Chinese, Japanese and Korean words become
+                                                 findable; safe to run again (writes only what differs)
 
   --remote            the deployed D1 (default: the local one that npm start and npm run dev use)
   --env <name>        the wrangler environment whose D1 binding to use

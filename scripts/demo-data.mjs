@@ -14,7 +14,7 @@
 // job's upsert stamps it.
 // It also gives the playback manifests the stream rows point at (scripts/demo/streams.mjs), which seedLocal puts in
 // the local R2 under content-addressed keys: the same bytes, so the same keys, every run.
-// Password hashes come from the app's own code (scripts/demo/load-app-code.mjs), never copies.
+// Password hashes and the titles' index form come from the app's own code (scripts/demo/load-app-code.mjs), never copies.
 
 import { MANAGED } from "./demo/catalogue-data.mjs";
 import { followRows, listItemRows, messagingRows, notificationRows, timedCommentRows } from "./demo/community.mjs";
@@ -66,6 +66,8 @@ const VIDEO_COLUMNS = [
   "updated_at",
 ];
 const TEXT_COLUMNS = ["resource_kind", "resource_id", "language", "text", "updated_at"];
+/** Titles carry their index form for v4 search (docs/decisions.md, "Search (v4)"), as the API's title writers store it. */
+const TITLE_COLUMNS = [...TEXT_COLUMNS, "search_text"];
 
 /**
  * `{ sql, manifests, shardRows }`: SQL that fills a freshly migrated catalogue database with the demo data
@@ -75,6 +77,7 @@ const TEXT_COLUMNS = ["resource_kind", "resource_id", "language", "text", "updat
  */
 export async function demoSeed() {
   const app = await loadAppCode();
+  const withIndexForm = (rows) => rows.map((t) => ({ ...t, search_text: app.indexForm(t.text) }));
   const users = await userRows(app);
   // Everything below draws from one generator: the order of the calls that take `r` decides the data.
   const r = randomTools(SEED);
@@ -106,10 +109,10 @@ export async function demoSeed() {
       ["container_id", "user_id"],
       MANAGED.map((id) => ({ container_id: id, user_id: MANAGER })),
     ),
-    ...insertRows("titles", TEXT_COLUMNS, containerTitleRows(containers)),
+    ...insertRows("titles", TITLE_COLUMNS, withIndexForm(containerTitleRows(containers))),
     ...insertRows("descriptions", TEXT_COLUMNS, containerDescriptionRows(r, containers)),
     ...insertRows("videos", VIDEO_COLUMNS, strip(videos)),
-    ...insertRows("titles", TEXT_COLUMNS, videoTitleRows(videos)),
+    ...insertRows("titles", TITLE_COLUMNS, withIndexForm(videoTitleRows(videos))),
     ...insertRows("descriptions", TEXT_COLUMNS, videoDescriptionRows(r, containers, videos)),
     ...insertRows("playback_streams", STREAM_COLUMNS, streams.rows),
     ...insertRows("list_items", ["list_id", "position", "resource_kind", "resource_id"], listItemRows(videos)),

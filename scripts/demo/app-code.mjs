@@ -7,6 +7,8 @@ import { createDb } from "../../src/db/client";
 import { sqlLiteral } from "./core.mjs";
 
 export { hashPasswordWithSalt } from "../../src/lib/password";
+// The index form v4 title search reads (src/domain/search-text.ts): the seed writes it with each title.
+export { indexForm } from "../../src/domain/search-text";
 // The completion job's rule (src/services/completions.ts): the seed computes the demo's completions with it.
 export { completionWork } from "../../src/services/completions";
 export {

@@ -88,3 +88,27 @@ export function containsPhrase(text: string, query: ParsedQuery): boolean {
   const lastIsPrefix = query.terms[query.terms.length - 1]?.kind === "prefix";
   return occurrences(tokenize(foldText(text).chars), want, lastIsPrefix).length > 0;
 }
+
+/** The tokens of a text as the index holds them (folded, unspaced characters alone), for comparing texts by tokens. */
+export const textTokens = (text: string) => tokenize(foldText(text).chars).map((t) => t.text);
+
+/**
+ * True when `text` begins with the whole query (ranking: a title starting with the term): the query's tokens are the
+ * text's first tokens, in order, the last one a prefix when the query's last term is one.
+ */
+export function startsWithPhrase(text: string, query: ParsedQuery): boolean {
+  const want = query.terms.flatMap(termTokens);
+  const tokens = textTokens(text);
+  const lastIsPrefix = query.terms[query.terms.length - 1]?.kind === "prefix";
+  const last = want.length - 1;
+  return want.length > 0 && want.every((w, i) => tokens[i] === w || (lastIsPrefix && i === last && tokens[i]?.startsWith(w) === true));
+}
+
+/**
+ * True when every term of the query is somewhere in `text` (ranking: every word in one title): a word whole, a prefix
+ * at the start of a word, a run or phrase as consecutive tokens; in any order.
+ */
+export function containsEveryTerm(text: string, query: ParsedQuery): boolean {
+  const tokens = tokenize(foldText(text).chars);
+  return distinct(query.terms).every((term) => occurrences(tokens, termTokens(term), term.kind === "prefix").length > 0);
+}

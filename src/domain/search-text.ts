@@ -209,6 +209,13 @@ export function termTokens(term: QueryTerm): string[] {
 const ftsString = (term: QueryTerm) => `"${termTokens(term).join(" ").replace(/"/g, '""')}"${term.kind === "prefix" ? "*" : ""}`;
 
 /**
+ * The FTS5 MATCH expression of terms, every one required: what `parseQuery` answers as `match`, for a caller that
+ * keeps only some of the terms or changes whether the last word is a prefix (v4 title search: docs/decisions.md,
+ * "Search (v4)").
+ */
+export const matchExpression = (terms: readonly QueryTerm[]) => terms.map(ftsString).join(" ");
+
+/**
  * `q` trimmed must be 1..200 characters (code points). Returns the error message (the caller makes it a 400 naming
  * `q`) for: empty after trimming, too long, lone surrogates, NUL or other control characters, or a query with no
  * letter or digit at all (e.g. only punctuation, only `"` or `*`).
@@ -239,5 +246,5 @@ export function parseQuery(q: string): ParsedQuery | { error: string } {
   if (!terms.length) return { error: "must contain a letter or a digit" };
   const last = terms[terms.length - 1];
   if (last.kind === "word") last.kind = "prefix";
-  return { match: terms.map(ftsString).join(" "), terms };
+  return { match: matchExpression(terms), terms };
 }

@@ -1,60 +1,49 @@
 /**
- * v4 search's words and ranking (docs/decisions.md, "Search (v4)"): how a term becomes a full-text query, and how a
- * title matches it. Pure, so the service ranks with it and tests can state the rules without a database.
+ * v4 search's terms and ranking (docs/decisions.md, "Search (v4)"): how a term becomes a full-text query over the
+ * titles' index form, and how a title matches it. The text rules (folding, which characters stand alone, the query
+ * grammar) are those of src/domain/search-text.ts, shared with subtitle search; this module only says what v4 keeps
+ * of them. Pure, so the service ranks with it and tests can state the rules without a database.
  */
+import { containsEveryTerm, startsWithPhrase, textTokens } from "./search-highlight";
+import { matchExpression, parseQuery, termTokens, type ParsedQuery } from "./search-text";
 
-/** Words of a term the full-text query keeps; more are ignored (each word is one more doclist to intersect). */
+/** Terms of a query the full-text query keeps (words, runs, quoted phrases); more are ignored (each is one more doclist to intersect). */
 export const SEARCH_MAX_WORDS = 8;
 
-/**
- * The words of a text as the index's tokenizer (unicode61) sees them: letters, digits and combining marks, split at
- * everything else. NFKC first, so full-width letters are letters. Control characters separate words like spaces: a
- * NUL inside a quoted FTS5 string is a syntax error (docs/decisions.md, "Real clients: a tolerant wire contract").
- */
-export function searchWords(text: string): string[] {
-  return text
-    .normalize("NFKC")
-    .split(/[^\p{L}\p{N}\p{M}]+/u)
-    .filter(Boolean);
-}
+/** Control characters separate words like spaces (docs/decisions.md, "Real clients: a tolerant wire contract"). */
+const CONTROL = /\p{Cc}/gu;
 
 /**
- * A term's words as an FTS5 query: each word quoted (so nothing in it is FTS syntax; the split left no quote in a
- * word), all required, the last one prefix-matched when `prefixLast` (the autocomplete form). Empty when the term has
- * no words.
+ * A term as v4 searches it, or null when it has no letter or digit: `parseQuery`'s terms (spaced words, runs of
+ * unspaced characters as phrases of single characters, quoted phrases), the first SEARCH_MAX_WORDS kept, every one
+ * required. The last word is a prefix only with `prefixLast` (the autocomplete form); otherwise words are whole.
  */
-export function ftsMatch(words: readonly string[], prefixLast: boolean): string {
-  const kept = words.slice(0, SEARCH_MAX_WORDS);
-  return kept.map((w, i) => `"${w}"${prefixLast && i === kept.length - 1 ? "*" : ""}`).join(" ");
+export function searchQuery(term: string, prefixLast: boolean): ParsedQuery | null {
+  const parsed = parseQuery(term.replace(CONTROL, " "));
+  if ("error" in parsed) return null;
+  const terms = parsed.terms.slice(0, SEARCH_MAX_WORDS).map((t) => ({ ...t }));
+  const last = terms[terms.length - 1];
+  if (last.kind === "prefix" && !prefixLast) last.kind = "word";
+  if (last.kind === "word" && prefixLast) last.kind = "prefix";
+  return { match: matchExpression(terms), terms };
 }
 
 /** How a title matches a term, best first: the ranking's first key after the viewer's language. */
 const MATCH_TIERS = ["exact", "starts", "words", "other"] as const;
 export type MatchTier = (typeof MATCH_TIERS)[number];
 
-/** Words compared as the index compares them: case and accents folded (remove_diacritics 2), marks dropped. */
-export const foldedWords = (text: string) =>
-  searchWords(
-    text
-      .normalize("NFKD")
-      .replace(/\p{M}+/gu, "")
-      .toLowerCase(),
-  );
-
 /**
- * The tier of one title for the term's folded words: the same words (`exact`), the title starting with them
- * (`starts`), every word somewhere in it (`words`), or none of these (`other`: the index matched the words across
- * several titles of the resource). With `prefixLast` the term's last word may end a title word early.
+ * The tier of one title for a query, compared as the index compares (folded tokens, unspaced characters one each):
+ * the same tokens (`exact`), the title starting with the query (`starts`, the last word possibly a prefix), every term
+ * somewhere in it (`words`), or none of these (`other`: the index matched the terms across several titles of the
+ * resource).
  */
-export function matchTier(title: string, term: readonly string[], prefixLast: boolean): MatchTier {
-  const words = foldedWords(title);
-  if (!term.length) return "other";
-  const last = term.length - 1;
-  const fits = (word: string | undefined, i: number) =>
-    word !== undefined && (word === term[i] || (prefixLast && i === last && word.startsWith(term[i])));
-  if (words.length === term.length && words.every((w, i) => w === term[i])) return "exact";
-  if (term.every((_, i) => fits(words[i], i))) return "starts";
-  if (term.every((_, i) => words.some((w) => fits(w, i)))) return "words";
+export function matchTier(title: string, query: ParsedQuery): MatchTier {
+  const want = query.terms.flatMap(termTokens);
+  const tokens = textTokens(title);
+  if (tokens.length === want.length && tokens.every((t, i) => t === want[i])) return "exact";
+  if (startsWithPhrase(title, query)) return "starts";
+  if (containsEveryTerm(title, query)) return "words";
   return "other";
 }
 

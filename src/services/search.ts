@@ -4,7 +4,8 @@ import { batchWith } from "../db/rider";
 import type { ContainerRow, VideoRow } from "../db/schema";
 import { CONTAINER_TYPES, VIDEO_TYPES, type ContainerType, type VideoType } from "../domain/catalogue-types";
 import { licenceDecision, licensedOf } from "../domain/licence";
-import { SEARCH_MAX_WORDS, foldedWords, ftsMatch, matchTier, searchWords, tierRank, type MatchTier } from "../domain/search";
+import { matchTier, searchQuery, tierRank, type MatchTier } from "../domain/search";
+import type { ParsedQuery } from "../domain/search-text";
 import { ApiError } from "../lib/errors";
 import { isVisible } from "./access";
 import type { Deps } from "./deps";
@@ -47,8 +48,8 @@ const isContainerType = (t: string): t is ContainerType => (CONTAINER_TYPES as r
 const isVideoType = (t: string): t is VideoType => (VIDEO_TYPES as readonly string[]).includes(t);
 
 /** How a resource's titles match: the best tier, whether the viewer's language matched, and the title to show. */
-function rank(titles: Record<string, string>, term: string[], req: SearchRequest): Omit<Ranked, "views"> {
-  const entries = Object.entries(titles).map(([language, text]) => ({ language, text, tier: matchTier(text, term, req.short) }));
+function rank(titles: Record<string, string>, query: ParsedQuery, req: SearchRequest): Omit<Ranked, "views"> {
+  const entries = Object.entries(titles).map(([language, text]) => ({ language, text, tier: matchTier(text, query) }));
   // English first among equal tiers, then by language code: the same title shows whatever order the doc holds.
   entries.sort(
     (a, b) => tierRank(a.tier) - tierRank(b.tier) || +(b.language === "en") - +(a.language === "en") || (a.language < b.language ? -1 : 1),
@@ -84,9 +85,9 @@ function compareHits(a: SearchHit, b: SearchHit) {
  * of a token-bearing read. A term without words is a 400 naming `field`.
  */
 export async function search(deps: Deps, req: SearchRequest, field: string): Promise<SearchHit[]> {
-  const words = searchWords(req.term).slice(0, SEARCH_MAX_WORDS);
-  const match = ftsMatch(words, req.short);
-  if (!match) throw ApiError.field(field, "the term has no words to search for (letters or digits)");
+  const query = searchQuery(req.term, req.short);
+  if (!query) throw ApiError.field(field, "the term has no words to search for (letters or digits)");
+  const { match } = query;
   const containerTypes = req.types?.filter(isContainerType);
   const videoTypes = req.types?.filter(isVideoType);
   const base = { match, familyFriendly: req.familyFriendly };
@@ -103,19 +104,18 @@ export async function search(deps: Deps, req: SearchRequest, field: string): Pro
   const containerRows = (withContainers ? results[0] : []) as Array<{ container: ContainerRow; movieId: number | null }>;
   const videoRows = (withVideos ? results[withContainers ? 1 : 0] : []) as Array<{ video: VideoRow; container: unknown }>;
 
-  const term = foldedWords(words.join(" "));
   const watchable = (c: ContainerRow) =>
     req.watchableIn === undefined || !licenceDecision(licensedOf(c), { region: req.watchableIn }).blocking.geo;
   const hits: SearchHit[] = [];
   for (const row of containerRows) {
     if (!isVisible(row.container) || !watchable(row.container)) continue;
-    const ranked = rank(row.container.doc?.titles ?? {}, term, req);
+    const ranked = rank(row.container.doc?.titles ?? {}, query, req);
     hits.push({ kind: "c", container: row.container, movieId: row.movieId, views: row.container.views, ...ranked });
   }
   for (const row of videoRows) {
     const container = row.container as ContainerRow;
     if (!isVisible(container, row.video) || !watchable(container)) continue;
-    const ranked = rank(row.video.doc?.titles ?? {}, term, req);
+    const ranked = rank(row.video.doc?.titles ?? {}, query, req);
     hits.push({ kind: "v", video: row.video, container, views: row.video.views, ...ranked });
   }
   return hits.sort(compareHits);

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { containerGenres, subtitleCompletions, titles } from "../../src/db/schema";
 import { db } from ".";
 import { catalogueChanged } from "./catalogue";
+import { indexForm } from "../../src/domain/search-text";
 
 /** What a listing test needs to know about a container to predict listings (an in-memory oracle). */
 export interface ModelContainer {
@@ -105,8 +106,14 @@ export async function insertCatalogue(specs: ModelInput[]): Promise<ModelContain
       .all<{ id: number }>();
     results.forEach((r, i) => made.push({ ...part[i], id: r.id }));
   }
-  const titleRows = made.map((m) => ({ resourceKind: "c" as const, resourceId: m.id, language: "en", text: m.title }));
-  for (const part of chunks(titleRows, 90, 5)) await db().insert(titles).values(part);
+  const titleRows = made.map((m) => ({
+    resourceKind: "c" as const,
+    resourceId: m.id,
+    language: "en",
+    text: m.title,
+    searchText: indexForm(m.title),
+  }));
+  for (const part of chunks(titleRows, 90, 6)) await db().insert(titles).values(part);
   const genreRows = made.flatMap((m) => m.genres.map((genreId) => ({ containerId: m.id, genreId })));
   for (const part of chunks(genreRows, 90, 2)) await db().insert(containerGenres).values(part);
   const subRows = made.flatMap((m) =>

@@ -1,5 +1,6 @@
 import { containerGenres, containerManagers, containers, descriptions, licenses, titles, videos } from "../../src/db/schema";
 import { env } from "cloudflare:workers";
+import { indexForm } from "../../src/domain/search-text";
 import { bumpGenerations } from "../../src/services/edge-cache";
 import { createApplication, db, signedInUser } from ".";
 
@@ -31,7 +32,16 @@ export async function createContainer(
   const allTitles = { en: title ?? `Container ${c.id}`, ...ts };
   await db()
     .insert(titles)
-    .values(Object.entries(allTitles).map(([language, text]) => ({ resourceKind: "c" as const, resourceId: c.id, language, text })));
+    .values(
+      Object.entries(allTitles).map(([language, text]) => ({
+        resourceKind: "c" as const,
+        resourceId: c.id,
+        language,
+        text,
+        // As the title writers store it (src/db/queries/catalogue-writes.ts): v4 search reads the index form.
+        searchText: indexForm(text),
+      })),
+    );
   if (ds && Object.keys(ds).length) {
     await db()
       .insert(descriptions)
@@ -60,14 +70,19 @@ export async function createVideo(containerId: number, opts: Partial<VideoInsert
     .insert(videos)
     .values({ containerId, type: "episode", ...row })
     .returning();
-  if (title) await db().insert(titles).values({ resourceKind: "v", resourceId: v.id, language: "en", text: title });
+  if (title)
+    await db()
+      .insert(titles)
+      .values({ resourceKind: "v", resourceId: v.id, language: "en", text: title, searchText: indexForm(title) });
   await catalogueChanged();
   return { ...v, wireId: `${v.id}v` };
 }
 
 /** A video's texts beyond its English title: a Korean title and an English and a Korean description. */
 export async function addVideoTexts(videoId: number) {
-  await db().insert(titles).values({ resourceKind: "v", resourceId: videoId, language: "ko", text: "에피소드" });
+  await db()
+    .insert(titles)
+    .values({ resourceKind: "v", resourceId: videoId, language: "ko", text: "에피소드", searchText: indexForm("에피소드") });
   await db()
     .insert(descriptions)
     .values([

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { indexForm } from "../../domain/search-text";
 import type { DB } from "../client";
 import {
   containerGenres,
@@ -111,7 +112,14 @@ export const deleteVideoRow = (db: DB, id: number) => db.delete(videos).where(eq
 
 // ---- titles and descriptions ----
 
-/** Multi-row insert of a language map (chunked: kind, language and text are bound per row, the id may be SQL). */
+/**
+ * A title's columns besides its key: the text and its index form for v4 search, written together (the triggers of
+ * src/db/triggers/search.sql index the form and refuse a new text with an old one; docs/decisions.md, "Search (v4)").
+ * A description has no index form.
+ */
+const textColumns = (kind: TextKind, text: string) => (kind === "title" ? { text, searchText: indexForm(text) } : { text });
+
+/** Multi-row insert of a language map (chunked: kind, language, text and a title's index form are bound per row, the id may be SQL). */
 export function insertTexts(
   db: DB,
   kind: TextKind,
@@ -120,19 +128,19 @@ export function insertTexts(
   map: Record<string, string>,
 ): Statement[] {
   const table = textTable[kind];
-  const rows = Object.entries(map).map(([language, text]) => ({ resourceKind, resourceId, language, text }));
-  return chunkRows(rows, 4).map((part) => db.insert(table).values(part));
+  const rows = Object.entries(map).map(([language, text]) => ({ resourceKind, resourceId, language, ...textColumns(kind, text) }));
+  return chunkRows(rows, 5).map((part) => db.insert(table).values(part));
 }
 
-/** Create or replace one text (upsert on the primary key: the update triggers rebuild the doc). */
+/** Create or replace one text (upsert on the primary key: the update triggers rebuild the doc and the search index). */
 export function upsertText(db: DB, kind: TextKind, owner: TextOwner, language: string, text: string) {
   const table = textTable[kind];
   return db
     .insert(table)
-    .values({ resourceKind: owner.kind, resourceId: owner.id, language, text })
+    .values({ resourceKind: owner.kind, resourceId: owner.id, language, ...textColumns(kind, text) })
     .onConflictDoUpdate({
       target: [table.resourceKind, table.resourceId, table.language],
-      set: { text, updatedAt: now },
+      set: { ...textColumns(kind, text), updatedAt: now },
     });
 }
 

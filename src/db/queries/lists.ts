@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteSelect } from "drizzle-orm/sqlite-core";
+import { indexForm } from "../../domain/search-text";
 import type { DB } from "../client";
 import { inChunks } from "./chunks";
 import { prefixed } from "./prefixed";
@@ -50,9 +51,16 @@ export async function insertList(db: DB, listTitles: Record<string, string>) {
   const newId = sql`(SELECT max(${lists.id}) FROM ${lists})`;
   const [[list]] = await db.batch([
     db.insert(lists).values({}).returning(),
-    db
-      .insert(titles)
-      .values(Object.entries(listTitles).map(([language, text]) => ({ resourceKind: "l" as const, resourceId: newId, language, text }))),
+    db.insert(titles).values(
+      Object.entries(listTitles).map(([language, text]) => ({
+        resourceKind: "l" as const,
+        resourceId: newId,
+        language,
+        text,
+        // Lists are not searched; every title row keeps its index form all the same (docs/decisions.md, "Search (v4)").
+        searchText: indexForm(text),
+      })),
+    ),
   ]);
   return list;
 }

@@ -13,7 +13,7 @@ const containersFts = sqliteTable("search_containers_fts", { titles: text("title
 const videosFts = sqliteTable("search_videos_fts", { titles: text("titles") });
 
 interface SearchFilter {
-  /** An FTS5 query (`ftsMatch`, src/domain/search.ts). */
+  /** An FTS5 query over the titles' index form (`searchQuery`, src/domain/search.ts). */
   match: string;
   /** Index matches read at most, in index (id) order: the bound on the statement's cost. */
   candidates: number;

@@ -117,7 +117,20 @@ const localisedText = () => ({
 });
 
 /** Titles of containers (c), videos (v) and lists (l), one row per language. */
-export const titles = sqliteTable("titles", localisedText(), (t) => [primaryKey({ columns: [t.resourceKind, t.resourceId, t.language] })]);
+export const titles = sqliteTable(
+  "titles",
+  {
+    ...localisedText(),
+    /**
+     * The title as v4 search indexes it (`indexForm`, src/domain/search-text.ts): null when that is the text itself, as
+     * for most Latin titles. Written with the text by the title writers (src/db/queries/catalogue-writes.ts, lists.ts);
+     * src/db/triggers/search.sql indexes it and refuses a new text written with an old form (docs/decisions.md,
+     * "Search (v4)").
+     */
+    searchText: text("search_text"),
+  },
+  (t) => [primaryKey({ columns: [t.resourceKind, t.resourceId, t.language] })],
+);
 
 export const descriptions = sqliteTable("descriptions", localisedText(), (t) => [
   primaryKey({ columns: [t.resourceKind, t.resourceId, t.language] }),

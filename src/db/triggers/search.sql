@@ -1,7 +1,8 @@
 -- Title search. v3: titles_fts is an external-content FTS5 index over container titles (content='titles'); SQLite
 -- keeps such an index right only if every change to the content table is mirrored into it. v4 (migration 0025):
 -- search_containers_fts and search_videos_fts hold one contentless row per container or video, its rowid the
--- resource's id and its text every title of the resource; each title write rebuilds its resource's row.
+-- resource's id and its text every title of the resource in its index form (migration 0041: `search_text`, else the
+-- text; docs/decisions.md, "Search (v4)"); each title write rebuilds its resource's row.
 --
 -- The current definition of these triggers; the database gets them from migrations/, which D1 applies in order
 -- and which are never edited once applied. A change to a trigger is therefore two edits in one change: a new
@@ -28,23 +29,24 @@ END;
 CREATE TRIGGER search_titles_on_insert AFTER INSERT ON titles WHEN NEW.resource_kind IN ('c', 'v') BEGIN
   DELETE FROM search_containers_fts WHERE NEW.resource_kind = 'c' AND rowid = NEW.resource_id;
   INSERT INTO search_containers_fts (rowid, titles)
-    SELECT resource_id, group_concat(text, char(10)) FROM titles
+    SELECT resource_id, group_concat(coalesce(search_text, text), char(10)) FROM titles
     WHERE NEW.resource_kind = 'c' AND resource_kind = 'c' AND resource_id = NEW.resource_id GROUP BY resource_id;
   DELETE FROM search_videos_fts WHERE NEW.resource_kind = 'v' AND rowid = NEW.resource_id;
   INSERT INTO search_videos_fts (rowid, titles)
-    SELECT resource_id, group_concat(text, char(10)) FROM titles
+    SELECT resource_id, group_concat(coalesce(search_text, text), char(10)) FROM titles
     WHERE NEW.resource_kind = 'v' AND resource_kind = 'v' AND resource_id = NEW.resource_id GROUP BY resource_id;
 END;
 
--- Why a trigger: a changed title re-indexes its container or video in the same statement, whoever changes it.
-CREATE TRIGGER search_titles_on_update AFTER UPDATE OF text ON titles WHEN NEW.resource_kind IN ('c', 'v') BEGIN
+-- Why a trigger: a changed title (or its index form, filled later for titles written before migration 0041)
+-- re-indexes its container or video in the same statement, whoever changes it.
+CREATE TRIGGER search_titles_on_update AFTER UPDATE OF text, search_text ON titles WHEN NEW.resource_kind IN ('c', 'v') BEGIN
   DELETE FROM search_containers_fts WHERE NEW.resource_kind = 'c' AND rowid = NEW.resource_id;
   INSERT INTO search_containers_fts (rowid, titles)
-    SELECT resource_id, group_concat(text, char(10)) FROM titles
+    SELECT resource_id, group_concat(coalesce(search_text, text), char(10)) FROM titles
     WHERE NEW.resource_kind = 'c' AND resource_kind = 'c' AND resource_id = NEW.resource_id GROUP BY resource_id;
   DELETE FROM search_videos_fts WHERE NEW.resource_kind = 'v' AND rowid = NEW.resource_id;
   INSERT INTO search_videos_fts (rowid, titles)
-    SELECT resource_id, group_concat(text, char(10)) FROM titles
+    SELECT resource_id, group_concat(coalesce(search_text, text), char(10)) FROM titles
     WHERE NEW.resource_kind = 'v' AND resource_kind = 'v' AND resource_id = NEW.resource_id GROUP BY resource_id;
 END;
 
@@ -53,10 +55,17 @@ END;
 CREATE TRIGGER search_titles_on_delete AFTER DELETE ON titles WHEN OLD.resource_kind IN ('c', 'v') BEGIN
   DELETE FROM search_containers_fts WHERE OLD.resource_kind = 'c' AND rowid = OLD.resource_id;
   INSERT INTO search_containers_fts (rowid, titles)
-    SELECT resource_id, group_concat(text, char(10)) FROM titles
+    SELECT resource_id, group_concat(coalesce(search_text, text), char(10)) FROM titles
     WHERE OLD.resource_kind = 'c' AND resource_kind = 'c' AND resource_id = OLD.resource_id GROUP BY resource_id;
   DELETE FROM search_videos_fts WHERE OLD.resource_kind = 'v' AND rowid = OLD.resource_id;
   INSERT INTO search_videos_fts (rowid, titles)
-    SELECT resource_id, group_concat(text, char(10)) FROM titles
+    SELECT resource_id, group_concat(coalesce(search_text, text), char(10)) FROM titles
     WHERE OLD.resource_kind = 'v' AND resource_kind = 'v' AND resource_id = OLD.resource_id GROUP BY resource_id;
+END;
+
+-- Why a trigger: `search_text` is computed in the Worker (SQL cannot set characters apart); a writer that changes the
+-- text and keeps the old index form would leave the title findable by words it no longer has, so it is refused.
+CREATE TRIGGER titles_search_text_kept BEFORE UPDATE OF text ON titles
+WHEN NEW.text IS NOT OLD.text AND OLD.search_text IS NOT NULL AND NEW.search_text IS OLD.search_text BEGIN
+  SELECT RAISE(ABORT, 'titles.search_text must be written with the text');
 END;

@@ -28,7 +28,9 @@ const searchRoute = withProperties(
     summary: "Search containers and videos by title",
     description:
       `\`term\` (or \`q\`; 1 to ${MAX_TERM_LENGTH} characters) matches the titles of containers and videos in every ` +
-      `language: every word (at most the first ${SEARCH_MAX_WORDS}) as a whole word, case and accents ignored; a video ` +
+      `language: every term (at most the first ${SEARCH_MAX_WORDS}) required, a word as a whole word, case, accents and ` +
+      "width ignored; a run of characters of a script written without spaces (Chinese, Japanese, Korean, Thai) " +
+      "matches wherever it stands in a title, one character included; text in double quotes is a phrase; a video " +
       "matches by its own titles. Answers container and video objects in the v4 list envelope. `c` is the " +
       "autocomplete form: the last word is a prefix, and the items are short suggestions (`id`, `t` type, `tt` title, " +
       "`u.w`/`u.a` web and API paths, `i` poster). Only public containers (normal state, hosted, licensed) and normal " +

@@ -76,7 +76,11 @@ const watchableInParam = z
   });
 
 export const SearchQuery = z.object({
-  term: termParam("the words to search for (the full form); all are required, each a whole word", "bakery"),
+  term: termParam(
+    "the words to search for (the full form); all are required, each a whole word; a run of Chinese, Japanese, Korean or " +
+      "Thai characters matches anywhere in a title",
+    "bakery",
+  ),
   q: termParam("the same as `term` (used when `term` is absent)"),
   c: termParam(
     "the autocomplete form, as the interface's search box sent it: the words, the last one a prefix; answers the short " +

@@ -1,0 +1,1 @@
+ALTER TABLE `titles` ADD `search_text` text;
