@@ -16,7 +16,7 @@ import {
 import { D1Error, UsageError, checkEnvironment, describeTarget } from "./admin/d1.mjs";
 import * as jobs from "./admin/jobs.mjs";
 import * as shards from "./admin/shards.mjs";
-import { printIndexed, searchIndexTitles } from "./admin/search.mjs";
+import { printIndexJobs, printIndexed, searchIndexSubtitles, searchIndexTitles } from "./admin/search.mjs";
 import { printReseat, reseatShardIds } from "./admin/shard-ids.mjs";
 
 const COMMANDS = {
@@ -45,6 +45,8 @@ const COMMANDS = {
   "shards reseat-ids": { args: [], flags: [], run: reseatShardIds, print: printReseat },
   // docs/operations.md, "Title search index form".
   "search index-titles": { args: [], flags: [], run: searchIndexTitles, print: printIndexed },
+  // docs/operations.md, "Subtitle search index".
+  "search index-subtitles": { args: ["container?"], flags: [], run: searchIndexSubtitles, print: printIndexJobs },
 };
 const VALUE_OPTIONS = new Set(["env", "persist-to", "name", "overlap", "status", "type", "since", "limit"]);
 const TARGET_FLAGS = ["remote", "env", "persist-to", "json"];
@@ -86,6 +88,9 @@ const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <
   search index-titles                            every title's index form for v4 search, for titles written before
                                                  migration 0041: their Chinese, Japanese and Korean words become
                                                  findable; safe to run again (writes only what differs)
+  search index-subtitles [<container>]           queues a subtitle-search-index job on every shard (or on the
+                                                 container's): the subtitle search index built again from the
+                                                 lines (after migrations-shard 0005, a restore, or to repair it)
 
   --remote            the deployed D1 (default: the local one that npm start and npm run dev use)
   --env <name>        the wrangler environment whose D1 binding to use
@@ -134,8 +139,12 @@ async function main(argv) {
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(name ?? "")}`);
   const unknown = Object.keys(options).filter((k) => !command.flags.includes(k) && !TARGET_FLAGS.includes(k));
   if (unknown.length) throw new UsageError(`${name} does not take --${unknown.join(", --")}`);
-  if (args.length !== command.args.length)
-    throw new UsageError(`${name} takes ${command.args.map((a) => `<${a}>`).join(" ") || "no arguments"}`);
+  // An argument named `x?` may be left out.
+  const required = command.args.filter((a) => !a.endsWith("?")).length;
+  if (args.length < required || args.length > command.args.length)
+    throw new UsageError(
+      `${name} takes ${command.args.map((a) => (a.endsWith("?") ? `[<${a.slice(0, -1)}>]` : `<${a}>`)).join(" ") || "no arguments"}`,
+    );
 
   const target = { remote: Boolean(options.remote), env: options.env, persistTo: options["persist-to"] };
   // The top level of wrangler.toml is local development: a remote command without an environment would reach its

@@ -133,6 +133,14 @@ export async function demoSeed() {
       notificationRows(containers),
     ),
   ];
-  const shardRows = demoShardRows({ containers, videos, users, segments, subtitles, histories, timedComments: comments });
+  const shardRows = demoShardRows({
+    containers,
+    videos,
+    users,
+    segments,
+    subtitles: withIndexForm(subtitles),
+    histories,
+    timedComments: comments,
+  });
   return { sql: `${statements.join(";\n")};\n`, manifests: streams.manifests, shardRows };
 }

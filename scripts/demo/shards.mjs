@@ -45,6 +45,7 @@ const COLUMNS = {
     "video_id",
     "language",
     "text",
+    "search_text",
     "author_id",
     "author_username",
     "version",

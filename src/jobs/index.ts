@@ -7,10 +7,20 @@ import { listEdit } from "./list-edit";
 import { notificationFanout } from "./notification-fanout";
 import { srtImport } from "./srt-import";
 import { subtitleRestore } from "./subtitle-restore";
+import { subtitleSearchIndex } from "./subtitle-search-index";
 import type { JobMessageBody } from "./types";
 
 /** Every job type, by its definition: adding one is a file in src/jobs/ and a line here. */
-export const JOBS = [srtImport, completion, listEdit, notificationFanout, containerDelete, subtitleRestore, containerMove] as const;
+export const JOBS = [
+  srtImport,
+  completion,
+  listEdit,
+  notificationFanout,
+  containerDelete,
+  subtitleRestore,
+  containerMove,
+  subtitleSearchIndex,
+] as const;
 
 /** The job type names (the wire `Job.type`); the jobs table stores them as plain text, so a job type needs no migration. */
 export type JobType = (typeof JOBS)[number]["type"];

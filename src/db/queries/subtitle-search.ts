@@ -70,3 +70,19 @@ export const searchableVideosQuery = (db: DB, ids: readonly number[], f: { types
         f.familyFriendly ? eq(containers.adult, false) : undefined,
       ),
     );
+
+/** A shard's subtitle lines after `afterId` in id order (of one container with `containerId`): what the index is built from. */
+export const subtitleTextsAfter = (db: ShardDB, q: { afterId: number; containerId?: number; limit: number }) =>
+  db.all<{ id: number; text: string; searchText: string | null }>(sql`SELECT id, text, search_text AS searchText FROM subtitles
+    WHERE id > ${q.afterId} ${q.containerId === undefined ? sql`` : sql`AND container_id = ${q.containerId}`}
+    ORDER BY ${q.containerId === undefined ? sql`id` : sql`container_id, id`} LIMIT ${q.limit}`);
+
+/**
+ * Writes each line's index form (`x`) and so, through the update trigger, its index entry again (src/db/shard-triggers/
+ * subtitle-search.sql): `search_text` is in the SET list of every row given, changed or not. A line whose text changed
+ * since it was read (`t`) keeps the form its writer gave it. One statement; the rows travel as one JSON parameter.
+ */
+export const writeIndexFormsStatement = (db: ShardDB, rows: ReadonlyArray<{ id: number; t: string; x: string | null }>) =>
+  db.run(sql`UPDATE subtitles SET search_text = CASE WHEN subtitles.text = json_extract(j.value, '$.t')
+      THEN json_extract(j.value, '$.x') ELSE subtitles.search_text END
+    FROM json_each(${JSON.stringify(rows)}) j WHERE subtitles.id = json_extract(j.value, '$.id')`);
