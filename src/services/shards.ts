@@ -74,13 +74,16 @@ export interface ShardPart {
   leftOut: number[];
 }
 
-/** The shards to ask, from the catalogue's `shardMapQuery` (which a read batches with its other catalogue reads). */
-export const shardParts = (deps: Pick<Deps, "env" | "shards">, map: ShardMapRow[]): ShardPart[] =>
+/** Each shard of the catalogue's `shardMapQuery` with the containers it does not answer for; no database opened yet. */
+export const shardTargets = (map: ShardMapRow[]): Array<Omit<ShardPart, "db">> =>
   map.map((row) => ({
     shard: row.shard,
-    db: shardDb(deps, row.shard),
     leftOut: [...new Set([...(JSON.parse(row.arriving) as number[]), ...(JSON.parse(row.draining) as number[])])],
   }));
+
+/** The shards to ask, from the catalogue's `shardMapQuery` (which a read batches with its other catalogue reads). */
+export const shardParts = (deps: Pick<Deps, "env" | "shards">, map: ShardMapRow[]): ShardPart[] =>
+  shardTargets(map).map((target) => ({ ...target, db: shardDb(deps, target.shard) }));
 
 /** Every shard's part of a read across shards, asked in parallel: one round trip of wall time, whatever N. */
 export async function shardMap(deps: Deps) {

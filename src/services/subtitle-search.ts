@@ -1,6 +1,7 @@
 import { containerPlacementQuery, type Placement, shardMapQuery, videoPlacementQuery } from "../db/queries/shards";
 import { type SubtitleMatch, searchableVideosQuery, subtitleMatchesQuery } from "../db/queries/subtitle-search";
 import { batchWith } from "../db/rider";
+import type { ShardDB } from "../db/shards";
 import type { ContainerRow, VideoRow } from "../db/schema";
 import { licenceDecision, licensedOf } from "../domain/licence";
 import { containsPhrase, highlights } from "../domain/search-highlight";
@@ -8,7 +9,7 @@ import { type ParsedQuery, parseQuery } from "../domain/search-text";
 import { ApiError } from "../lib/errors";
 import { log } from "../lib/log";
 import { type Deps, shardDb } from "./deps";
-import { type ShardPart, shardParts } from "./shards";
+import { type ShardPart, shardTargets } from "./shards";
 
 /**
  * Search inside subtitle lines across the shards (docs/decisions.md, "Subtitle search"). Each shard's index is walked
@@ -55,12 +56,15 @@ function matchExpression(parsed: ParsedQuery, req: SubtitleSearchRequest) {
   return [`{body} : (${parsed.match})`, ...scope.map((t) => `{scope} : "${t}"`)].join(" AND ");
 }
 
+/** A shard to ask, its database opened when asked (a shard the map names but the Worker cannot open is a failure). */
+type Target = Omit<ShardPart, "db">;
+
 /**
  * The shards to ask: the one that holds the container (or the video's container) of a scoped search, else every
  * shard of the map. One catalogue batch, with the session check of a token-bearing read. An unknown container or
  * video is a 404 naming the parameter.
  */
-async function shardsToAsk(deps: Deps, req: SubtitleSearchRequest): Promise<ShardPart[]> {
+async function shardsToAsk(deps: Deps, req: SubtitleSearchRequest): Promise<Target[]> {
   const { db } = deps;
   if (req.videoId !== undefined || req.containerId !== undefined) {
     const placementQuery = req.videoId !== undefined ? videoPlacementQuery(db, req.videoId) : containerPlacementQuery(db, req.containerId!);
@@ -68,31 +72,36 @@ async function shardsToAsk(deps: Deps, req: SubtitleSearchRequest): Promise<Shar
     const placement = (rows as Placement[])[0];
     if (!placement || (req.containerId !== undefined && placement.containerId !== req.containerId)) {
       const field = req.videoId !== undefined ? "video_id" : "container_id";
-      throw ApiError.notFoundField(
-        field,
-        `no ${field === "video_id" ? "video" : "container"} with this id${req.videoId !== undefined && req.containerId !== undefined ? " in this container" : ""}`,
-      );
+      const what =
+        field === "video_id"
+          ? `no video with this id${req.containerId !== undefined ? " in this container" : ""}`
+          : "no container with this id";
+      throw ApiError.notFoundField(field, what);
     }
     // Reads follow the directory's shard throughout a move (docs/decisions.md, "Online moves").
-    return [{ shard: placement.shard, db: shardDb(deps, placement.shard), leftOut: [] }];
+    return [{ shard: placement.shard, leftOut: [] }];
   }
   const [map] = await batchWith(db, deps.session, [shardMapQuery(db)]);
-  return shardParts(deps, map);
+  return shardTargets(map);
 }
 
 /** One shard's matches, or null when it failed or took longer than the timeout (logged with the shard). */
-async function askShard(part: ShardPart, read: (part: ShardPart) => Promise<SubtitleMatch[]>): Promise<SubtitleMatch[] | null> {
+async function askShard(
+  target: Target,
+  openShard: (shard: number) => ShardDB,
+  read: (db: ShardDB, target: Target) => Promise<SubtitleMatch[]>,
+): Promise<SubtitleMatch[] | null> {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), SUBTITLE_SEARCH_SHARD_TIMEOUT_MS)));
   try {
-    const result = await Promise.race([read(part), timeout]);
+    const result = await Promise.race([read(openShard(target.shard), target), timeout]);
     if (result === "timeout") {
-      log("warn", { event: "subtitle-search", shard: part.shard, error: `no answer within ${SUBTITLE_SEARCH_SHARD_TIMEOUT_MS} ms` });
+      log("warn", { event: "subtitle-search", shard: target.shard, error: `no answer within ${SUBTITLE_SEARCH_SHARD_TIMEOUT_MS} ms` });
       return null;
     }
     return result;
   } catch (err) {
-    log("warn", { event: "subtitle-search", shard: part.shard, error: String(err) });
+    log("warn", { event: "subtitle-search", shard: target.shard, error: String(err) });
     return null;
   } finally {
     if (timer !== null) clearTimeout(timer);
@@ -122,15 +131,11 @@ export async function searchSubtitles(deps: Deps, req: SubtitleSearchRequest): P
   if ("error" in parsed) throw ApiError.field("q", parsed.error);
   const parts = await shardsToAsk(deps, req);
   const match = matchExpression(parsed, req);
+  const open = (shard: number) => shardDb(deps, shard);
   const answers = await Promise.all(
     parts.map((part) =>
-      askShard(part, (p) =>
-        subtitleMatchesQuery(p.db, {
-          match,
-          candidates: SUBTITLE_SEARCH_CANDIDATES,
-          viewerLanguage: req.viewerLanguage,
-          leftOut: p.leftOut,
-        }),
+      askShard(part, open, (db, p) =>
+        subtitleMatchesQuery(db, { match, candidates: SUBTITLE_SEARCH_CANDIDATES, viewerLanguage: req.viewerLanguage, leftOut: p.leftOut }),
       ),
     ),
   );
