@@ -32,6 +32,8 @@ const READS = [
   { name: "timed comments", path: (ctx) => `/v4/videos/${ctx.commented.video}v/timed_comments/${ctx.commented.language}.json` },
   { name: "v3 search", v3: true, path: () => "/api/v3/search.json?query=moon" },
   { name: "v4 search", path: () => "/v4/search.json?term=moonlight" },
+  // 사랑 ("love"), a line of the demo seed in Korean, with the same segment in English: every shard asked.
+  { name: "subtitle search", path: () => `/v4/search/subtitles.json?q=${encodeURIComponent("사랑")}&viewer_language=en` },
 ];
 
 /**
