@@ -7,7 +7,8 @@
 //  - sizes: the text's bytes, each shard's size, the index's bytes (its FTS5 shadow tables, dbstat) and search_text's;
 //  - rows read (D1's meta.rows_read) per shard of the service's own shard query (subtitleMatchesQuery with the
 //    service's matchExpression and SUBTITLE_SEARCH_CANDIDATES) for each kind of query, plain, with `language` and with
-//    `container_id`, and the query plan;
+//    `container_id`, the query plan, and what rows_read counts of the index walk alone (newest 60, every match, bm25
+//    over every match) beside its time;
 //  - the alternatives on SHARD_1's text, each in a scratch FTS5 table: the same tokenizer over the body alone (the
 //    index without its scope column), the trigram tokenizer over `text`, and a bigram form (each pair of adjacent
 //    unspaced characters a token, a lone one a token of its own).
