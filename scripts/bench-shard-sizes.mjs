@@ -15,10 +15,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { migrateLocal } from "./lib.mjs";
-import { CONTAINER_BASE } from "./large-catalogue-sql.mjs";
 import { seedLarge, withLocalD1 } from "./seed-large.mjs";
-import { shardLoad, verifyShard } from "./shard-sizes/load.mjs";
 import { fileStats, report } from "./shard-sizes/report.mjs";
+import { loadSubtitles, sizeOf } from "./shard-sizes/run.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -34,7 +33,6 @@ if (!Number.isInteger(target) || target < 1 || !Number.isInteger(containers) || 
   process.exit(2);
 }
 
-const fmt = (n) => n.toLocaleString("en-US");
 const started = performance.now();
 const persistTo = mkdtempSync(join(tmpdir(), "shard-sizes-"));
 console.log(`state: ${persistTo}`);
@@ -42,46 +40,7 @@ try {
   await migrateLocal(persistTo);
   const seeded = await seedLarge({ persistTo, containers });
   const measured = await withLocalD1(persistTo, async (db, env) => {
-    const shards = Object.keys(env)
-      .filter((name) => /^SHARD_\d+$/.test(name))
-      .sort((a, b) => Number(a.slice(6)) - Number(b.slice(6)));
-    // D1's own figure (it refuses PRAGMA page_count); the files are measured once wrangler has closed them.
-    const sizeOf = async (d1) => (await d1.prepare("SELECT 1").run()).meta.size_after;
-    const before = Object.fromEntries(await Promise.all(shards.map(async (s) => [s, await sizeOf(env[s])])));
-
-    // Whole containers of the large catalogue, spread over its range, until their videos carry `target` subtitles.
-    const rows = (
-      await db
-        .prepare(
-          `SELECT c.id AS container_id, c.state AS container_state, c.origin_language AS container_origin, d.shard AS shard,
-             v.id AS video_id, v.state AS video_state, v.origin_language AS video_origin, v.number AS number
-           FROM containers c JOIN shard_directory d ON d.container_id = c.id JOIN videos v ON v.container_id = c.id
-           WHERE c.id > ${CONTAINER_BASE} ORDER BY (c.id * 7919) % 10007, c.id, v.id`,
-        )
-        .all()
-    ).results;
-    const perVideo = 600 * 3;
-    const picked = [];
-    for (let i = 0; i < rows.length && picked.length * perVideo < target;) {
-      const j = rows.findIndex((r, k) => k > i && r.container_id !== rows[i].container_id);
-      const end = j === -1 ? rows.length : j;
-      picked.push(...rows.slice(i, end));
-      i = end;
-    }
-    if (picked.length * perVideo < target) throw new Error(`only ${fmt(picked.length)} videos: raise --containers`);
-    console.log(`${fmt(new Set(picked.map((r) => r.container_id)).size)} containers, ${fmt(picked.length)} videos picked`);
-
-    const loads = {};
-    for (const shard of shards) {
-      const n = Number(shard.slice(6));
-      const videos = picked.filter((r) => r.shard === n);
-      if (!videos.length) throw new Error(`no picked container is on ${shard}: the directory did not spread them`);
-      loads[shard] = await shardLoad(env[shard], n, videos, (line) => console.log(`${shard}: ${line}`));
-      loads[shard].check = await verifyShard(env[shard]);
-      console.log(`${shard}: counts ${loads[shard].check.ok ? "verified" : "WRONG"}`);
-    }
-
-    const after = Object.fromEntries(await Promise.all(shards.map(async (s) => [s, await sizeOf(env[s])])));
+    const { shards, before, after, loads } = await loadSubtitles(db, env, { target });
     const catalogue = {
       sizeAfter: await sizeOf(db),
       counts: await db.prepare("SELECT (SELECT count(*) FROM containers) AS containers, (SELECT count(*) FROM videos) AS videos").first(),

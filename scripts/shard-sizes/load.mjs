@@ -1,6 +1,8 @@
-// The subtitle load of `npm run bench:shard-sizes` (scripts/bench-shard-sizes.mjs) for one shard, and the check of the
-// counts its triggers derive. Rows are made inside SQLite (a recursive CTE of the cue numbers), so no statement carries
-// more than a few hundred bytes of SQL, and none writes more than 600 rows; each video is one batch (a transaction).
+// The subtitle load of `npm run bench:shard-sizes` (scripts/bench-shard-sizes.mjs) and `npm run bench:search`
+// (scripts/bench-search.mjs) for one shard, and the check of the counts its triggers derive. Rows are made inside
+// SQLite (a recursive CTE of the cue numbers), so no statement carries more than a few kB of SQL, and none writes more
+// than 600 rows; each video is one batch (a transaction). The lines' languages and text come from a text model: by
+// default ASCII cut from CORPUS (`asciiText`); scripts/bench-search/text.mjs makes multilingual ones.
 
 /** Ids of shard n are n·2^32 + k (src/db/queries/shard-rows.ts, SHARD_ID_RANGE). */
 const SHARD_ID_RANGE = 2 ** 32;
@@ -28,13 +30,29 @@ function languagesOf(video) {
   return [origin, second, rest[(video.container_id * 7) % rest.length]];
 }
 
+/**
+ * A text model: `languages(video)`, the video's three languages, and `line(video, j, lang)`, SQL for the cue `n` of
+ * its j-th language: `ctes` (more common table expressions after `k`, each starting with a comma), `from` (what the
+ * SELECT reads, `k` among it), `text` and `searchText` (column expressions). This one: ASCII, no index form.
+ */
+export const asciiText = {
+  languages: languagesOf,
+  line: (video, j) => ({
+    ctes: "",
+    from: "k",
+    text: `substr(${q(CORPUS)}, 1 + ((${video.video_id} * 7 + n * 131 + ${j * 17}) % 400), 30 + ((n * 37 + ${video.video_id}) % 21))`,
+    searchText: "NULL",
+  }),
+};
+
 /** A contributor of the container (a few per container, so contributions rows repeat users). */
 const userOf = (video, j) => 1_000_001 + ((video.container_id * 31 + j * 7 + (video.video_id % 3)) % 5_000);
 
 /** One video's statements: segments, subtitles per language, histories, versions; `ids` is the shard's next id. */
-function videoStatements(video, ids) {
+function videoStatements(video, ids, model) {
   const { container_id: cid, video_id: vid } = video;
-  const langs = languagesOf(video);
+  const origin = video.video_origin || video.container_origin;
+  const langs = model.languages(video);
   const created = NOW - 86_400 * (vid % 700);
   const seg0 = ids.next;
   ids.next += CUES;
@@ -49,13 +67,13 @@ function videoStatements(video, ids) {
     const sub0 = ids.next;
     ids.next += CUES;
     const user = userOf(video, j);
-    const text = `substr(${q(CORPUS)}, 1 + ((${vid} * 7 + n * 131 + ${j * 17}) % 400), 30 + ((n * 37 + ${vid}) % 21))`;
+    const line = model.line(video, j, lang);
     sql.push(
-      `INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, author_id, author_username, version,
-         is_translation, created_at, updated_at)
-       WITH RECURSIVE ${cues}
-       SELECT ${sub0} + n, ${cid}, ${seg0} + n, ${vid}, ${q(lang)}, ${text}, ${user}, 'user${user}', 1, ${j > 0 ? 1 : 0},
-         ${created}, ${created} FROM k`,
+      `INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, search_text, author_id, author_username,
+         version, is_translation, created_at, updated_at)
+       WITH RECURSIVE ${cues}${line.ctes}
+       SELECT ${sub0} + n, ${cid}, ${seg0} + n, ${vid}, ${q(lang)}, ${line.text}, ${line.searchText}, ${user}, 'user${user}', 1,
+         ${lang !== origin ? 1 : 0}, ${created}, ${created} FROM ${line.from}`,
     );
     histories.push([`'subtitle'`, user, q(lang), CUES, `'import:${vid}${j + 1}:1-${CUES}:created'`]);
     for (let number = 1; number <= VERSIONS; number++) {
@@ -95,15 +113,18 @@ function factsStatements(videos) {
   ];
 }
 
-/** Loads `videos` (rows of the catalogue: ids, states, origins) into shard `n`; the seconds each step took. */
-export async function shardLoad(d1, n, videos, log) {
+/**
+ * Loads `videos` (rows of the catalogue: ids, states, origins) into shard `n` with the lines of `model` (asciiText
+ * unless given); the seconds each step took.
+ */
+export async function shardLoad(d1, n, videos, log, model = asciiText) {
   const t0 = performance.now();
   for (const s of factsStatements(videos)) await d1.prepare(s).run();
   const factsSeconds = (performance.now() - t0) / 1000;
   const ids = { next: n * SHARD_ID_RANGE + 1 };
   const t1 = performance.now();
   for (let i = 0; i < videos.length; i++) {
-    await d1.batch(videoStatements(videos[i], ids).map((s) => d1.prepare(s)));
+    await d1.batch(videoStatements(videos[i], ids, model).map((s) => d1.prepare(s)));
     if ((i + 1) % 100 === 0 || i + 1 === videos.length) {
       log(
         `${i + 1}/${videos.length} videos, ${((i + 1) * CUES * 3).toLocaleString("en-US")} subtitles, ${((performance.now() - t1) / 1000).toFixed(1)} s`,

@@ -1,5 +1,6 @@
 // The table `npm run bench:shard-sizes` prints (scripts/bench-shard-sizes.mjs): sizes, rows, bytes per subtitle row,
 // times, and what a 10 GB shard holds at the measured marginal size.
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
@@ -14,31 +15,43 @@ const mb = (bytes) => (bytes / 1e6).toFixed(1);
 const dec = (v) => (v === "" ? v : v.toFixed(1));
 
 /**
- * The local D1 files of a state directory once wrangler has closed them, read with node:sqlite: which database each
- * is (the catalogue has `containers`; a shard's `shard_ids` names it), its size on disk (with any WAL), its
- * page_count × page_size, and the bytes of each table with its indexes (dbstat): local D1 refuses PRAGMA page_count
- * (SQLITE_AUTH).
+ * A database file opened read-only: node:sqlite where Node has it (22.5+), else the sqlite3 shell (`-json`). `all`
+ * takes SQL without parameters.
+ */
+async function openReadOnly(path) {
+  try {
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(path, { readOnly: true });
+    return { all: (sql) => db.prepare(sql).all(), close: () => db.close() };
+  } catch (err) {
+    if (err?.code !== "ERR_UNKNOWN_BUILTIN_MODULE") throw err;
+    const all = (sql) => JSON.parse(execFileSync("sqlite3", ["-readonly", "-json", path, sql], { encoding: "utf8" }) || "[]");
+    return { all, close: () => {} };
+  }
+}
+
+/**
+ * The local D1 files of a state directory once wrangler has closed them: which database each is (the catalogue has
+ * `containers`; a shard's `shard_ids` names it), its size on disk (with any WAL), its page_count × page_size, and the
+ * bytes of each table with its indexes (dbstat): local D1 refuses PRAGMA page_count (SQLITE_AUTH).
  */
 export async function fileStats(persistTo) {
-  const { DatabaseSync } = await import("node:sqlite");
   const dir = join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
   const stats = {};
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".sqlite"))) {
     const path = join(dir, file);
-    const db = new DatabaseSync(path, { readOnly: true });
+    const db = await openReadOnly(path);
     try {
-      const has = (table) => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = ?").get(table) !== undefined;
-      const shard = has("shard_ids") ? db.prepare("SELECT min(shard) AS n FROM shard_ids").get().n : null;
+      const has = (table) => db.all(`SELECT 1 FROM sqlite_schema WHERE name = '${table}'`).length > 0;
+      const shard = has("shard_ids") ? db.all("SELECT min(shard) AS n FROM shard_ids")[0].n : null;
       const name = has("containers") ? "catalogue" : shard !== null ? `SHARD_${shard}` : null;
       if (!name) continue;
-      const page = (p) => Object.values(db.prepare(`PRAGMA ${p}`).get())[0];
+      const page = (p) => Object.values(db.all(`PRAGMA ${p}`)[0])[0];
       const wal = existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0;
-      const objects = db
-        .prepare(
-          `SELECT d.name AS name, coalesce(m.tbl_name, d.name) AS tbl, sum(d.pgsize) AS bytes FROM dbstat d
-           LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY d.name`,
-        )
-        .all();
+      const objects = db.all(
+        `SELECT d.name AS name, coalesce(m.tbl_name, d.name) AS tbl, sum(d.pgsize) AS bytes FROM dbstat d
+         LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY d.name`,
+      );
       stats[name] = {
         fileBytes: statSync(path).size + wal,
         pageBytes: page("page_count") * page("page_size"),

@@ -47,7 +47,7 @@ export interface SubtitleHit extends SubtitleMatch {
 const languageToken = (language: string) => `l${language.toLowerCase().replace(/-/g, "")}`;
 
 /** The FTS5 expression: the query over the line's text, the scope tokens over `scope`. */
-function matchExpression(parsed: ParsedQuery, req: SubtitleSearchRequest) {
+export function matchExpression(parsed: ParsedQuery, req: SubtitleSearchRequest) {
   const scope = [
     req.language !== undefined ? languageToken(req.language) : undefined,
     req.containerId !== undefined ? `c${req.containerId}` : undefined,

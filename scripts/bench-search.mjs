@@ -1,0 +1,200 @@
+// npm run bench:search [-- --subtitles N] [--containers N] [--keep] [--no-index]
+//
+// The subtitle search index at scale (docs/decisions.md, "Subtitle search"), for docs/scaling.md and
+// docs/performance.md. The load of `npm run bench:shard-sizes` (scripts/shard-sizes/run.mjs) in a fresh temporary
+// state, with multilingual lines (scripts/bench-search/text.mjs: English, Korean, Chinese or Japanese per video) whose
+// `search_text` is made in SQL and checked on a sample against `indexForm` (src/domain/search-text.ts). Then:
+//  - sizes: the text's bytes, each shard's size, the index's bytes (its FTS5 shadow tables, dbstat) and search_text's;
+//  - rows read (D1's meta.rows_read) per shard of the service's own shard query (subtitleMatchesQuery with the
+//    service's matchExpression and SUBTITLE_SEARCH_CANDIDATES) for each kind of query, plain, with `language` and with
+//    `container_id`, the query plan, and what rows_read counts of the index walk alone (newest 60, every match, bm25
+//    over every match) beside its time;
+//  - the alternatives on SHARD_1's text, each in a scratch FTS5 table: the same tokenizer over the body alone (the
+//    index without its scope column), the trigram tokenizer over `text`, and a bigram form (each pair of adjacent
+//    unspaced characters a token, a lone one a token of its own).
+// --no-index drops the index triggers before the load: the load rate of the same lines without the index.
+// Runs through tsx (it imports the service's TypeScript). Not part of CI.
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createShardDb } from "../src/db/shards.ts";
+import { emptyStats, instrument } from "../src/db/client.ts";
+import { subtitleMatchesQuery } from "../src/db/queries/subtitle-search.ts";
+import { indexForm, parseQuery } from "../src/domain/search-text.ts";
+import { SUBTITLE_SEARCH_CANDIDATES, matchExpression } from "../src/services/subtitle-search.ts";
+import { vocabularyEnds, multilingualText } from "./bench-search/text.mjs";
+import { alternatives, indexWalks, searchReport } from "./bench-search/report.mjs";
+import { migrateLocal } from "./lib.mjs";
+import { seedLarge, withLocalD1 } from "./seed-large.mjs";
+import { fileStats } from "./shard-sizes/report.mjs";
+import { loadSubtitles, shardNames } from "./shard-sizes/run.mjs";
+
+const { values } = parseArgs({
+  options: {
+    subtitles: { type: "string", default: "2000000" },
+    containers: { type: "string", default: "2000" },
+    keep: { type: "boolean" },
+    "no-index": { type: "boolean" },
+  },
+});
+const target = Number(values.subtitles);
+const containers = Number(values.containers);
+if (!Number.isInteger(target) || target < 1 || !Number.isInteger(containers) || containers < 1) {
+  console.error("usage: bench-search.mjs [--subtitles N] [--containers N] [--keep] [--no-index]");
+  process.exit(2);
+}
+const withIndex = !values["no-index"];
+const INDEX_TRIGGERS = ["subtitle_search_insert", "subtitle_search_update", "subtitle_search_delete"];
+const SAMPLE_EVERY = 499;
+
+const { en, ko, zh } = vocabularyEnds;
+/** The query kinds, each with the language its lines are in (for the `language=` variant). */
+const QUERIES = [
+  { kind: "commonest English word", q: en.commonest, language: "en" },
+  { kind: "commonest English word, quoted (no prefix)", q: `"${en.commonest}"`, language: "en" },
+  { kind: "rare English word", q: en.rare, language: "en" },
+  { kind: "two English words", q: "you know", language: "en" },
+  { kind: "English prefix", q: "mo", language: "en" },
+  { kind: "1 Han character, very common", q: zh.commonest, language: "zh" },
+  { kind: "1 Hangul syllable, very common", q: ko.commonest, language: "ko" },
+  { kind: "2-syllable Korean word", q: "사람", language: "ko" },
+  { kind: "3-character Chinese run", q: "不知道", language: "zh" },
+  { kind: "no match", q: "zyzzyva", language: "en" },
+];
+
+/** A binding that remembers the last statement's SQL and parameters (for its query plan). */
+function remembering(d1, last) {
+  return {
+    prepare(sql) {
+      const stmt = d1.prepare(sql);
+      last.sql = sql;
+      last.params = [];
+      return Object.assign(Object.create(stmt), {
+        bind: (...params) => ((last.params = params), stmt.bind(...params)),
+        all: () => stmt.all(),
+      });
+    },
+    batch: (statements) => d1.batch(statements),
+  };
+}
+
+/** Index form of a sample of each shard's lines against indexForm; the mismatches. */
+async function checkForms(env, shards) {
+  const mismatches = [];
+  let checked = 0;
+  for (const shard of shards) {
+    const { results } = await env[shard].prepare(`SELECT id, text, search_text FROM subtitles WHERE id % ${SAMPLE_EVERY} = 0`).all();
+    for (const row of results) {
+      checked++;
+      const expected = indexForm(row.text);
+      if (expected !== row.search_text) mismatches.push({ shard, id: row.id, text: row.text, search_text: row.search_text, expected });
+    }
+  }
+  return { checked, mismatches };
+}
+
+/** Bytes of text and of search_text per language on each shard. */
+async function textStats(env, shards) {
+  const out = {};
+  for (const shard of shards) {
+    out[shard] = (
+      await env[shard]
+        .prepare(
+          `SELECT language, count(*) AS rows, sum(length(CAST(text AS BLOB))) AS text_bytes, sum(length(text)) AS chars,
+             count(search_text) AS forms, coalesce(sum(length(CAST(search_text AS BLOB))), 0) AS form_bytes
+           FROM subtitles GROUP BY language ORDER BY language`,
+        )
+        .all()
+    ).results;
+  }
+  return out;
+}
+
+/** The service's shard query for `req` on `shard`: rows read, candidates returned, milliseconds, and its SQL. */
+async function shardQuery(env, shard, req) {
+  const parsed = parseQuery(req.q);
+  if ("error" in parsed) throw new Error(`${req.q}: ${parsed.error}`);
+  const stats = emptyStats();
+  const last = {};
+  const db = createShardDb(instrument(remembering(env[shard], last), stats));
+  const rows = await subtitleMatchesQuery(db, {
+    match: matchExpression(parsed, req),
+    candidates: SUBTITLE_SEARCH_CANDIDATES,
+    viewerLanguage: req.viewerLanguage,
+    leftOut: [],
+  });
+  return { rowsRead: stats.rowsRead, returned: rows.length, ms: stats.durationMs, sql: last.sql, params: last.params };
+}
+
+async function measureQueries(env, shards, container) {
+  const measured = [];
+  const variants = (query) => [
+    { label: "", req: { q: query.q }, shards },
+    { label: `language=${query.language}`, req: { q: query.q, language: query.language }, shards },
+    { label: `container_id=${container.id}`, req: { q: query.q, containerId: container.id }, shards: [container.shard] },
+  ];
+  for (const query of QUERIES) {
+    for (const v of variants(query)) {
+      const per = {};
+      for (const shard of v.shards) per[shard] = await shardQuery(env, shard, v.req);
+      measured.push({ ...query, variant: v.label, per });
+    }
+  }
+  const viewer = { q: en.commonest, viewerLanguage: "ko" };
+  const per = {};
+  for (const shard of shards) per[shard] = await shardQuery(env, shard, viewer);
+  measured.push({ ...QUERIES[0], variant: "viewer_language=ko", per });
+  return measured;
+}
+
+/** EXPLAIN QUERY PLAN of the shard query (as D1 runs it) for one request. */
+async function queryPlan(env, shard, req) {
+  const { sql, params } = await shardQuery(env, shard, req);
+  const { results } = await env[shard]
+    .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all();
+  return { sql, params, plan: results.map((r) => `${"  ".repeat(r.parent ? 1 : 0)}${r.detail}`) };
+}
+
+const fmt = (n) => n.toLocaleString("en-US");
+const started = performance.now();
+const persistTo = mkdtempSync(join(tmpdir(), "bench-search-"));
+console.log(`state: ${persistTo}`);
+try {
+  await migrateLocal(persistTo);
+  const seeded = await seedLarge({ persistTo, containers });
+  const measured = await withLocalD1(persistTo, async (db, env) => {
+    const shards = shardNames(env);
+    if (!withIndex) for (const s of shards) for (const t of INDEX_TRIGGERS) await env[s].prepare(`DROP TRIGGER ${t}`).run();
+    const load = await loadSubtitles(db, env, { target, model: multilingualText });
+    const forms = await checkForms(env, shards);
+    console.log(`index forms: ${fmt(forms.checked)} sampled lines checked against indexForm, ${forms.mismatches.length} differ`);
+    for (const m of forms.mismatches.slice(0, 20)) console.error(JSON.stringify(m));
+    const text = await textStats(env, shards);
+    if (!withIndex) return { ...load, forms, text };
+
+    // The container of the `container_id` variant: the picked one with the most videos on SHARD_1.
+    const counts = new Map();
+    for (const v of load.picked)
+      counts.set(v.container_id, { id: v.container_id, shard: `SHARD_${v.shard}`, videos: (counts.get(v.container_id)?.videos ?? 0) + 1 });
+    const container = [...counts.values()].filter((c) => c.shard === shards[0]).sort((a, b) => b.videos - a.videos)[0];
+    const queries = await measureQueries(env, shards, container);
+    const plan = await queryPlan(env, shards[0], { q: en.commonest, language: "en" });
+    const walks = await indexWalks(env[shards[0]], en.commonest);
+    const built = await alternatives(env[shards[0]], (line) => console.log(`${shards[0]}: ${line}`));
+    return { ...load, forms, text, queries, plan, walks, built, container };
+  });
+  const files = await fileStats(persistTo);
+  const seconds = (performance.now() - started) / 1000;
+  const run = `${cpus().length} × ${cpus()[0]?.model?.trim() ?? "cpu"}, Node ${process.version}; whole run ${seconds.toFixed(0)} s`;
+  console.log(`\n${searchReport({ ...measured, files, seeded, withIndex, run, args: values })}\n`);
+  if (measured.forms.mismatches.length) process.exitCode = 1;
+  const wrong = measured.shards.filter((s) => !measured.loads[s].check.ok);
+  for (const s of wrong) console.error(`${s}: derived counts do not match: ${JSON.stringify(measured.loads[s].check)}`);
+  if (wrong.length) process.exitCode = 1;
+} finally {
+  if (values.keep) console.log(`state kept in ${persistTo}`);
+  else rmSync(persistTo, { recursive: true, force: true });
+}
