@@ -109,7 +109,7 @@ async function askShard(
 }
 
 /**
- * The order of the answer (docs/api.md, "Subtitle search"): a line holding the query as one phrase first, then bm25,
+ * The order of the answer (docs/api.md, "Subtitle search (v4)"): a line holding the query as one phrase first, then bm25,
  * then the video's views (most first), then video, time, language and id, so equal lines keep one order.
  */
 const compareHits = (phrase: Map<number, boolean>) => (a: SubtitleHit, b: SubtitleHit) =>

@@ -1,4 +1,4 @@
-// What /v4/search/subtitles.json finds after each kind of write (docs/api.md, "Subtitle search"): gone or found when
+// What /v4/search/subtitles.json finds after each kind of write (docs/api.md, "Subtitle search (v4)"): gone or found when
 // the write (or its job) ends, never on a schedule; a shard that fails makes the answer incomplete, never a 5xx; a
 // moving container's lines are answered once.
 import { env } from "cloudflare:workers";

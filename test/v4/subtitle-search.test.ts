@@ -1,4 +1,4 @@
-// GET /v4/search/subtitles.json (docs/api.md, "Subtitle search"): a golden set of lines in five languages on the same
+// GET /v4/search/subtitles.json (docs/api.md, "Subtitle search (v4)"): a golden set of lines in five languages on the same
 // segments, imported through the import route (the writer the service uses), searched across the two shards.
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createApplication, okJson, signedInUser } from "../helpers";
