@@ -6,7 +6,7 @@
 // `search_text` is made in SQL and checked on a sample against `indexForm` (src/domain/search-text.ts). Then:
 //  - sizes: the text's bytes, each shard's size, the index's bytes (its FTS5 shadow tables, dbstat) and search_text's;
 //  - rows read (D1's meta.rows_read) per shard of the service's own shard query (subtitleMatchesQuery with the
-//    service's matchExpression and SUBTITLE_SEARCH_CANDIDATES) for each kind of query, plain, with `language` and with
+//    service's scopedMatch and SUBTITLE_SEARCH_CANDIDATES) for each kind of query, plain, with `language` and with
 //    `container_id`, the query plan, and what rows_read counts of the index walk alone (newest 60, every match, bm25
 //    over every match) beside its time;
 //  - the alternatives on SHARD_1's text, each in a scratch FTS5 table: the same tokenizer over the body alone (the
@@ -22,7 +22,7 @@ import { createShardDb } from "../src/db/shards.ts";
 import { emptyStats, instrument } from "../src/db/client.ts";
 import { subtitleMatchesQuery } from "../src/db/queries/subtitle-search.ts";
 import { indexForm, parseQuery } from "../src/domain/search-text.ts";
-import { SUBTITLE_SEARCH_CANDIDATES, matchExpression } from "../src/services/subtitle-search.ts";
+import { SUBTITLE_SEARCH_CANDIDATES, scopedMatch } from "../src/services/subtitle-search.ts";
 import { vocabularyEnds, multilingualText } from "./bench-search/text.mjs";
 import { alternatives, indexWalks, searchReport } from "./bench-search/report.mjs";
 import { migrateLocal } from "./lib.mjs";
@@ -119,7 +119,7 @@ async function shardQuery(env, shard, req) {
   const last = {};
   const db = createShardDb(instrument(remembering(env[shard], last), stats));
   const rows = await subtitleMatchesQuery(db, {
-    match: matchExpression(parsed, req),
+    match: scopedMatch(parsed, req),
     candidates: SUBTITLE_SEARCH_CANDIDATES,
     viewerLanguage: req.viewerLanguage,
     leftOut: [],

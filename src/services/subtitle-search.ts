@@ -47,7 +47,7 @@ export interface SubtitleHit extends SubtitleMatch {
 const languageToken = (language: string) => `l${language.toLowerCase().replace(/-/g, "")}`;
 
 /** The FTS5 expression: the query over the line's text, the scope tokens over `scope`. */
-export function matchExpression(parsed: ParsedQuery, req: SubtitleSearchRequest) {
+export function scopedMatch(parsed: ParsedQuery, req: SubtitleSearchRequest) {
   const scope = [
     req.language !== undefined ? languageToken(req.language) : undefined,
     req.containerId !== undefined ? `c${req.containerId}` : undefined,
@@ -130,7 +130,7 @@ export async function searchSubtitles(deps: Deps, req: SubtitleSearchRequest): P
   const parsed = parseQuery(req.q);
   if ("error" in parsed) throw ApiError.field("q", parsed.error);
   const parts = await shardsToAsk(deps, req);
-  const match = matchExpression(parsed, req);
+  const match = scopedMatch(parsed, req);
   const open = (shard: number) => shardDb(deps, shard);
   const answers = await Promise.all(
     parts.map((part) =>

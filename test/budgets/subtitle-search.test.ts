@@ -8,7 +8,7 @@ import { emptyStats, instrument } from "../../src/db/client";
 import { subtitleMatchesQuery } from "../../src/db/queries/subtitle-search";
 import { createShardDb, shardBinding } from "../../src/db/shards";
 import { parseQuery } from "../../src/domain/search-text";
-import { SUBTITLE_SEARCH_CANDIDATES } from "../../src/services/subtitle-search";
+import { SUBTITLE_SEARCH_CANDIDATES, scopedMatch } from "../../src/services/subtitle-search";
 import { api } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { insertTrack } from "../helpers/subtitles";
@@ -39,11 +39,11 @@ beforeAll(async () => {
 /** One video in each of three languages. */
 const i18n = (v: number) => ["en", "ko", "ja"][v];
 
-/** The rows a shard reads for the service's query of `q` (with scope tokens, as the service adds them). */
-async function rowsRead(q: string, scope: string[] = [], viewerLanguage?: string) {
+/** The rows a shard reads for the service's query of `q`, narrowed as the request says. */
+async function rowsRead(q: string, narrow: { language?: string; containerId?: number } = {}, viewerLanguage?: string) {
   const parsed = parseQuery(q);
   if ("error" in parsed) throw new Error(parsed.error);
-  const match = [`{body} : (${parsed.match})`, ...scope.map((t) => `{scope} : "${t}"`)].join(" AND ");
+  const match = scopedMatch(parsed, { q, ...narrow, familyFriendly: false });
   const stats = emptyStats();
   const db = createShardDb(instrument(shardBinding(env, shard), stats));
   const rows = await subtitleMatchesQuery(db, { match, candidates: SUBTITLE_SEARCH_CANDIDATES, viewerLanguage, leftOut: [] });
@@ -51,22 +51,25 @@ async function rowsRead(q: string, scope: string[] = [], viewerLanguage?: string
 }
 
 describe("rows read per shard for a first page", () => {
-  const kinds: Array<[string, string, string[], string?]> = [
-    ["the commonest English word", "the", []],
-    ["two common words", "the cat", []],
-    ["a prefix", "the wea", []],
-    ["one common Han character", "猫", []],
-    ["a Korean word inside eojeol", "사랑", []],
-    ["a three-character run", "東京の", []],
-    ["nothing matches", "zzzqqq", []],
-    ["a common word in one language", "the", ["len"]],
-    ["a common character in one container", "猫", [`c${0}`]],
-    ["with the viewer's line", "猫", [], "en"],
+  const kinds: Array<[string, string, { language?: string; inContainer?: true }, string?]> = [
+    ["the commonest English word", "the", {}],
+    ["two common words", "the cat", {}],
+    ["a prefix", "the wea", {}],
+    ["one common Han character", "猫", {}],
+    ["a Korean word inside eojeol", "사랑", {}],
+    ["a three-character run", "東京の", {}],
+    ["nothing matches", "zzzqqq", {}],
+    ["a common word in one language", "the", { language: "en" }],
+    ["a common character in one container", "猫", { inContainer: true }],
+    ["with the viewer's line", "猫", {}, "en"],
   ];
-  for (const [what, q, scope, viewer] of kinds) {
+  for (const [what, q, narrow, viewer] of kinds) {
     it(`${what} (${q})`, async () => {
-      const real = scope.map((t) => (t === "c0" ? `c${containerId}` : t));
-      const { rows, read } = await rowsRead(q, real, viewer);
+      const { rows, read } = await rowsRead(
+        q,
+        { language: narrow.language, containerId: narrow.inContainer ? containerId : undefined },
+        viewer,
+      );
       expect(rows).toBeLessThanOrEqual(SUBTITLE_SEARCH_CANDIDATES);
       expect(read, `${what}: ${rows} lines`).toBeLessThanOrEqual(SUBTITLE_SEARCH_BUDGET_PER_SHARD);
     });
