@@ -14,9 +14,7 @@
 //    unspaced characters a token, a lone one a token of its own).
 // --no-index drops the index triggers before the load: the load rate of the same lines without the index.
 // Runs through tsx (it imports the service's TypeScript). Not part of CI.
-import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
-import { join } from "node:path";
+import { cpus } from "node:os";
 import { parseArgs } from "node:util";
 import { createShardDb } from "../src/db/shards.ts";
 import { emptyStats, instrument } from "../src/db/client.ts";
@@ -25,10 +23,7 @@ import { indexForm, parseQuery } from "../src/domain/search-text.ts";
 import { SUBTITLE_SEARCH_CANDIDATES, scopedMatch } from "../src/services/subtitle-search.ts";
 import { vocabularyEnds, multilingualText } from "./bench-search/text.mjs";
 import { alternatives, indexWalks, searchReport } from "./bench-search/report.mjs";
-import { migrateLocal } from "./lib.mjs";
-import { seedLarge, withLocalD1 } from "./seed-large.mjs";
-import { fileStats } from "./shard-sizes/report.mjs";
-import { loadSubtitles, shardNames } from "./shard-sizes/run.mjs";
+import { benchRun, loadSubtitles, shardNames } from "./shard-sizes/run.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -159,42 +154,27 @@ async function queryPlan(env, shard, req) {
 }
 
 const fmt = (n) => n.toLocaleString("en-US");
-const started = performance.now();
-const persistTo = mkdtempSync(join(tmpdir(), "bench-search-"));
-console.log(`state: ${persistTo}`);
-try {
-  await migrateLocal(persistTo);
-  const seeded = await seedLarge({ persistTo, containers });
-  const measured = await withLocalD1(persistTo, async (db, env) => {
-    const shards = shardNames(env);
-    if (!withIndex) for (const s of shards) for (const t of INDEX_TRIGGERS) await env[s].prepare(`DROP TRIGGER ${t}`).run();
-    const load = await loadSubtitles(db, env, { target, model: multilingualText });
-    const forms = await checkForms(env, shards);
-    console.log(`index forms: ${fmt(forms.checked)} sampled lines checked against indexForm, ${forms.mismatches.length} differ`);
-    for (const m of forms.mismatches.slice(0, 20)) console.error(JSON.stringify(m));
-    const text = await textStats(env, shards);
-    if (!withIndex) return { ...load, forms, text };
+const { measured, files, seeded, seconds } = await benchRun({ prefix: "bench-search-", containers, keep: values.keep }, async (db, env) => {
+  const shards = shardNames(env);
+  if (!withIndex) for (const s of shards) for (const t of INDEX_TRIGGERS) await env[s].prepare(`DROP TRIGGER ${t}`).run();
+  const load = await loadSubtitles(db, env, { target, model: multilingualText });
+  const forms = await checkForms(env, shards);
+  console.log(`index forms: ${fmt(forms.checked)} sampled lines checked against indexForm, ${forms.mismatches.length} differ`);
+  for (const m of forms.mismatches.slice(0, 20)) console.error(JSON.stringify(m));
+  const text = await textStats(env, shards);
+  if (!withIndex) return { ...load, forms, text };
 
-    // The container of the `container_id` variant: the picked one with the most videos on SHARD_1.
-    const counts = new Map();
-    for (const v of load.picked)
-      counts.set(v.container_id, { id: v.container_id, shard: `SHARD_${v.shard}`, videos: (counts.get(v.container_id)?.videos ?? 0) + 1 });
-    const container = [...counts.values()].filter((c) => c.shard === shards[0]).sort((a, b) => b.videos - a.videos)[0];
-    const queries = await measureQueries(env, shards, container);
-    const plan = await queryPlan(env, shards[0], { q: en.commonest, language: "en" });
-    const walks = await indexWalks(env[shards[0]], en.commonest);
-    const built = await alternatives(env[shards[0]], (line) => console.log(`${shards[0]}: ${line}`));
-    return { ...load, forms, text, queries, plan, walks, built, container };
-  });
-  const files = await fileStats(persistTo);
-  const seconds = (performance.now() - started) / 1000;
-  const run = `${cpus().length} × ${cpus()[0]?.model?.trim() ?? "cpu"}, Node ${process.version}; whole run ${seconds.toFixed(0)} s`;
-  console.log(`\n${searchReport({ ...measured, files, seeded, withIndex, run, args: values })}\n`);
-  if (measured.forms.mismatches.length) process.exitCode = 1;
-  const wrong = measured.shards.filter((s) => !measured.loads[s].check.ok);
-  for (const s of wrong) console.error(`${s}: derived counts do not match: ${JSON.stringify(measured.loads[s].check)}`);
-  if (wrong.length) process.exitCode = 1;
-} finally {
-  if (values.keep) console.log(`state kept in ${persistTo}`);
-  else rmSync(persistTo, { recursive: true, force: true });
-}
+  // The container of the `container_id` variant: the picked one with the most videos on SHARD_1.
+  const counts = new Map();
+  for (const v of load.picked)
+    counts.set(v.container_id, { id: v.container_id, shard: `SHARD_${v.shard}`, videos: (counts.get(v.container_id)?.videos ?? 0) + 1 });
+  const container = [...counts.values()].filter((c) => c.shard === shards[0]).sort((a, b) => b.videos - a.videos)[0];
+  const queries = await measureQueries(env, shards, container);
+  const plan = await queryPlan(env, shards[0], { q: en.commonest, language: "en" });
+  const walks = await indexWalks(env[shards[0]], en.commonest);
+  const built = await alternatives(env[shards[0]], (line) => console.log(`${shards[0]}: ${line}`));
+  return { ...load, forms, text, queries, plan, walks, built, container };
+});
+const run = `${cpus().length} × ${cpus()[0]?.model?.trim() ?? "cpu"}, Node ${process.version}; whole run ${seconds.toFixed(0)} s`;
+console.log(`\n${searchReport({ ...measured, files, seeded, withIndex, run, args: values })}\n`);
+if (measured.forms.mismatches.length) process.exitCode = 1;

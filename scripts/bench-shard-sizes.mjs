@@ -10,14 +10,9 @@
 // (default 2,000,000). Rows are made in SQL (recursive CTEs), at most 600 rows per statement and one batch per video,
 // with ids from each shard's range. Prints one table: database sizes, rows, bytes per subtitle row and load times,
 // the capacity of a 10 GB shard, and checks that the trigger-derived counts match the rows. Not part of CI.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { migrateLocal } from "./lib.mjs";
-import { seedLarge, withLocalD1 } from "./seed-large.mjs";
-import { fileStats, report } from "./shard-sizes/report.mjs";
-import { loadSubtitles, sizeOf } from "./shard-sizes/run.mjs";
+import { report } from "./shard-sizes/report.mjs";
+import { benchRun, loadSubtitles, sizeOf } from "./shard-sizes/run.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -33,27 +28,12 @@ if (!Number.isInteger(target) || target < 1 || !Number.isInteger(containers) || 
   process.exit(2);
 }
 
-const started = performance.now();
-const persistTo = mkdtempSync(join(tmpdir(), "shard-sizes-"));
-console.log(`state: ${persistTo}`);
-try {
-  await migrateLocal(persistTo);
-  const seeded = await seedLarge({ persistTo, containers });
-  const measured = await withLocalD1(persistTo, async (db, env) => {
-    const { shards, before, after, loads } = await loadSubtitles(db, env, { target });
-    const catalogue = {
-      sizeAfter: await sizeOf(db),
-      counts: await db.prepare("SELECT (SELECT count(*) FROM containers) AS containers, (SELECT count(*) FROM videos) AS videos").first(),
-    };
-    return { shards, before, after, loads, catalogue };
-  });
-  const files = await fileStats(persistTo);
-  const seconds = (performance.now() - started) / 1000;
-  console.log(`\n${report({ ...measured, files, seeded, seconds })}\n`);
-  const wrong = measured.shards.filter((s) => !measured.loads[s].check.ok);
-  for (const s of wrong) console.error(`${s}: derived counts do not match: ${JSON.stringify(measured.loads[s].check)}`);
-  if (wrong.length) process.exitCode = 1;
-} finally {
-  if (values.keep) console.log(`state kept in ${persistTo}`);
-  else rmSync(persistTo, { recursive: true, force: true });
-}
+const { measured, files, seeded, seconds } = await benchRun({ prefix: "shard-sizes-", containers, keep: values.keep }, async (db, env) => {
+  const { shards, before, after, loads } = await loadSubtitles(db, env, { target });
+  const catalogue = {
+    sizeAfter: await sizeOf(db),
+    counts: await db.prepare("SELECT (SELECT count(*) FROM containers) AS containers, (SELECT count(*) FROM videos) AS videos").first(),
+  };
+  return { shards, before, after, loads, catalogue };
+});
+console.log(`\n${report({ ...measured, files, seeded, seconds })}\n`);

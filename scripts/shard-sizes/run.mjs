@@ -1,7 +1,13 @@
 // The subtitle load shared by `npm run bench:shard-sizes` and `npm run bench:search`: whole containers of the large
 // catalogue, spread over its range, until their videos carry `target` subtitles, loaded on each container's own shard
 // (scripts/shard-sizes/load.mjs) with D1's size of each shard before and after.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { CONTAINER_BASE } from "../large-catalogue-sql.mjs";
+import { migrateLocal } from "../lib.mjs";
+import { seedLarge, withLocalD1 } from "../seed-large.mjs";
+import { fileStats } from "./report.mjs";
 import { CUES, asciiText, shardLoad, verifyShard } from "./load.mjs";
 
 const fmt = (n) => n.toLocaleString("en-US");
@@ -51,4 +57,30 @@ export async function loadSubtitles(db, env, { target, model = asciiText, log = 
   }
   const after = Object.fromEntries(await Promise.all(shards.map(async (s) => [s, await sizeOf(env[s])])));
   return { shards, before, after, loads, picked };
+}
+
+/**
+ * One run of a subtitle-load bench, in a fresh temporary state (never the developer's .wrangler/state): the
+ * migrations, the large catalogue of `containers`, then `measure(db, env)` on the local D1s (it loads with
+ * `loadSubtitles` and answers what that returned, with its own figures), and the state's files measured once wrangler
+ * has closed them. A shard whose derived counts do not match its rows is printed and fails the run (exit code 1). The
+ * state is removed unless `keep`. Answers `{measured, files, seeded, seconds}`.
+ */
+export async function benchRun({ prefix, containers, keep }, measure) {
+  const started = performance.now();
+  const persistTo = mkdtempSync(join(tmpdir(), prefix));
+  console.log(`state: ${persistTo}`);
+  try {
+    await migrateLocal(persistTo);
+    const seeded = await seedLarge({ persistTo, containers });
+    const measured = await withLocalD1(persistTo, measure);
+    const files = await fileStats(persistTo);
+    const wrong = measured.shards.filter((s) => !measured.loads[s].check.ok);
+    for (const s of wrong) console.error(`${s}: derived counts do not match: ${JSON.stringify(measured.loads[s].check)}`);
+    if (wrong.length) process.exitCode = 1;
+    return { measured, files, seeded, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    if (keep) console.log(`state kept in ${persistTo}`);
+    else rmSync(persistTo, { recursive: true, force: true });
+  }
 }

@@ -1,7 +1,7 @@
 import { ApiError } from "./errors";
 
 /** Wire id suffixes: `<integer><suffix>`. v3 shows the bare integers. */
-type Suffixes = {
+export type Suffixes = {
   user: "u";
   video: "v";
   container: "c";
@@ -33,6 +33,9 @@ const patternFor = (suffix: string) => {
 
 export const formatId = (id: number, suffix: Suffix) => `${id}${suffix}`;
 
+/** The pattern a wire id of this kind matches, for the contracts that check one before a handler parses it. */
+export const wireIdPattern = (suffix: Suffix): RegExp => patternFor(suffix);
+
 /** The integer of a wire id, or null when it is not exactly `<digits><suffix>`. */
 export function tryParseId(raw: string | undefined | null, suffix: Suffix): number | null {
   if (!raw) return null;
@@ -47,11 +50,12 @@ export function parseId(raw: string | undefined, suffix: Suffix): number {
   return id;
 }
 
-const RESOURCE_RE = new RegExp(`^${DIGITS}(c|v)$`);
+/** `12c` or `40v`, the pattern the contracts check. */
+export const RESOURCE_ID_PATTERN = new RegExp(`^${DIGITS}(c|v)$`);
 
 /** `12c` / `40v`: the containers and videos users subscribe to, mark and put in lists. */
 export function tryParseResourceId(raw: string | undefined | null): { kind: "c" | "v"; id: number } | null {
   if (!raw) return null;
-  const m = RESOURCE_RE.exec(raw);
+  const m = RESOURCE_ID_PATTERN.exec(raw);
   return m ? { kind: m[2] as "c" | "v", id: Number(m[1]) } : null;
 }

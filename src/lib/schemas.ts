@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { type Suffixes, wireIdPattern } from "./ids";
 
 /** Shared OpenAPI components: the error body of docs/spec/wire.md, "Errors". */
 export const ErrorBody = z
@@ -76,3 +77,7 @@ export const RESPONSE_HEADERS = {
 } as const;
 
 export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
+
+/** A wire id of one kind in a query or a body (`12c`), refused with "a <what> such as <example>" otherwise. */
+export const wireIdString = (suffix: Suffixes[keyof Suffixes], what: string, example: string) =>
+  z.string().regex(wireIdPattern(suffix), `a ${what} such as ${example}`);

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { wireIdString } from "../../../lib/schemas";
 import {
   CONTAINER_STATES,
   CONTAINER_TYPES,
@@ -81,7 +82,7 @@ const refused = (reason: string) =>
     .openapi({ description: `Refused: ${reason}` });
 
 const GenreIds = z
-  .array(z.string().regex(/^[1-9][0-9]{0,14}g$/, "a genre id such as 6g"))
+  .array(wireIdString("g", "genre id", "6g"))
   .max(WRITE_LIMITS.genres)
   .openapi({
     description: "Genre ids: the general set (1g-22g) for films, series and news, the music set (23g-34g) for artists.",
@@ -102,7 +103,7 @@ const Licenses = z
   });
 
 const ManagerIds = z
-  .array(z.string().regex(/^[1-9][0-9]{0,14}u$/, "a user id such as 12u"))
+  .array(wireIdString("u", "user id", "12u"))
   .max(WRITE_LIMITS.managers)
   .openapi({ description: "User ids of the container's managers. Replaced as a whole.", example: ["12u"] });
 

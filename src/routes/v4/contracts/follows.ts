@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { RESOURCE_ID_PATTERN } from "../../../lib/ids";
 import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { MAX_SUBSCRIPTIONS } from "../../../services/follows";
 import { ContainerSchema, VideoSchema } from "./catalogue";
@@ -6,7 +7,7 @@ import { ContainerSchema, VideoSchema } from "./catalogue";
 const ResourceId = z
   .string({ error: "required: a container or video id such as 12c or 40v" })
   .max(32)
-  .regex(/^[1-9][0-9]{0,14}[cv]$/, "a container or video id such as 12c or 40v");
+  .regex(RESOURCE_ID_PATTERN, "a container or video id such as 12c or 40v");
 
 /** `{resource_id}` (docs/spec/wire.md, "Request bodies"); unknown fields are refused. */
 export const FollowBody = (what: string) =>

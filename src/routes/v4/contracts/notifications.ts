@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CONTAINER_TYPES } from "../../../db/schema";
+import { wireIdPattern } from "../../../lib/ids";
 import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { MAX_NOTIFICATION_LENGTH } from "../../../services/notifications";
 
@@ -44,7 +45,7 @@ export const NotificationCreateBody = z
 export const NotificationCreateQuery = z.object({
   container_id: z
     .string({ error: "required: the container whose subscribers receive it" })
-    .regex(/^[1-9][0-9]{0,14}c$/, "a container id such as 50c")
+    .regex(wireIdPattern("c"), "a container id such as 50c")
     .openapi({ description: "the container (channel) whose subscribers receive it", example: "50c" }),
 });
 

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CONTAINER_TYPES, VIDEO_TYPES } from "../../../db/schema";
 import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
+import { wireIdString } from "../../../lib/schemas";
 import { ContainerSchema, VideoSchema } from "./catalogue";
 
 /** Longest term, in characters after trimming (interface limit of the build). */
@@ -115,14 +116,7 @@ export const SearchList = listEnvelopeSchema(z.union([ContainerSchema, VideoSche
 export const SUBTITLE_SEARCH_MAX_PER_PAGE = 50;
 
 const wireIdParam = (kind: "c" | "v", description: string) =>
-  z
-    .string()
-    .regex(
-      kind === "c" ? /^[1-9][0-9]{0,14}c$/ : /^[1-9][0-9]{0,14}v$/,
-      kind === "c" ? "a container id such as 12c" : "a video id such as 40v",
-    )
-    .optional()
-    .openapi({ description });
+  (kind === "c" ? wireIdString("c", "container id", "12c") : wireIdString("v", "video id", "40v")).optional().openapi({ description });
 
 export const SubtitleSearchQuery = z.object({
   q: z.string({ error: "required: the words or characters to find" }).openapi({

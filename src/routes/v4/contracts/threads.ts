@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { wireIdPattern } from "../../../lib/ids";
 import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
 import { MAX_MESSAGE_LENGTH, MAX_THREAD_MESSAGES } from "../../../services/threads";
 
@@ -52,7 +53,7 @@ export const ThreadCreateBody = z
     to: z
       .string({ error: "required: the recipient's user id" })
       .max(32)
-      .regex(/^[1-9][0-9]{0,14}u$/, "a user id such as 12u")
+      .regex(wireIdPattern("u"), "a user id such as 12u")
       .openapi({ description: "the recipient; not oneself", example: "12u" }),
     content: Content,
   })
