@@ -85,3 +85,10 @@ export const licensedOf = (c: { upcoming: boolean; adult: boolean; licensed: boo
   licensed: c.licensed,
   regions: c.doc?.regions ?? [],
 });
+
+/**
+ * The `watchable_in` filter of the searches: whether a container may be watched in `region` (none given: yes), by the
+ * same rule as its objects' `blocking.geo`, so the filter and the flag agree.
+ */
+export const watchableIn = (c: Parameters<typeof licensedOf>[0], region: string | undefined) =>
+  region === undefined || !licenceDecision(licensedOf(c), { region }).blocking.geo;

@@ -3,7 +3,7 @@ import { containerMatchesQuery, videoMatchesQuery } from "../db/queries/search";
 import { batchWith } from "../db/rider";
 import type { ContainerRow, VideoRow } from "../db/schema";
 import { CONTAINER_TYPES, VIDEO_TYPES, type ContainerType, type VideoType } from "../domain/catalogue-types";
-import { licenceDecision, licensedOf } from "../domain/licence";
+import { watchableIn } from "../domain/licence";
 import { matchTier, searchQuery, tierRank, type MatchTier } from "../domain/search";
 import type { ParsedQuery } from "../domain/search-text";
 import { ApiError } from "../lib/errors";
@@ -104,8 +104,7 @@ export async function search(deps: Deps, req: SearchRequest, field: string): Pro
   const containerRows = (withContainers ? results[0] : []) as Array<{ container: ContainerRow; movieId: number | null }>;
   const videoRows = (withVideos ? results[withContainers ? 1 : 0] : []) as Array<{ video: VideoRow; container: unknown }>;
 
-  const watchable = (c: ContainerRow) =>
-    req.watchableIn === undefined || !licenceDecision(licensedOf(c), { region: req.watchableIn }).blocking.geo;
+  const watchable = (c: ContainerRow) => watchableIn(c, req.watchableIn);
   const hits: SearchHit[] = [];
   for (const row of containerRows) {
     if (!isVisible(row.container) || !watchable(row.container)) continue;

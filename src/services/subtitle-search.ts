@@ -3,7 +3,7 @@ import { type SubtitleMatch, searchableVideosQuery, subtitleMatchesQuery } from 
 import { batchWith } from "../db/rider";
 import type { ShardDB } from "../db/shards";
 import type { ContainerRow, VideoRow } from "../db/schema";
-import { licenceDecision, licensedOf } from "../domain/licence";
+import { watchableIn } from "../domain/licence";
 import { containsPhrase, highlights } from "../domain/search-highlight";
 import { type ParsedQuery, parseQuery } from "../domain/search-text";
 import { ApiError } from "../lib/errors";
@@ -147,8 +147,7 @@ export async function searchSubtitles(deps: Deps, req: SubtitleSearchRequest): P
   const videoIds = [...new Set([...byId.values()].map((m) => m.videoId))];
   const found = await searchableVideosQuery(deps.db, videoIds, { types: req.types, familyFriendly: req.familyFriendly }).all();
   const videos = new Map(found.map((r) => [r.video.id, { video: r.video, container: r.container as ContainerRow }]));
-  const watchable = (c: ContainerRow) =>
-    req.watchableIn === undefined || !licenceDecision(licensedOf(c), { region: req.watchableIn }).blocking.geo;
+  const watchable = (c: ContainerRow) => watchableIn(c, req.watchableIn);
   const hits: SubtitleHit[] = [];
   const phrase = new Map<number, boolean>();
   for (const m of byId.values()) {

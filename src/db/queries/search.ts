@@ -24,7 +24,7 @@ interface SearchFilter {
 }
 
 /** Public: a normal-state, hosted and licensed container, as the listings show (docs/decisions.md, "Public listings by facet name (migration 0012)"). */
-const publicContainer = sql`${containers.state} = 'normal' AND ${containers.hosted} = 1 AND ${containers.licensed} = 1`;
+export const publicContainer = sql`${containers.state} = 'normal' AND ${containers.hosted} = 1 AND ${containers.licensed} = 1`;
 
 const familySql = (f: SearchFilter) => (f.familyFriendly ? eq(containers.adult, false) : undefined);
 

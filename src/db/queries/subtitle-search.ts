@@ -4,6 +4,7 @@ import type { DB } from "../client";
 import { containers, videos } from "../schema";
 import type { ShardDB } from "../shards";
 import { prefixed } from "./prefixed";
+import { publicContainer } from "./search";
 
 /** A line the index matched on a shard, with its times and, when asked, the same segment's line in another language. */
 export interface SubtitleMatch {
@@ -49,8 +50,8 @@ export function subtitleMatchesQuery(
 const containerFields = prefixed(containers, "c_");
 
 /**
- * The videos of `ids` a public read may show, with their containers: normal videos of normal, hosted and licensed
- * containers (the rule of `/v4/search.json`), not adult with `familyFriendly`; with `types`, those whose video type or
+ * The videos of `ids` a public read may show, with their containers: normal videos of public containers
+ * (`publicContainer`, the rule of `/v4/search.json`), not adult with `familyFriendly`; with `types`, those whose video type or
  * container type is named. The ids travel as one JSON parameter (D1 binds at most 100). Two primary-key reads per
  * video. Batchable.
  */
@@ -63,9 +64,7 @@ export const searchableVideosQuery = (db: DB, ids: readonly number[], f: { types
       and(
         sql`${videos.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
         eq(videos.state, "normal"),
-        eq(containers.state, "normal"),
-        eq(containers.hosted, true),
-        eq(containers.licensed, true),
+        publicContainer,
         f.types ? or(inArray(videos.type, f.types as VideoType[]), inArray(containers.type, f.types as ContainerType[])) : undefined,
         f.familyFriendly ? eq(containers.adult, false) : undefined,
       ),
