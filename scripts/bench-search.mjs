@@ -1,4 +1,4 @@
-// npm run bench:search [-- --subtitles N] [--containers N] [--keep] [--no-index]
+// npm run bench:search [-- --subtitles N] [--containers N] [--keep] [--no-index] [--check]
 //
 // The subtitle search index at scale (docs/decisions.md, "Subtitle search"), for docs/scaling.md and
 // docs/performance.md. The load of `npm run bench:shard-sizes` (scripts/shard-sizes/run.mjs) in a fresh temporary
@@ -13,14 +13,22 @@
 //    index without its scope column), the trigram tokenizer over `text`, and a bigram form (each pair of adjacent
 //    unspaced characters a token, a lone one a token of its own).
 // --no-index drops the index triggers before the load: the load rate of the same lines without the index.
-// Runs through tsx (it imports the service's TypeScript). Not part of CI.
+// --check is the row-budget test at scale that CI runs: the queries and index walks only (no alternatives), each held
+// to SUBTITLE_SEARCH_ROW_BUDGET rows per shard and SUBTITLE_SEARCH_ROW_BUDGET_IN_ALL over the shards, on at least the
+// lines asked for; a query over, a load short of them or an index form that differs fails it (exit code 1).
+// Runs through tsx (it imports the service's TypeScript).
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
 import { createShardDb } from "../src/db/shards.ts";
 import { emptyStats, instrument } from "../src/db/client.ts";
 import { subtitleMatchesQuery } from "../src/db/queries/subtitle-search.ts";
 import { indexForm, parseQuery } from "../src/domain/search-text.ts";
-import { SUBTITLE_SEARCH_CANDIDATES, scopedMatch } from "../src/services/subtitle-search.ts";
+import {
+  SUBTITLE_SEARCH_CANDIDATES,
+  SUBTITLE_SEARCH_ROW_BUDGET,
+  SUBTITLE_SEARCH_ROW_BUDGET_IN_ALL,
+  scopedMatch,
+} from "../src/services/subtitle-search.ts";
 import { vocabularyEnds, multilingualText } from "./bench-search/text.mjs";
 import { alternatives, indexWalks, searchReport } from "./bench-search/report.mjs";
 import { benchRun, loadSubtitles, shardNames } from "./shard-sizes/run.mjs";
@@ -31,15 +39,21 @@ const { values } = parseArgs({
     containers: { type: "string", default: "2000" },
     keep: { type: "boolean" },
     "no-index": { type: "boolean" },
+    check: { type: "boolean" },
   },
 });
 const target = Number(values.subtitles);
 const containers = Number(values.containers);
 if (!Number.isInteger(target) || target < 1 || !Number.isInteger(containers) || containers < 1) {
-  console.error("usage: bench-search.mjs [--subtitles N] [--containers N] [--keep] [--no-index]");
+  console.error("usage: bench-search.mjs [--subtitles N] [--containers N] [--keep] [--no-index] [--check]");
   process.exit(2);
 }
 const withIndex = !values["no-index"];
+const check = Boolean(values.check);
+if (check && !withIndex) {
+  console.error("--check measures the index: it cannot go with --no-index");
+  process.exit(2);
+}
 const INDEX_TRIGGERS = ["subtitle_search_insert", "subtitle_search_update", "subtitle_search_delete"];
 const SAMPLE_EVERY = 499;
 
@@ -172,9 +186,39 @@ const { measured, files, seeded, seconds } = await benchRun({ prefix: "bench-sea
   const queries = await measureQueries(env, shards, container);
   const plan = await queryPlan(env, shards[0], { q: en.commonest, language: "en" });
   const walks = await indexWalks(env[shards[0]], en.commonest);
+  if (check) return { ...load, forms, text, queries, plan, walks, container };
   const built = await alternatives(env[shards[0]], (line) => console.log(`${shards[0]}: ${line}`));
   return { ...load, forms, text, queries, plan, walks, built, container };
 });
 const run = `${cpus().length} × ${cpus()[0]?.model?.trim() ?? "cpu"}, Node ${process.version}; whole run ${seconds.toFixed(0)} s`;
 console.log(`\n${searchReport({ ...measured, files, seeded, withIndex, run, args: values })}\n`);
 if (measured.forms.mismatches.length) process.exitCode = 1;
+if (check && !budgetsHold(measured)) process.exitCode = 1;
+
+/** The row budgets of `--check`, one line each, as the other CI checks print them; whether all hold. */
+function budgetsHold({ shards, loads, queries, walks }) {
+  const results = [];
+  const say = (ok, what) => (results.push(ok), console.log(`${ok ? "ok" : "not ok"} - ${what}`));
+  const lines = shards.reduce((s, x) => s + loads[x].check.counts.subtitles, 0);
+  say(lines >= target, `${fmt(lines)} subtitle lines over ${shards.length} shards (at least ${fmt(target)} asked)`);
+  for (const m of queries) {
+    const asked = shards.filter((s) => m.per[s]);
+    const reads = asked.map((s) => m.per[s].rowsRead);
+    const total = reads.reduce((a, b) => a + b, 0);
+    const within = reads.every((r) => r <= SUBTITLE_SEARCH_ROW_BUDGET) && total <= SUBTITLE_SEARCH_ROW_BUDGET_IN_ALL;
+    say(
+      within,
+      `${m.kind} (\`${m.q}\`${m.variant ? `, ${m.variant}` : ""}): ${asked.map((s, i) => `${s} ${reads[i]}`).join(", ")} rows read ` +
+        `(at most ${SUBTITLE_SEARCH_ROW_BUDGET} a shard, ${SUBTITLE_SEARCH_ROW_BUDGET_IN_ALL} in all)`,
+    );
+  }
+  // The control: the same rows_read counts a walk that does not stop, so a lost LIMIT would fail the lines above.
+  const every = walks.rows.find((w) => w.label.startsWith("every match"));
+  say(
+    every.rowsRead > SUBTITLE_SEARCH_ROW_BUDGET,
+    `control: a walk over every match of \`${walks.q}\` on ${shards[0]} reads ${fmt(every.rowsRead)} rows, over the budget`,
+  );
+  const failed = results.filter((ok) => !ok).length;
+  console.log(`subtitle search budgets at scale: ${results.length - failed} passed, ${failed} failed`);
+  return failed === 0;
+}

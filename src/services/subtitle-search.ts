@@ -19,6 +19,15 @@ import { type ShardPart, shardTargets } from "./shards";
  * reaches older ones.
  */
 export const SUBTITLE_SEARCH_CANDIDATES = 60;
+/**
+ * The rows a shard may read for one search, whatever the query (docs/api.md, "Subtitle search (v4)"): each candidate
+ * reads its subtitle, segment and two facts rows, and one more with `viewer_language`, so the walk's limit keeps a
+ * shard under this. The budget tests hold the shard query to it on 3,000 lines (vitest) and on 2 million
+ * (`npm run bench:search -- --check`, in CI).
+ */
+export const SUBTITLE_SEARCH_ROW_BUDGET = 400;
+/** The same bound over every shard a search asks, with the two shards of the local environment. */
+export const SUBTITLE_SEARCH_ROW_BUDGET_IN_ALL = 1000;
 /** How long a shard may take before the answer goes without it (`incomplete`). */
 export const SUBTITLE_SEARCH_SHARD_TIMEOUT_MS = 3000;
 

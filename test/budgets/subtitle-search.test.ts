@@ -1,5 +1,5 @@
 // Rows read by a subtitle search (docs/performance.md, "Subtitle search: rows read"): each shard asked reads at most
-// SUBTITLE_SEARCH_BUDGET_PER_SHARD rows for a first page, whatever the query, because its index walk stops after
+// SUBTITLE_SEARCH_ROW_BUDGET rows for a first page, whatever the query, because its index walk stops after
 // SUBTITLE_SEARCH_CANDIDATES matches. The lines here match far more than that on one shard (a common word, one common
 // character), so a walk that did not stop would read thousands.
 import { env } from "cloudflare:workers";
@@ -8,14 +8,12 @@ import { emptyStats, instrument } from "../../src/db/client";
 import { subtitleMatchesQuery } from "../../src/db/queries/subtitle-search";
 import { createShardDb, shardBinding } from "../../src/db/shards";
 import { parseQuery } from "../../src/domain/search-text";
-import { SUBTITLE_SEARCH_CANDIDATES, scopedMatch } from "../../src/services/subtitle-search";
+import { SUBTITLE_SEARCH_CANDIDATES, SUBTITLE_SEARCH_ROW_BUDGET, scopedMatch } from "../../src/services/subtitle-search";
 import { api } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { insertTrack } from "../helpers/subtitles";
 import { shardOf } from "../helpers/shards";
 
-/** The budget of docs/api.md, "Subtitle search (v4)": rows read per shard asked for a first page of 25. */
-const SUBTITLE_SEARCH_BUDGET_PER_SHARD = 400;
 const LINES = 3000;
 
 let shard: number;
@@ -71,7 +69,7 @@ describe("rows read per shard for a first page", () => {
         viewer,
       );
       expect(rows).toBeLessThanOrEqual(SUBTITLE_SEARCH_CANDIDATES);
-      expect(read, `${what}: ${rows} lines`).toBeLessThanOrEqual(SUBTITLE_SEARCH_BUDGET_PER_SHARD);
+      expect(read, `${what}: ${rows} lines`).toBeLessThanOrEqual(SUBTITLE_SEARCH_ROW_BUDGET);
     });
   }
 
@@ -80,6 +78,6 @@ describe("rows read per shard for a first page", () => {
     expect(res.status).toBe(200);
     const read = Number(/d1-rows-read;desc="(\d+)"/.exec(res.headers.get("server-timing") ?? "")?.[1]);
     // Two shards, the shard map (a row per shard) and two rows per video of the hits.
-    expect(read).toBeLessThanOrEqual(2 * SUBTITLE_SEARCH_BUDGET_PER_SHARD + 200);
+    expect(read).toBeLessThanOrEqual(2 * SUBTITLE_SEARCH_ROW_BUDGET + 200);
   });
 });
