@@ -66,6 +66,7 @@ const REQUIREMENTS: Record<Guard, Requirement[]> = {
   app: [{ app: [] }],
   officialApp: SIGNED_APP,
   signedApp: SIGNED_APP,
+  userOrOfficialApp: [...USER, ...SIGNED_APP],
   v3Token: [{ v3AccessToken: [] }, { v3Bearer: [] }],
 };
 
