@@ -49,13 +49,15 @@ const quoted = (token: string) => `"${token.replace(/"/g, '""')}"`;
 
 /**
  * The FTS5 expression of one text in one scope: its pigeonhole groups over the line's text (any group, every token of
- * it), the source language and, for the series, the container over `scope`. Tokens are letters and digits only
- * (`tmTokens`), each quoted besides, so nothing the client sent acts as FTS5 syntax.
+ * it) and the source language over `scope`; the series' scope adds its container, the catalogue's leaves the series
+ * out (`NOT`) when one is asked, so its newest candidates are other series' lines, not the series' again. Tokens are
+ * letters and digits only (`tmTokens`), each quoted besides, so nothing the client sent acts as FTS5 syntax.
  */
-export function unitMatch(groups: readonly string[][], sourceLanguage: string, containerId?: number) {
+export function unitMatch(groups: readonly string[][], sourceLanguage: string, series?: { only?: number; except?: number }) {
   const body = groups.map((g) => `(${g.map(quoted).join(" AND ")})`).join(" OR ");
-  const scope = [languageToken(sourceLanguage), ...(containerId === undefined ? [] : [`c${containerId}`])];
-  return [`{body} : (${body})`, ...scope.map((t) => `{scope} : "${t}"`)].join(" AND ");
+  const scope = [languageToken(sourceLanguage), ...(series?.only === undefined ? [] : [`c${series.only}`])];
+  const match = [`{body} : (${body})`, ...scope.map((t) => `{scope} : "${t}"`)].join(" AND ");
+  return series?.except === undefined ? match : `(${match}) NOT {scope} : "c${series.except}"`;
 }
 
 /** One statement of a shard's batch: which text it is for and in which scope. */
@@ -90,9 +92,13 @@ async function shardsToAsk(deps: Deps, containerId: number | undefined): Promise
 export async function lookupTranslations(deps: Deps, req: LookupRequest): Promise<{ results: TmMatch[][]; incomplete: boolean }> {
   const tokens = req.texts.map(tmTokens);
   const { targets, seriesShard } = await shardsToAsk(deps, req.containerId);
-  const statement = (text: number, leftOut: readonly number[], containerId?: number) =>
+  const statement = (text: number, leftOut: readonly number[], scope: MatchScope) =>
     unitsStatement({
-      match: unitMatch(candidateGroups(tokens[text]), req.sourceLanguage, containerId),
+      match: unitMatch(
+        candidateGroups(tokens[text]),
+        req.sourceLanguage,
+        scope === "series" ? { only: req.containerId } : { except: req.containerId },
+      ),
       candidates: TM_CANDIDATES,
       sourceLanguage: req.sourceLanguage,
       targetLanguage: req.targetLanguage,
@@ -104,15 +110,15 @@ export async function lookupTranslations(deps: Deps, req: LookupRequest): Promis
     const asks: Ask[] = [];
     if (target.shard === seriesShard) {
       // The container's own lines are read on the directory's shard whatever the map leaves out there.
-      for (const i of asked) asks.push({ text: i, scope: "series", statement: statement(i, [], req.containerId) });
+      for (const i of asked) asks.push({ text: i, scope: "series", statement: statement(i, [], "series") });
     }
-    for (const i of asked) asks.push({ text: i, scope: "catalogue", statement: statement(i, target.leftOut) });
+    for (const i of asked) asks.push({ text: i, scope: "catalogue", statement: statement(i, target.leftOut, "catalogue") });
     return { target, asks };
   });
   if (seriesShard !== undefined && !targets.some((t) => t.shard === seriesShard)) {
     plans.push({
       target: { shard: seriesShard, leftOut: [] },
-      asks: asked.map((i) => ({ text: i, scope: "series" as const, statement: statement(i, [], req.containerId) })),
+      asks: asked.map((i) => ({ text: i, scope: "series" as const, statement: statement(i, [], "series") })),
     });
   }
   const open = (shard: number) => shardDb(deps, shard);
@@ -134,7 +140,8 @@ export async function lookupTranslations(deps: Deps, req: LookupRequest): Promis
       })),
   );
 
-  // Per text, each unit once: found in the series' scope it is the series' (the catalogue's scope finds it too).
+  // Per text, each unit once: the catalogue's scope leaves the series out, but a line moving between the shards may be
+  // read in both for a moment.
   const found = req.texts.map(() => new Map<number, { row: UnitRow; scope: MatchScope }>());
   for (const { asks, rows } of answers) {
     if (!rows) continue;
