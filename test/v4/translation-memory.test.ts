@@ -26,6 +26,8 @@ interface Answer {
 }
 
 const PATH = "/v4/translation_memory/lookup.json";
+/** Named so test/services/access-writes.test.ts counts this file's authorization cases for the route. */
+const LOOKUP = { op: "POST /v4/translation_memory/lookup.json" };
 /** A cue: its Korean line, its English line (null: none), and when its translation last changed (unix seconds). */
 type Cue = [ko: string, en: string | null, updated: number];
 
@@ -208,7 +210,7 @@ describe("matches", () => {
   });
 });
 
-describe("who may look up", () => {
+describe(`${LOOKUP.op}: who may look up`, () => {
   const body = { source_language: "ko", target_language: "en", texts: ["지난 이야기"] };
 
   it("answers a user's token and a signed official application, counted as lookups", async () => {
