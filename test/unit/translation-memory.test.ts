@@ -111,7 +111,11 @@ describe("candidateGroups", () => {
     const groups = candidateGroups(tokens);
     expect(groups).toHaveLength(4);
     // Any three missing tokens leave a group whole.
-    for (const missing of [["a", "b", "c"], ["a", "e", "i"], ["d", "h", "l"]]) {
+    for (const missing of [
+      ["a", "b", "c"],
+      ["a", "e", "i"],
+      ["d", "h", "l"],
+    ]) {
       expect(groups.some((g) => g.every((t) => !missing.includes(t)))).toBe(true);
     }
   });
@@ -120,7 +124,13 @@ describe("candidateGroups", () => {
 describe("compareMatches", () => {
   it("orders by match, then the series, then the newest, then the id", () => {
     const m = (id: number, match: number, scope: "series" | "catalogue", updatedAt: number) => ({ id, match, scope, updatedAt });
-    const sorted = [m(1, 90, "catalogue", 5), m(2, 90, "series", 1), m(3, 101, "catalogue", 1), m(4, 90, "series", 3), m(5, 90, "series", 3)]
+    const sorted = [
+      m(1, 90, "catalogue", 5),
+      m(2, 90, "series", 1),
+      m(3, 101, "catalogue", 1),
+      m(4, 90, "series", 3),
+      m(5, 90, "series", 3),
+    ]
       .sort(compareMatches)
       .map((x) => x.id);
     expect(sorted).toEqual([3, 4, 5, 2, 1]);
