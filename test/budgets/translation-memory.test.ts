@@ -64,12 +64,20 @@ async function rowsFor(text: string, opts: { series?: boolean; context?: boolean
   return { units: rows.length, read: stats.rowsRead };
 }
 
+/** `n` distinct Hangul syllables none of the lines here holds. */
+const distinct = (n: number) => Array.from({ length: n }, (_, i) => String.fromCodePoint(0xac00 + 1 + i * 7)).join("");
+
 describe("rows read per text per shard", () => {
   const kinds: Array<[string, string, { series?: boolean; context?: boolean }]> = [
     ["a line every unit nearly is", "지난 이야기에서 우리는 3 사랑해요", {}],
     ["one common character", "사", {}],
     ["the longest text, one character repeated", "사".repeat(500), {}],
-    ["the longest text, every token distinct", Array.from({ length: 500 }, (_, i) => String.fromCodePoint(0xac00 + i * 7)).join(""), {}],
+    ["the longest text, every token distinct", distinct(500), {}],
+    [
+      "the longest text, every token distinct, 14 of them the lines' syllables (no group whole in a line)",
+      `지난이야기에서우리는사랑해요${distinct(486)}`,
+      {},
+    ],
     ["in the series' scope", "지난 이야기에서 우리는 3 사랑해요", { series: true }],
     ["with context", "지난 이야기에서 우리는 3 사랑해요", { context: true }],
     ["nothing matches", "전혀 없는 말", {}],
@@ -82,6 +90,19 @@ describe("rows read per text per shard", () => {
       expect(read, `${what}: ${units} units`).toBeLessThanOrEqual(TM_BUDGET_PER_TEXT);
     });
   }
+
+  it("50 texts of 500 distinct characters, 126 groups each, the lines' syllables among them: answered, bounded", async () => {
+    const texts = Array.from({ length: TM_MAX_TEXTS }, (_, i) => `지난이야기에서우리는사랑해요${distinct(486 - i)}`);
+    const json = { source_language: "ko", target_language: "en", texts, container_id: `${containerId}c` };
+    const started = Date.now();
+    const res = await api("/v4/translation_memory/lookup.json", { method: "POST", json, app: official });
+    const ms = Date.now() - started;
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { results: Array<{ matches: unknown[] }> };
+    expect(body.results.map((r) => r.matches.length)).toEqual(texts.map(() => 0));
+    expect(rowsRead(res)).toBeLessThanOrEqual(3 * TM_MAX_TEXTS * TM_BUDGET_PER_TEXT + 100);
+    console.log(`translation-memory lookup: ${TM_MAX_TEXTS} texts of 500 distinct characters: ${ms} ms, ${rowsRead(res)} rows read`);
+  }, 60_000);
 
   it("the route with 50 texts and their context: one batch a shard, at most the budget per text per statement", async () => {
     const texts = Array.from({ length: TM_MAX_TEXTS }, (_, i) => `지난 이야기에서 우리는 ${i % 7} 사랑해요 ${i}`);
