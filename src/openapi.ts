@@ -66,6 +66,7 @@ const REQUIREMENTS: Record<Guard, Requirement[]> = {
   app: [{ app: [] }],
   officialApp: SIGNED_APP,
   signedApp: SIGNED_APP,
+  userOrOfficialApp: [...USER, ...SIGNED_APP],
   v3Token: [{ v3AccessToken: [] }, { v3Bearer: [] }],
 };
 
@@ -150,6 +151,7 @@ const TAGS: Record<string, string> = {
     "the kept manifests and the viewer subtitles.",
   translations: "Subtitle translations: languages, listings and votes.",
   captions: "Captions (subtitle segments) to translate.",
+  translation_memory: "Earlier translations of the same or similar lines, from every subtitled segment (translators' tools).",
   timed_comments: "Comments at a time of a video.",
   lists: "Curated lists of containers.",
   search: "Full-text search over the titles of containers and videos, and its autocomplete form.",

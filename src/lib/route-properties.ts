@@ -6,7 +6,7 @@
 
 /** The kinds of per-user write limit (docs/api.md, "Write limits"); each is its own policy and quota. */
 export type WriteKind =
-  "threads" | "messages" | "timedComments" | "votes" | "reports" | "suggestions" | "imports" | "catalogue" | "webhooks";
+  "threads" | "messages" | "timedComments" | "votes" | "reports" | "suggestions" | "imports" | "catalogue" | "webhooks" | "lookups";
 
 /** The generations an edge-cached answer depends on: the whole catalogue, and a video's own for its timed comments. */
 export type CacheScope = "catalogue" | `video:${number}`;
@@ -29,9 +29,10 @@ type WriteDecision =
  * What a route requires of its caller, each enforced by its guard middleware (src/routes/router.ts) and documented
  * as the OpenAPI security it means (src/openapi.ts): a user's session (`user`; `staff`; `owner`, the user the path
  * names), the calling application (`app`), its signature (`officialApp` for official applications, `signedApp` for a
- * write signed by the application alone), a v3 access token (`v3Token`).
+ * write signed by the application alone), either a user or a signed official application (`userOrOfficialApp`), a v3
+ * access token (`v3Token`).
  */
-export type Guard = "user" | "staff" | "owner" | "app" | "officialApp" | "signedApp" | "v3Token";
+export type Guard = "user" | "staff" | "owner" | "app" | "officialApp" | "signedApp" | "userOrOfficialApp" | "v3Token";
 
 /**
  * A route's security: every one of its guards, in order; or none, where `optionalUser` says a user's token is read

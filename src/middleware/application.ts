@@ -13,6 +13,7 @@ import {
   validSecrets,
 } from "../lib/signature";
 import type { AppEnv, Application } from "../types";
+import { missingUser } from "./session";
 
 /**
  * Resolves `app=<id>a` and, when the request is signed (`sig`/`t` query or `signature`/`timestamp`
@@ -149,4 +150,15 @@ export const requireSignedApp = createMiddleware<AppEnv>(async (c, next) => {
     }
   }
   return next();
+});
+
+/**
+ * A user's session, or else a signed official application acting without one (the translation memory: translators are
+ * users, and an official tool may ask for its own). Neither a token nor `app=`: 401 as for a user route; an `app=`
+ * without a user: what `requireOfficialApp` answers (401 unsigned or unknown, 403 not official).
+ */
+export const requireUserOrOfficialApp = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.get("user")) return next();
+  if (!c.get("application") && c.get("ignoredApp") === undefined) throw missingUser(c);
+  return requireOfficialApp(c, next);
 });

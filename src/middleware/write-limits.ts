@@ -27,6 +27,7 @@ const WRITE_LIMITS = {
   imports: 60,
   catalogue: 120,
   webhooks: 30,
+  lookups: 60,
 } as const satisfies Record<WriteKind, number>;
 
 /** The policy a kind answers in `RateLimit-Policy`: `"writes-<kind>";q=<quota>;w=60`. */
@@ -38,6 +39,8 @@ export const writePolicy = (kind: WriteKind): RateLimitPolicy => ({
 
 /** Kinds counted per signed application rather than per user: webhook requests an application sends as itself. */
 const BY_APPLICATION = new Set<WriteKind>(["webhooks"]);
+/** Kinds counted per user, or per signed application when it sends one without a user (translation memory lookups). */
+const BY_USER_ELSE_APPLICATION = new Set<WriteKind>(["lookups"]);
 
 /** The limit the route at `routingPath` declares (src/lib/route-properties.ts); none for reads and unlimited writes. */
 export function writeKindOf(method: string, routingPath: string): WriteKind | undefined {
@@ -48,7 +51,15 @@ export const limitWrites = createMiddleware<AppEnv>(async (c, next) => {
   const kind = c.get("route")?.route.properties.writeLimit ?? undefined;
   const user = c.get("user");
   const application = c.get("appSigned") ? c.get("application") : undefined;
-  const key = !kind ? undefined : BY_APPLICATION.has(kind) ? application && `app:${application.id}` : user && `user:${user.id}`;
+  const byApplication = application && `app:${application.id}`;
+  const byUser = user && `user:${user.id}`;
+  const key = !kind
+    ? undefined
+    : BY_APPLICATION.has(kind)
+      ? byApplication
+      : BY_USER_ELSE_APPLICATION.has(kind)
+        ? (byUser ?? byApplication)
+        : byUser;
   if (!kind || !key) return next();
   const policy = writePolicy(kind);
   // Set on the context, so the handler's answer and any error rendered for this request carry it.

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { Guard, Security } from "../lib/route-properties";
 import { type RouteDefaults, composeRouter } from "../lib/router";
-import { requireApp, requireOfficialApp, requireSignedApp } from "../middleware/application";
+import { requireApp, requireOfficialApp, requireSignedApp, requireUserOrOfficialApp } from "../middleware/application";
 import { requireStaff, requireUser } from "../middleware/session";
 import { ownerOnly } from "../middleware/user-scope";
 import { v3Auth } from "../middleware/v3";
@@ -15,6 +15,7 @@ const GUARDS: Record<Guard, MiddlewareHandler<AppEnv>> = {
   app: requireApp,
   officialApp: requireOfficialApp,
   signedApp: requireSignedApp,
+  userOrOfficialApp: requireUserOrOfficialApp,
   v3Token: v3Auth,
 };
 

@@ -52,8 +52,8 @@ export interface SubtitleHit extends SubtitleMatch {
   highlight: Array<[number, number]>;
 }
 
-/** A language code as the index's scope token holds it (`zh-TW` is `lzhtw`). */
-const languageToken = (language: string) => `l${language.toLowerCase().replace(/-/g, "")}`;
+/** A language code as the index's scope token holds it (`zh-TW` is `lzhtw`); the translation memory's too. */
+export const languageToken = (language: string) => `l${language.toLowerCase().replace(/-/g, "")}`;
 
 /** The FTS5 expression: the query over the line's text, the scope tokens over `scope`. */
 export function scopedMatch(parsed: ParsedQuery, req: SubtitleSearchRequest) {
@@ -66,7 +66,7 @@ export function scopedMatch(parsed: ParsedQuery, req: SubtitleSearchRequest) {
 }
 
 /** A shard to ask, its database opened when asked (a shard the map names but the Worker cannot open is a failure). */
-type Target = Omit<ShardPart, "db">;
+export type Target = Omit<ShardPart, "db">;
 
 /**
  * The shards to ask: the one that holds the container (or the video's container) of a scoped search, else every
@@ -94,23 +94,27 @@ async function shardsToAsk(deps: Deps, req: SubtitleSearchRequest): Promise<Targ
   return shardTargets(map);
 }
 
-/** One shard's matches, or null when it failed or took longer than the timeout (logged with the shard). */
-async function askShard(
+/**
+ * One shard's answer, or null when it failed or took longer than the timeout (logged with the shard under `event`).
+ * Also the translation memory's (src/services/translation-memory.ts): a read across shards that goes without a slow one.
+ */
+export async function askShard<T>(
   target: Target,
   openShard: (shard: number) => ShardDB,
-  read: (db: ShardDB, target: Target) => Promise<SubtitleMatch[]>,
-): Promise<SubtitleMatch[] | null> {
+  read: (db: ShardDB, target: Target) => Promise<T>,
+  event = "subtitle-search",
+): Promise<T | null> {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), SUBTITLE_SEARCH_SHARD_TIMEOUT_MS)));
   try {
     const result = await Promise.race([read(openShard(target.shard), target), timeout]);
     if (result === "timeout") {
-      log("warn", { event: "subtitle-search", shard: target.shard, error: `no answer within ${SUBTITLE_SEARCH_SHARD_TIMEOUT_MS} ms` });
+      log("warn", { event, shard: target.shard, error: `no answer within ${SUBTITLE_SEARCH_SHARD_TIMEOUT_MS} ms` });
       return null;
     }
     return result;
   } catch (err) {
-    log("warn", { event: "subtitle-search", shard: target.shard, error: String(err) });
+    log("warn", { event, shard: target.shard, error: String(err) });
     return null;
   } finally {
     if (timer !== null) clearTimeout(timer);

@@ -26,6 +26,7 @@ import { subtitleCompletionsRouter, subtitlesRouter } from "./subtitles";
 import { threadsRouter } from "./threads";
 import { episodeTimedCommentsRouter, timedCommentsRouter } from "./timed-comments";
 import { containerTitlesRouter, videoTitlesRouter } from "./titles";
+import { translationMemoryRouter } from "./translation-memory";
 import { translationsRouter } from "./translations";
 import { usersRouter } from "./users";
 import { videoCreateRouter, videoWritesRouter } from "./video-writes";
@@ -107,4 +108,5 @@ v4Router
   .route("/v4/lists", resourceRouter(v4("lists"), listsRouter))
   .route("/v4/jobs", resourceRouter(v4("jobs"), jobsRouter))
   .route("/v4/search", resourceRouter(v4("search"), searchRouter))
+  .route("/v4/translation_memory", resourceRouter({ tag: "translation_memory", security: ["userOrOfficialApp"] }, translationMemoryRouter))
   .route("/v4/webhooks", resourceRouter(v4("webhooks"), webhooksRouter));

@@ -1,0 +1,138 @@
+// The translation memory's similarity (docs/api.md, "Translation memory (v4)"): match = round(100 × (1 − edits /
+// longer length)) over search's tokens, 100 only for equal normalised texts, 101 with equal neighbours, under 75 dropped.
+import { describe, expect, it } from "vitest";
+import {
+  boundedEditDistance,
+  candidateGroups,
+  compareMatches,
+  contextMatches,
+  similarity,
+  tmTokens,
+} from "../../src/domain/translation-memory";
+
+const score = (a: string, b: string) => similarity(tmTokens(a), tmTokens(b));
+
+describe("similarity", () => {
+  it("is 100 for the same text, whatever the case, width, accents and punctuation", () => {
+    expect(score("Previously on Crash Landing", "Previously on Crash Landing")).toBe(100);
+    expect(score("Previously on Crash Landing", "previously ON crash landing...")).toBe(100);
+    expect(score("Café au lait!", "CAFE AU LAIT")).toBe(100);
+    expect(score("ＴＯＫＹＯ tower", "tokyo Tower")).toBe(100);
+    expect(score("Where are you going?", "Where are you going!")).toBe(100);
+    expect(score("Straße", "STRASSE")).toBe(100);
+  });
+
+  it("is 90 for one word in ten changed and 80 for one in five", () => {
+    expect(score("one two three four five six seven eight nine ten", "one two three four five six seven eight nine eleven")).toBe(90);
+    expect(score("one two three four five six seven eight nine ten", "one two three four five six seven eight nine")).toBe(90);
+    expect(score("I will see you tomorrow", "I will see you today")).toBe(80);
+    expect(score("I will see you tomorrow", "I will see you")).toBe(80);
+  });
+
+  it("is 75 at a quarter of the words changed and null under 75", () => {
+    expect(score("I love you so", "I love you")).toBe(75);
+    expect(score("I love you so much", "I love you")).toBeNull();
+    expect(score("the cat sat on the mat", "a dog ran in the park")).toBeNull();
+  });
+
+  it("counts characters in Korean and Japanese, where words are not spaced", () => {
+    expect(tmTokens("사랑해요")).toEqual(["사", "랑", "해", "요"]);
+    expect(score("사랑해요", "사랑해요")).toBe(100);
+    // One syllable in ten: 90; one in five: 80; a space does not count (each syllable is a token).
+    expect(score("지난 이야기에서 우리는", "지난 이야기에서 우리가")).toBe(90);
+    expect(score("사랑 해요", "사랑해요")).toBe(100);
+    expect(score("정말 고마워요", "정말 고마워")).toBe(83);
+    expect(score("東京に行きたい", "東京に行きたい")).toBe(100);
+    expect(score("東京に行きたい", "東京へ行きたい")).toBe(86);
+    expect(score("東京に行きたい", "大阪に帰りたい")).toBeNull();
+    // Half-width katakana are the full-width ones.
+    expect(score("ｶﾌｪに行こう", "カフェに行こう")).toBe(100);
+  });
+
+  it("is never 100 for texts that differ, however long", () => {
+    const long = Array.from({ length: 300 }, (_, i) => `w${i}`);
+    const edited = [...long.slice(0, 299), "other"];
+    expect(similarity(long, long)).toBe(100);
+    expect(similarity(long, edited)).toBe(99);
+  });
+
+  it("has no match for a text without a letter or a digit", () => {
+    expect(tmTokens("...!?")).toEqual([]);
+    expect(score("...", "...")).toBeNull();
+  });
+
+  it("stays fast at the longest texts: 500 characters against 500", () => {
+    const a = "가나다라마바사아자차카타파하".repeat(36).slice(0, 500);
+    const b = [...a].reverse().join("");
+    const started = Date.now();
+    for (let i = 0; i < 50; i++) score(a, b);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(score(a, a)).toBe(100);
+  });
+});
+
+describe("boundedEditDistance", () => {
+  it("is the edit distance up to the bound, and bound + 1 past it", () => {
+    expect(boundedEditDistance([1, 2, 3], [1, 2, 3], 2)).toBe(0);
+    expect(boundedEditDistance([1, 2, 3], [1, 3], 2)).toBe(1);
+    expect(boundedEditDistance([1, 2, 3, 4], [4, 3, 2, 1], 4)).toBe(4);
+    expect(boundedEditDistance([1, 2, 3, 4], [4, 3, 2, 1], 2)).toBe(3);
+    expect(boundedEditDistance([1, 2, 3, 4, 5, 6], [1], 2)).toBe(3);
+    expect(boundedEditDistance([], [1, 2], 5)).toBe(2);
+  });
+});
+
+describe("contextMatches", () => {
+  it("compares the neighbours normalised; a missing neighbour is an empty text", () => {
+    expect(contextMatches({ previous: "Hello!", next: "Bye." }, { previous: "hello", next: "bye" })).toBe(true);
+    expect(contextMatches({ previous: "Hello" }, { previous: "hello", next: null })).toBe(true);
+    expect(contextMatches({ next: "" }, { previous: null, next: null })).toBe(true);
+    expect(contextMatches({ previous: "Hello" }, { previous: "Goodbye", next: null })).toBe(false);
+    expect(contextMatches({}, { previous: "Hello", next: null })).toBe(false);
+  });
+});
+
+describe("candidateGroups", () => {
+  it("deals the distinct tokens into floor(n/4) + 1 groups, a long word first in each", () => {
+    expect(candidateGroups(["i", "love", "you"])).toEqual([["love", "you", "i"]]);
+    expect(candidateGroups(["the", "weather", "is", "nice", "in", "tokyo", "the"])).toEqual([
+      ["weather", "nice", "is"],
+      ["tokyo", "the", "in"],
+    ]);
+    expect(candidateGroups(["사", "랑", "해", "요", "사"])).toEqual([
+      ["사", "해"],
+      ["랑", "요"],
+    ]);
+    expect(candidateGroups([])).toEqual([]);
+  });
+
+  it("puts every token of a unit with at most floor(n/4) of them missing in some group", () => {
+    const tokens = "a b c d e f g h i j k l".split(" ");
+    const groups = candidateGroups(tokens);
+    expect(groups).toHaveLength(4);
+    // Any three missing tokens leave a group whole.
+    for (const missing of [
+      ["a", "b", "c"],
+      ["a", "e", "i"],
+      ["d", "h", "l"],
+    ]) {
+      expect(groups.some((g) => g.every((t) => !missing.includes(t)))).toBe(true);
+    }
+  });
+});
+
+describe("compareMatches", () => {
+  it("orders by match, then the series, then the newest, then the id", () => {
+    const m = (id: number, match: number, scope: "series" | "catalogue", updatedAt: number) => ({ id, match, scope, updatedAt });
+    const sorted = [
+      m(1, 90, "catalogue", 5),
+      m(2, 90, "series", 1),
+      m(3, 101, "catalogue", 1),
+      m(4, 90, "series", 3),
+      m(5, 90, "series", 3),
+    ]
+      .sort(compareMatches)
+      .map((x) => x.id);
+    expect(sorted).toEqual([3, 4, 5, 2, 1]);
+  });
+});
