@@ -152,3 +152,21 @@ export interface RankedMatch {
 /** Best first: `match`, then the series before the catalogue, then the newest, then the source subtitle's id. */
 export const compareMatches = (a: RankedMatch, b: RankedMatch) =>
   b.match - a.match || +(a.scope !== "series") - +(b.scope !== "series") || b.updatedAt - a.updatedAt || a.id - b.id;
+
+/**
+ * The best `limit` matches, one per translation: a line repeated in every episode ("Previously on...") with the same
+ * translation is one suggestion, at its best rank, so it cannot fill every place; the same source translated another
+ * way is another suggestion. Translations are compared as written (trimmed), since a translator picks among them.
+ */
+export function bestDistinct<T extends RankedMatch & { source: string; target: string }>(matches: readonly T[], limit: number): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const m of [...matches].sort(compareMatches)) {
+    const key = `${tmTokens(m.source).join(" ")}\u0000${m.target.trim()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(m);
+    if (out.length === limit) break;
+  }
+  return out;
+}

@@ -7,8 +7,8 @@ import {
   MATCH_EXACT,
   MATCH_IN_CONTEXT,
   type MatchScope,
+  bestDistinct,
   candidateGroups,
-  compareMatches,
   contextMatches,
   similarity,
   tmTokens,
@@ -169,7 +169,7 @@ export async function lookupTranslations(deps: Deps, req: LookupRequest): Promis
       const contextMatch = context !== undefined && contextMatches(context, row);
       matches.push({ ...row, match: match === MATCH_EXACT && contextMatch ? MATCH_IN_CONTEXT : match, contextMatch, scope });
     }
-    return matches.sort(compareMatches).slice(0, TM_MATCHES_PER_TEXT);
+    return bestDistinct(matches, TM_MATCHES_PER_TEXT);
   });
   return { results, incomplete: answers.some((a) => a.rows === null) };
 }

@@ -2,6 +2,7 @@
 // longer length)) over search's tokens, 100 only for equal normalised texts, 101 with equal neighbours, under 75 dropped.
 import { describe, expect, it } from "vitest";
 import {
+  bestDistinct,
   boundedEditDistance,
   candidateGroups,
   compareMatches,
@@ -134,5 +135,27 @@ describe("compareMatches", () => {
       .sort(compareMatches)
       .map((x) => x.id);
     expect(sorted).toEqual([3, 4, 5, 2, 1]);
+  });
+});
+
+describe("bestDistinct", () => {
+  const m = (id: number, match: number, source: string, target: string, updatedAt = id) => ({
+    id,
+    match,
+    scope: "catalogue" as const,
+    updatedAt,
+    source,
+    target,
+  });
+
+  it("keeps each translation of a source once, at its best rank, and the other translations", () => {
+    const all = [
+      m(1, 100, "지난 이야기", "Previously on"),
+      m(2, 100, "지난  이야기!", "Previously on "),
+      m(3, 100, "지난 이야기", "Last time on"),
+      m(4, 90, "지난 이야기에서", "Previously on"),
+    ];
+    expect(bestDistinct(all, 5).map((x) => x.id)).toEqual([3, 2, 4]);
+    expect(bestDistinct(all, 2).map((x) => x.id)).toEqual([3, 2]);
   });
 });
