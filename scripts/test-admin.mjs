@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { checklist, ensureDevVars, migrateLocal, ROOT, seedLocal, signedHeaders, startDev, wrangler } from "./lib.mjs";
+import { checklist, ensureDevVars, migrateLocal, ROOT, seedLocal, signedHeaders, startDev } from "./lib.mjs";
+import { fileRows, localD1File } from "./local-d1-file.mjs";
 import { jobStepsOffline, jobStepsOnline } from "./test-admin-jobs.mjs";
 import { shardStepsOffline, shardStepsOnline } from "./test-admin-shards.mjs";
 
@@ -39,10 +40,9 @@ function admin(args, input, { text = false } = {}) {
   return { status: res.status, json, stdout: res.stdout, stderr: res.stderr };
 }
 
-function rows(sql) {
-  const out = wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--json", "--command", sql], { quiet: true });
-  return JSON.parse(out)[0].results;
-}
+/** The checks' own reads and set-ups of the catalogue, from its file (scripts/local-d1-file.mjs). */
+const dbFile = localD1File(persistTo);
+const rows = (sql) => fileRows(dbFile, sql);
 
 const { step, finish } = checklist();
 const ok = (res) => assert.equal(res.status, 0, `exit ${res.status}: ${res.stderr}`);
