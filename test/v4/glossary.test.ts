@@ -4,9 +4,10 @@ import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { glossaryTerms } from "../../src/db/schema";
-import { ORIGIN, api, db, errorBody, signedInUser, staffManagerOther, type User } from "../helpers";
+import { ORIGIN, type Target, api, db, errorBody, signedInUser, staffManagerOther, type User } from "../helpers";
 import { createContainer } from "../helpers/catalogue";
 import { cacheOf } from "../helpers/public-reads";
+import { expectRefused, expectStatus } from "../helpers/write-authz";
 
 let staff: User;
 let manager: User;
@@ -144,6 +145,50 @@ describe("who may write", () => {
     expect((await post(other.token, { term: "x", language: "en" }, hidden.wireId)).status).toBe(404);
     expect((await api(path(hidden.wireId), { token: manager.token })).status).toBe(200);
     expect((await api("/v4/containers/999999c/glossary.json")).status).toBe(404);
+  });
+});
+
+/** A fresh series managed by `manager` (pending when `hidden`) with one term: each caller writes its own. */
+async function authzScene(hidden = false) {
+  const c = await createContainer({ title: "Glossary authz", managers: [manager.user.id], state: hidden ? "pending" : "normal" });
+  const [t] = await db().insert(glossaryTerms).values({ containerId: c.id, term: "권한", language: "ko" }).returning();
+  return { container: c.wireId, term: `${t.id}k` };
+}
+const CSV = "term,language,status,note,case_sensitive\r\nx,en,,,\r\n";
+/** The glossary's writes for the authorization check (test/helpers/write-authz.ts reads the `op` of each). */
+const WRITE_ROUTES: { op: string; ok: number; target: (s: Awaited<ReturnType<typeof authzScene>>) => Target & { body?: string } }[] = [
+  {
+    op: "POST /v4/containers/{container_id}/glossary.json",
+    ok: 201,
+    target: (s) => ({ path: path(s.container), json: { term: "새", language: "ko" } }),
+  },
+  {
+    op: "PATCH /v4/containers/{container_id}/glossary/{term_id}.json",
+    ok: 200,
+    target: (s) => ({ path: termPath(s.term, s.container), json: { note: "n" } }),
+  },
+  { op: "DELETE /v4/containers/{container_id}/glossary/{term_id}.json", ok: 204, target: (s) => ({ path: termPath(s.term, s.container) }) },
+  {
+    op: "POST /v4/containers/{container_id}/glossary.csv",
+    ok: 200,
+    target: (s) => ({ path: `/v4/containers/${s.container}/glossary.csv`, query: { mode: "merge" }, body: CSV }),
+  },
+];
+
+describe("the authorization of every glossary write", () => {
+  it.each(WRITE_ROUTES)("$op: staff and the container's managers", async (route) => {
+    const method = route.op.split(" ")[0];
+    const send = async (token: string | undefined, hidden = false) => {
+      const { body, ...target } = route.target(await authzScene(hidden));
+      return api(target, { method, token, ...(body === undefined ? {} : { body, headers: { "content-type": "text/csv" } }) });
+    };
+    await expectRefused(await send(undefined), "no token", 401, 4500);
+    await expectRefused(await send(other.token), "a user who manages nothing", 403, 5403);
+    await expectRefused(await send(otherManager.token), "a manager of another container", 403, 5403);
+    await expectRefused(await send(other.token, true), "that user, container hidden", 404, 404);
+    await expectStatus(await send(manager.token), "the container's manager", route.ok);
+    await expectStatus(await send(manager.token, true), "the manager, container hidden", route.ok);
+    await expectStatus(await send(staff.token), "staff", route.ok);
   });
 });
 
