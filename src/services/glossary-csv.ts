@@ -48,12 +48,15 @@ const isControl = (ch: string) => {
   const code = ch.charCodeAt(0);
   return code < 0x20 && ch !== "\t" && ch !== "\n" && ch !== "\r";
 };
+/** Whether a term, note or translation is free of control characters (the JSON contracts and the CSV import alike). */
+export const withoutControls = (value: string) => ![...value].some(isControl);
+export const CONTROLS_REFUSED = "control characters are not allowed";
 
 /** A text field's problem, or undefined: `max` characters at most, no control characters but line breaks and tabs. */
 function textProblem(value: string, max: number, required: boolean) {
   if (required && !value) return "required";
   if (chars(value) > max) return `at most ${max} characters`;
-  if ([...value].some(isControl)) return "control characters are not allowed";
+  if (!withoutControls(value)) return CONTROLS_REFUSED;
   return undefined;
 }
 

@@ -23,7 +23,9 @@ import {
   TERM_MAX_CHARS,
   TRANSLATIONS_MAX_LANGUAGES,
   TRANSLATION_MAX_CHARS,
+  CONTROLS_REFUSED,
   isLanguageCode,
+  withoutControls,
 } from "../../services/glossary-csv";
 import { glossaryTermView } from "../../views/glossary";
 import { DEMO_IDS } from "./contracts/catalogue";
@@ -41,7 +43,7 @@ const TermParams = ContainerParam.extend({
 });
 
 const Translations = z
-  .record(z.string(), z.string().trim().min(1).max(TRANSLATION_MAX_CHARS))
+  .record(z.string(), z.string().trim().min(1).max(TRANSLATION_MAX_CHARS).refine(withoutControls, CONTROLS_REFUSED))
   .refine((t) => Object.keys(t).length <= TRANSLATIONS_MAX_LANGUAGES, `at most ${TRANSLATIONS_MAX_LANGUAGES} languages`)
   .refine((t) => Object.keys(t).every((l) => isLanguageCode(l.toLowerCase())), "keys are language codes (en, pt-br)")
   .transform((t) => Object.fromEntries(Object.entries(t).map(([l, text]) => [l.toLowerCase(), text])))
@@ -53,6 +55,7 @@ const fields = {
     .trim()
     .min(1)
     .max(TERM_MAX_CHARS)
+    .refine(withoutControls, CONTROLS_REFUSED)
     .openapi({ description: `1-${TERM_MAX_CHARS} characters`, example: "윤세리" }),
   language: LanguageCode,
   translations: Translations,
@@ -60,6 +63,7 @@ const fields = {
   note: z
     .string()
     .max(NOTE_MAX_CHARS)
+    .refine(withoutControls, CONTROLS_REFUSED)
     .openapi({ description: `at most ${NOTE_MAX_CHARS} characters`, example: "The heiress" }),
   case_sensitive: z.boolean().openapi({ example: false }),
 };
