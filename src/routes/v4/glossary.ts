@@ -68,15 +68,17 @@ const fields = {
   case_sensitive: z.boolean().openapi({ example: false }),
 };
 
+/** PATCH: only the fields sent change. */
+const TermUpdateBody = z
+  .object(fields)
+  .partial()
+  .openapi("GlossaryTermUpdate", { example: { translations: { en: "Yoon Se-ri", fr: "Yoon Se-ri" }, note: "Heiress, CEO" } });
+
+/** POST: `term` and `language` required; `status` preferred, `note` empty and `case_sensitive` false by default. */
 const TermCreateBody = z
-  .object({
-    term: fields.term,
-    language: fields.language,
-    translations: fields.translations.optional(),
-    status: fields.status.optional(),
-    note: fields.note.optional(),
-    case_sensitive: fields.case_sensitive.optional(),
-  })
+  .object(fields)
+  .partial()
+  .required({ term: true, language: true })
   .openapi("GlossaryTermCreate", {
     example: {
       term: "윤세리",
@@ -87,17 +89,6 @@ const TermCreateBody = z
       case_sensitive: false,
     },
   });
-
-const TermUpdateBody = z
-  .object({
-    term: fields.term.optional(),
-    language: fields.language.optional(),
-    translations: fields.translations.optional(),
-    status: fields.status.optional(),
-    note: fields.note.optional(),
-    case_sensitive: fields.case_sensitive.optional(),
-  })
-  .openapi("GlossaryTermUpdate", { example: { translations: { en: "Yoon Se-ri", fr: "Yoon Se-ri" }, note: "Heiress, CEO" } });
 
 const GlossaryTerm = z
   .object({
@@ -192,6 +183,9 @@ const remove = withProperties(
   WRITE,
 );
 
+const CSV_EXAMPLE = "term,language,status,note,case_sensitive,en\r\n윤세리,ko,preferred,,false,Yoon Se-ri\r\n";
+const CSV_CONTENT = { "text/csv": { schema: z.string().openapi({ example: CSV_EXAMPLE }) } };
+
 const CSV_SHAPE =
   `RFC 4180 CSV (UTF-8, CRLF; quoted fields may hold commas, quotes written twice and line breaks). Columns: ` +
   `${CSV_COLUMNS.join(", ")}, then one per translation language (\`en\`, \`es\`, ...). A cell that starts with =, +, -, @, ` +
@@ -205,16 +199,7 @@ const exportCsv = withProperties(
     description: `${CSV_SHAPE} Every term, oldest first; the translation columns are every language any term has, alphabetically. ${READ}`,
     request: { params: ContainerParam },
     responses: {
-      200: {
-        description: "the glossary",
-        content: {
-          "text/csv": {
-            schema: z
-              .string()
-              .openapi({ example: "term,language,status,note,case_sensitive,en\r\n윤세리,ko,preferred,,false,Yoon Se-ri\r\n" }),
-          },
-        },
-      },
+      200: { description: "the glossary", content: CSV_CONTENT },
       ...errorResponses(404),
     },
   }),
@@ -235,17 +220,7 @@ const importCsv = withProperties(
     request: {
       params: ContainerParam,
       query: ImportQuery,
-      body: {
-        required: true,
-        description: "the CSV file",
-        content: {
-          "text/csv": {
-            schema: z
-              .string()
-              .openapi({ example: "term,language,status,note,case_sensitive,en\r\n윤세리,ko,preferred,,false,Yoon Se-ri\r\n" }),
-          },
-        },
-      },
+      body: { required: true, description: "the CSV file", content: CSV_CONTENT },
     },
     responses: { 200: jsonResponse(ImportResult, "what the import did"), ...errorResponses(400, 401, 403, 404, 413) },
   }),
