@@ -145,10 +145,11 @@ function endOk(form: string, end: number, edge: string, mode: Mode) {
 
 /** Whether the folded `term` occurs in the folded `form` under the rules of `mode`. */
 function occursInForm(form: string, term: string, mode: Mode): boolean {
-  if (!term) return false;
+  let i = term ? form.indexOf(term) : -1;
+  if (i === -1) return false;
   const first = at(term, 0)!;
   const last = before(term, term.length)!;
-  for (let i = form.indexOf(term); i !== -1; i = form.indexOf(term, i + 1)) {
+  for (; i !== -1; i = form.indexOf(term, i + 1)) {
     if (startOk(first, before(form, i), mode) && endOk(form, i + term.length, last, mode)) return true;
   }
   return false;
@@ -182,8 +183,6 @@ export interface GlossaryCue {
   targetLanguage: string;
 }
 
-const sameLanguage = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
 /**
  * The glossary's findings in one cue and its translation. For a term of the source language found in the source:
  * `missing_translation` when it is `preferred`, has a translation into the target language and that translation is not
@@ -192,34 +191,48 @@ const sameLanguage = (a: string, b: string) => a.toLowerCase() === b.toLowerCase
  * the target is a `forbidden_term` too. Terms and their forms are folded once per call of the function this returns.
  */
 export function glossaryChecker(terms: readonly GlossaryTermInput[]) {
-  const termForms = new Map<string, string>();
-  const termForm = (text: string, caseSensitive: boolean) => {
-    const key = `${caseSensitive ? 1 : 0}${text}`;
-    let form = termForms.get(key);
-    if (form === undefined) termForms.set(key, (form = matchForm(text, caseSensitive)));
+  // Each term's language and forms are made once for the whole track: a check is then, per term and cue, a compare of
+  // two short strings and (only where the languages fit) one indexOf.
+  const compiled = terms.map((t) => ({
+    t,
+    language: t.language.toLowerCase(),
+    form: matchForm(t.term, t.caseSensitive),
+    forms: new Map<string, string>(),
+  }));
+  type Compiled = (typeof compiled)[number];
+  const formOf = (c: Compiled, key: string, text: string, caseSensitive: boolean) => {
+    let form = c.forms.get(key);
+    if (form === undefined) c.forms.set(key, (form = matchForm(text, caseSensitive)));
     return form;
   };
-  const holds = (text: Prepared, term: string, caseSensitive: boolean) =>
-    occursInForm(text.form(caseSensitive), termForm(term, caseSensitive), text.mode);
+  const holdsTerm = (c: Compiled, text: Prepared) =>
+    occursInForm(text.form(c.t.caseSensitive), formOf(c, "term", c.t.term, c.t.caseSensitive), text.mode);
 
   return (cue: GlossaryCue): GlossaryFinding[] => {
-    const source = new Prepared(cue.source, cue.sourceLanguage);
-    const target = new Prepared(cue.target, cue.targetLanguage);
+    const sourceLanguage = cue.sourceLanguage.toLowerCase();
+    const targetLanguage = cue.targetLanguage.toLowerCase();
+    const source = new Prepared(cue.source, sourceLanguage);
+    const target = new Prepared(cue.target, targetLanguage);
     const findings: GlossaryFinding[] = [];
-    for (const t of terms) {
-      const found = (rule: GlossaryRule, text: "source" | "target", expected?: string) =>
-        findings.push({ rule, termId: t.id, term: t.term, text, ...(expected === undefined ? {} : { expected }) });
-      if (t.status === "forbidden" && sameLanguage(t.language, cue.targetLanguage) && holds(target, t.term, t.caseSensitive)) {
-        found("forbidden_term", "target");
-      }
-      if (!sameLanguage(t.language, cue.sourceLanguage) || !holds(source, t.term, t.caseSensitive)) continue;
+    const found = ({ t }: Compiled, rule: GlossaryRule, text: "source" | "target", expected?: string) =>
+      findings.push({ rule, termId: t.id, term: t.term, text, ...(expected === undefined ? {} : { expected }) });
+    for (const c of compiled) {
+      const { t } = c;
+      if (t.status === "forbidden" && c.language === targetLanguage && holdsTerm(c, target)) found(c, "forbidden_term", "target");
+      if (c.language !== sourceLanguage || !holdsTerm(c, source)) continue;
       if (t.status === "forbidden") {
-        if (!sameLanguage(cue.sourceLanguage, cue.targetLanguage)) found("forbidden_term", "source");
+        if (sourceLanguage !== targetLanguage) found(c, "forbidden_term", "source");
       } else if (t.status === "do_not_translate") {
-        if (!holds(target, t.term, true)) found("do_not_translate_changed", "target", t.term);
+        if (!occursInForm(target.form(true), formOf(c, "exact", t.term, true), target.mode))
+          found(c, "do_not_translate_changed", "target", t.term);
       } else {
-        const expected = t.translations[cue.targetLanguage.toLowerCase()] ?? t.translations[cue.targetLanguage];
-        if (expected?.trim() && !holds(target, expected, t.caseSensitive)) found("missing_translation", "target", expected);
+        const expected = t.translations[targetLanguage] ?? t.translations[cue.targetLanguage];
+        if (
+          expected?.trim() &&
+          !occursInForm(target.form(t.caseSensitive), formOf(c, `to:${targetLanguage}`, expected, t.caseSensitive), target.mode)
+        ) {
+          found(c, "missing_translation", "target", expected);
+        }
       }
     }
     return findings;

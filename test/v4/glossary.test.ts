@@ -106,6 +106,14 @@ describe("CRUD", () => {
     expect((await errorBody(renamed)).details?.[0].field).toBe("term");
   });
 
+  it("goes with its container", async () => {
+    const c = await freshSeries();
+    expect((await post(manager.token, { term: "x", language: "en" }, c.wireId)).status).toBe(201);
+    expect((await api(`/v4/containers/${c.wireId}.json`, { method: "DELETE", token: staff.token })).status).toBe(204);
+    expect(await db().select().from(glossaryTerms).where(eq(glossaryTerms.containerId, c.id)).all()).toEqual([]);
+    expect((await api(path(c.wireId))).status).toBe(404);
+  });
+
   it("a term of another series is not found through this one", async () => {
     const a = await freshSeries();
     const b = await freshSeries();
