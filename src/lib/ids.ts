@@ -19,6 +19,7 @@ export type Suffixes = {
   webhookEvent: "e";
   webhookDelivery: "d";
   playbackStream: "ps";
+  glossaryTerm: "k";
 };
 type Suffix = Suffixes[keyof Suffixes];
 

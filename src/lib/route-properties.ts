@@ -8,8 +8,11 @@
 export type WriteKind =
   "threads" | "messages" | "timedComments" | "votes" | "reports" | "suggestions" | "imports" | "catalogue" | "webhooks" | "lookups";
 
-/** The generations an edge-cached answer depends on: the whole catalogue, and a video's own for its timed comments. */
-export type CacheScope = "catalogue" | `video:${number}`;
+/**
+ * The generations an edge-cached answer depends on: the whole catalogue, a video's own for its timed comments, and a
+ * series' own for its glossary (which only the glossary's writes bump).
+ */
+export type CacheScope = "catalogue" | `video:${number}` | `glossary:${number}`;
 
 /**
  * How a GET's answer may be kept. `public`: the same for every anonymous caller, edge-cached and sent with

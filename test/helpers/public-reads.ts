@@ -72,7 +72,12 @@ function queryOf(path: string, t: ReadTargets): Record<string, string> {
 export function publicReads(t: ReadTargets): Read[] {
   const edge = registeredRoutes()
     .filter((r) => r.method === "GET" && r.properties.cache === "public")
-    .map((r) => ({ route: `GET ${r.path}`, path: `${fill(r.path, t)}.json`, init: { query: queryOf(r.path, t) } }));
+    // A path that names its own file (`glossary.csv`) is read as it is, without `.json`.
+    .map((r) => ({
+      route: `GET ${r.path}`,
+      path: `${fill(r.path, t)}${r.properties.ownExtension ? "" : ".json"}`,
+      init: { query: queryOf(r.path, t) },
+    }));
   const tracks = TRACK_LANGUAGES.map((language) => ({
     route: "GET /v4/videos/:video_id/subtitle_tracks/:file",
     path: `/v4/videos/${t.video}/subtitle_tracks/${language}.srt`,

@@ -12,6 +12,11 @@ const asManager = (s: WriteScene) => ({ token: s.manager.token, app: s.official 
 const track = (s: WriteScene) => `/v4/videos/${s.first.wireId}/subtitle_tracks`;
 const text = (field: "title" | "description") => ({ language_code: "fr", [field]: `fr ${field}` });
 
+/** The series' glossary (`.json`, `.csv`, or `/<term id>.json` after it), and the id of its oldest term. */
+const glossary = (s: WriteScene, rest: string) => `/v4/containers/${s.series.wireId}/glossary${rest}`;
+const firstTerm = async (s: WriteScene) =>
+  ((await (await api(glossary(s, ".json"), asStaff(s))).json()) as { response: { id: string }[] }).response[0].id;
+
 const STREAMS = "playback streams are read with a token (cache: user); no public read shows them";
 const SESSION = "a session of the user; their public profile does not show sessions";
 
@@ -266,6 +271,28 @@ export const WRITES: WriteEntry[] = [
     showsNothing: SESSION,
     ok: 204,
     write: (s) => api(`/v5/sessions/${s.state.session}.json`, { method: "DELETE" }),
+  },
+  {
+    route: "POST /v4/containers/:container_id/glossary.csv",
+    ok: 200,
+    write: (s) =>
+      api(glossary(s, ".csv"), {
+        method: "POST",
+        ...asStaff(s),
+        query: { mode: "merge" },
+        headers: { "content-type": "text/csv" },
+        body: "term,language,status,note,case_sensitive,en\r\n리정혁,ko,preferred,,false,Ri Jeong-hyeok\r\n",
+      }),
+  },
+  {
+    route: "PATCH /v4/containers/:container_id/glossary/:term_id",
+    ok: 200,
+    write: async (s) => api(glossary(s, `/${await firstTerm(s)}.json`), { method: "PATCH", ...asStaff(s), json: { note: "edited" } }),
+  },
+  {
+    route: "DELETE /v4/containers/:container_id/glossary/:term_id",
+    ok: 204,
+    write: async (s) => api(glossary(s, `/${await firstTerm(s)}.json`), { method: "DELETE", ...asStaff(s) }),
   },
   {
     route: "DELETE /v4/videos/:video_id",

@@ -58,11 +58,13 @@ describe("route properties", () => {
     expect(own).toEqual([
       "DELETE /v4/videos/:video_id/subtitle_tracks/:file",
       "GET /health",
+      "GET /v4/containers/:container_id/glossary.csv",
       "GET /v4/videos/:video_id/auth_subtitles/:file",
       "GET /v4/videos/:video_id/playback_manifests/:file",
       "GET /v4/videos/:video_id/subtitle_tracks/:file",
       "GET /v4/videos/:video_id/subtitles/:file",
       "POST /oauth/token",
+      "POST /v4/containers/:container_id/glossary.csv",
     ]);
   });
 

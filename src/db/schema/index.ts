@@ -8,3 +8,4 @@ export * from "./container-fields";
 export * from "./signatures";
 export * from "./playback";
 export * from "./shards";
+export * from "./glossary";

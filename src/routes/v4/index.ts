@@ -9,6 +9,7 @@ import { containerVideosRouter } from "./container-videos";
 import { containerWritesRouter } from "./container-writes";
 import { containersRouter } from "./containers";
 import { containerContributionsRouter, userContributionsRouter } from "./contributions";
+import { glossaryRouter } from "./glossary";
 import { historiesRouter } from "./histories";
 import { jobsRouter } from "./jobs";
 import { listsRouter } from "./lists";
@@ -61,6 +62,7 @@ v4Router
       containerTitlesRouter,
       containerContributionsRouter(true),
       containerSubtitleReportsRouter,
+      glossaryRouter,
     ),
   )
   .route("/v4/container", resourceRouter(v4("containers"), containerContributionsRouter()))
