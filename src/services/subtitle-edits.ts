@@ -26,6 +26,7 @@ import { caller, requireManager } from "./access";
 import { findSuggestionTarget } from "./localisation";
 import type { Deps } from "./deps";
 import { afterWrite } from "./after-write";
+import { editChecks, recheckTrack } from "./subtitle-checks";
 import { IMPORT_CHUNK_ROWS } from "./subtitles";
 import { ensureBaseline, recordVersion, trackShard, type Track, type TrackShard } from "./subtitle-versions";
 import { refuseWhileTrackBusy } from "./track-jobs";
@@ -72,7 +73,8 @@ const announce = (db: DB, scope: ImportScope, cause: SubtitlesCause) => recordEv
  * One cue's text in the track, at a segment the video has (a manager's edit, an applied suggestion). The same text is
  * no change and makes no version. A start where the video has no segment is a 404 naming it. The text is held to the
  * cue and line limits and the track it makes to the track limit, as an import's are (a 400 naming `field`, the body
- * field or parameter that gave the text).
+ * field or parameter that gave the text). The cue's quality checks are stored with it and answered (`findings`), and
+ * the previous cue's checked again (docs/decisions.md, "Quality checks").
  */
 export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs: number, text: string, field = "text") {
   const { db } = deps;
@@ -85,7 +87,8 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
     trackCharsQuery(store.db, t.videoId, t.language),
   ]);
   if (!current) throw ApiError.notFound(`no segment of the video starts at ${startMs} ms`);
-  if (current.text === text) return { changed: false, version: null };
+  const checks = await editChecks(store.db, t, { startMs, endMs: current.endMs, text });
+  if (current.text === text) return { changed: false, version: null, findings: checks.findings };
   const after = stored.chars - (current.text?.length ?? 0) + text.length;
   const tooLarge = trackCharsProblem(after);
   if (tooLarge) throw ApiError.field(field, tooLarge);
@@ -93,12 +96,13 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
   const scope = { ...t, containerId: container.id, userId: change.user.id, username: change.user.username };
   await runBatch(store.db, [
     ...store.facts,
-    ...editCueStatements(store.db, store.shard, scope, startMs, text, `edit:${crypto.randomUUID()}`),
+    ...editCueStatements(store.db, store.shard, scope, { startMs, text, checks: checks.mask }, `edit:${crypto.randomUUID()}`),
+    ...checks.statements,
   ]);
   await announce(db, scope, "edit");
   const version = await recordVersion(store, t, { cause: "edit", authorId: change.user.id, applicationId: change.applicationId });
   await afterWrite(deps, { track: t, scopes: ["catalogue"], events: true });
-  return { changed: true, version, containerId: container.id };
+  return { changed: true, version, containerId: container.id, findings: checks.findings };
 }
 
 /**
@@ -194,6 +198,8 @@ export async function writeRestore(
     if (statements.length) written += await runBatch(db, [...facts, ...statements]);
     await progress?.(20 + (70 * (i + 1)) / chunks.length);
   }
+  // The chunks write their texts unchecked; the track they make is checked once, whole (also on a replay).
+  await recheckTrack(db, scope);
   return { changed, removed, rows_written: written };
 }
 

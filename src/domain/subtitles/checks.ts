@@ -98,6 +98,15 @@ export function cueFindings(cue: CheckedCue, next: CheckedCue | null, profile: L
   return found;
 }
 
+/**
+ * What `rule` measures on a cue and its limit, whether broken or not (a stored finding is shown with the measure of
+ * today's profile).
+ */
+export function measure(rule: CueRule, cue: CheckedCue, next: CheckedCue | null, profile: LanguageProfile, frameRate = DEFAULT_FRAME_RATE) {
+  const m = MEASURES[rule](contextOf(cue, next, profile, frameRate));
+  return { value: m?.value ?? 0, limit: m?.limit ?? 0 };
+}
+
 /** The mask of a cue's findings (0: it passes every rule). */
 export const checksMask = (findings: readonly Finding[]) => findings.reduce((mask, f) => mask | ruleBit(f.rule), 0);
 
