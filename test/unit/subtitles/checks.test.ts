@@ -54,7 +54,9 @@ describe.each(ROWS)("the $language profile, a cue just inside and just outside e
 
   it("characters a second", () => {
     expect(findings(language, cue(0, 1000, letter.repeat(row.cps)))).toEqual([]);
-    expect(findings(language, cue(0, 1000, letter.repeat(row.cps + 1)))).toEqual([{ rule: "fast_reading", value: row.cps + 1, limit: row.cps }]);
+    expect(findings(language, cue(0, 1000, letter.repeat(row.cps + 1)))).toEqual([
+      { rule: "fast_reading", value: row.cps + 1, limit: row.cps },
+    ]);
     // Line breaks and styling are not read.
     expect(findings(language, cue(0, 2000, `<i>${letter.repeat(row.cps)}</i>\n${letter.repeat(row.cps)}`))).toEqual([]);
   });
