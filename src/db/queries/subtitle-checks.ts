@@ -57,27 +57,25 @@ export const trackChecksQuery = (db: ShardDB, videoId: number) =>
 
 /**
  * One page of a track's findings, by cue start then rule: each cue with a stored finding among `mask`, once for every
- * rule (`rules`, the names in bit order) it breaks, with the next cue's start (the gap rule's measure) and the number
- * of findings of the whole list (`total`, counted before the page is cut). One statement:
- * the track's cues with text are read once in time order (a window over one index range), so its cost follows the
- * track's size, not the page's depth (docs/performance.md, "Quality checks").
+ * rule (`rules`, the names in bit order) it breaks, with the number of findings of the whole list (`total`, counted
+ * before the page is cut) and, for a `small_gap` finding, the next cue's start (its measure: a walk of
+ * segments_video_start from the cue to the next with text). One statement reading the track's index range of
+ * subtitles_video_language once, and the segments of the cues with findings only (docs/performance.md, "Quality
+ * checks").
  */
 export const trackFindingsQuery = (
   db: ShardDB,
   q: { videoId: number; language: string; mask: number; rules: readonly string[]; limit: number; offset: number },
 ) =>
   db.all<{ startMs: number; endMs: number; text: string; nextStartMs: number | null; rule: string; total: number }>(sql`
-    WITH track AS (
-      SELECT seg.start_ms AS s, seg.end_ms AS e, sub.text AS t, sub.checks AS c, lead(seg.start_ms) OVER (ORDER BY seg.start_ms) AS n
-      FROM subtitles sub JOIN segments seg ON seg.id = sub.segment_id
-      WHERE sub.video_id = ${q.videoId} AND sub.language = ${q.language} AND trim(sub.text) <> ''
-    ), found AS (
-      SELECT track.s, track.e, track.t, track.n, r.key AS k, r.value AS rule
-      FROM track CROSS JOIN json_each(${JSON.stringify(q.rules)}) r
-      WHERE track.c & ${q.mask} & (1 << r.key) <> 0
-    )
-    SELECT s AS startMs, e AS endMs, t AS text, n AS nextStartMs, rule, count(*) OVER () AS total
-    FROM found ORDER BY s, k LIMIT ${q.limit} OFFSET ${q.offset}`);
+    SELECT seg.start_ms AS startMs, seg.end_ms AS endMs, sub.text AS text, r.value AS rule,
+      CASE WHEN r.value = 'small_gap' THEN (SELECT n.start_ms FROM segments n JOIN subtitles nt ON nt.segment_id = n.id AND nt.language = sub.language
+        WHERE n.video_id = sub.video_id AND n.start_ms > seg.start_ms AND trim(nt.text) <> '' ORDER BY n.start_ms LIMIT 1) END AS nextStartMs,
+      count(*) OVER () AS total
+    FROM subtitles sub JOIN segments seg ON seg.id = sub.segment_id CROSS JOIN json_each(${JSON.stringify(q.rules)}) r
+    WHERE sub.video_id = ${q.videoId} AND sub.language = ${q.language} AND sub.checks & ${q.mask} <> 0
+      AND sub.checks & ${q.mask} & (1 << r.key) <> 0
+    ORDER BY seg.start_ms, r.key LIMIT ${q.limit} OFFSET ${q.offset}`);
 
 /**
  * Tracks of a shard (of one container with `containerId`) with cues never checked, after (`afterVideo`,
