@@ -1,7 +1,13 @@
 import type { SQL } from "drizzle-orm";
 import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
 import { videoPlacementQuery } from "../db/queries/shards";
-import { neighbourCueQuery, setChecksStatement, trackCuesQuery, trackFindingsQuery, uncheckedTracksQuery } from "../db/queries/subtitle-checks";
+import {
+  neighbourCueQuery,
+  setChecksStatement,
+  trackCuesQuery,
+  trackFindingsQuery,
+  uncheckedTracksQuery,
+} from "../db/queries/subtitle-checks";
 import { runBatch } from "../db/raw-batch";
 import { batchWith } from "../db/rider";
 import type { ShardDB } from "../db/shards";
@@ -33,7 +39,8 @@ export async function recheckTrack(db: ShardDB, t: Track) {
   const masks = trackMasks(cues, t.language, DEFAULT_FRAME_RATE);
   const changed = cues.flatMap((cue, i) => (cue.checks === masks[i] ? [] : [{ id: cue.id, v: cue.version, c: masks[i] }]));
   const statements: SQL[] = [];
-  for (let i = 0; i < changed.length; i += CHECKS_PER_STATEMENT) statements.push(setChecksStatement(changed.slice(i, i + CHECKS_PER_STATEMENT)));
+  for (let i = 0; i < changed.length; i += CHECKS_PER_STATEMENT)
+    statements.push(setChecksStatement(changed.slice(i, i + CHECKS_PER_STATEMENT)));
   if (statements.length) await runBatch(db, statements);
   return { cues: cues.length, changed: changed.length };
 }
@@ -93,7 +100,12 @@ export async function checkShardTracks(
     for (const t of tracks) {
       checkpoint(progress);
       const done = await recheckTrack(db, t);
-      progress = { afterVideo: t.videoId, afterLanguage: t.language, tracks: progress.tracks + 1, changed: progress.changed + done.changed };
+      progress = {
+        afterVideo: t.videoId,
+        afterLanguage: t.language,
+        tracks: progress.tracks + 1,
+        changed: progress.changed + done.changed,
+      };
     }
   }
 }

@@ -17,6 +17,7 @@ import {
 import { recordEvent } from "../db/queries/webhook-events";
 import { runBatch } from "../db/raw-batch";
 import { batchWith } from "../db/rider";
+import { trackMasks } from "../domain/subtitles/checks";
 import { clock, cueTextProblem, trackCharsProblem } from "../domain/subtitles/cue";
 import type { SnapshotCue } from "../domain/subtitles/snapshot";
 import { ApiError } from "../lib/errors";
@@ -174,6 +175,12 @@ export async function writeRestore(
   const kept = new Set(keep);
   const removed = stored.filter((s) => !kept.has(s.startMs)).length;
 
+  // The track the restore leaves is the snapshot's cues: each text is written with its checks against them.
+  const masks = trackMasks(
+    cues.map(([startMs, endMs, text]) => ({ startMs, endMs, text })),
+    scope.language,
+  );
+  const maskAt = new Map(cues.map(([start], i) => [start, masks[i]]));
   const chunks: ImportChunk[] = [];
   for (let first = 0; first < cues.length || (first === 0 && removed > 0); first += IMPORT_CHUNK_ROWS) {
     const part = cues.slice(first, first + IMPORT_CHUNK_ROWS);
@@ -183,7 +190,7 @@ export async function writeRestore(
       const current = storedText.get(s);
       if (current === text) continue;
       if (current === undefined) chunk.created++;
-      chunk.texts.push({ s, e, t: text });
+      chunk.texts.push({ s, e, t: text, c: maskAt.get(s) ?? null });
     }
     chunks.push(chunk);
   }
@@ -198,7 +205,8 @@ export async function writeRestore(
     if (statements.length) written += await runBatch(db, [...facts, ...statements]);
     await progress?.(20 + (70 * (i + 1)) / chunks.length);
   }
-  // The chunks write their texts unchecked; the track they make is checked once, whole (also on a replay).
+  // Texts the snapshot keeps unchanged, and a segment whose end differs from the snapshot's, are checked here: one
+  // read of the track, writes only where a mask differs (none, mostly).
   await recheckTrack(db, scope);
   return { changed, removed, rows_written: written };
 }

@@ -124,7 +124,9 @@ export async function trackList(deps: Deps, user: User | undefined, videoId: num
   ]);
   await requireVisibleVideo(caller(db, await viewer(deps, user)), videoWithContainer(video));
   const shard = placed[0] && readShard(deps, placed[0]);
-  const [counts, checks] = shard ? await shard.batch([countSubtitlesByLanguage(shard, videoId), trackChecksQuery(shard, videoId)]) : [[], []];
+  const [counts, checks] = shard
+    ? await shard.batch([countSubtitlesByLanguage(shard, videoId), trackChecksQuery(shard, videoId)])
+    : [[], []];
   const completion = new Map(percents.map((p) => [p.language, p.percent]));
   const passing = new Map(checks.map((k) => [k.language, k.checked > 0 ? Math.floor((k.passing * 100) / k.checked) : null]));
   return counts.map((c) => ({

@@ -1,7 +1,6 @@
 // What the quality checks cost on a 2,000-cue track (docs/performance.md, "Quality checks"): checking it whole (the
 // Worker's time and the shard's rows), and one page of checks.json, one shard statement whose rows read follow the
 // track's size. `npx vitest run test/budgets/subtitle-checks.test.ts` prints the figures.
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { emptyStats, instrument } from "../../src/db/client";
 import { findJob } from "../../src/db/queries/jobs";

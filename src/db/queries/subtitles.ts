@@ -21,10 +21,10 @@ export const listVideoSegments = (db: ShardDB, videoId: number) =>
     .orderBy(asc(segments.startMs))
     .all();
 
-/** The video's subtitles in one language, keyed by their segment's start (the import's matching key). */
+/** The video's subtitles in one language, keyed by their segment's start (the import's matching key), with its end. */
 export const listSubtitlesByStart = (db: ShardDB, videoId: number, language: string) =>
   db
-    .select({ startMs: segments.startMs, text: subtitles.text })
+    .select({ startMs: segments.startMs, endMs: segments.endMs, text: subtitles.text })
     .from(subtitles)
     .innerJoin(segments, eq(segments.id, subtitles.segmentId))
     .where(and(eq(subtitles.videoId, videoId), eq(subtitles.language, language)))
@@ -60,11 +60,12 @@ export interface ImportScope {
   language: string;
 }
 
-/** A row of an import chunk: the segment start it belongs to, its end and its text. */
+/** A row of an import chunk: the segment start it belongs to, its end and its text (and its checks' mask, for a text). */
 export interface ImportRow {
   s: number;
   e: number;
   t: string;
+  c?: number | null;
 }
 
 /**
@@ -93,8 +94,8 @@ const isTranslation = (videoId: number, language: string) =>
  * language), updated only when the text differs. The chunk's history is one row per kind standing for `count`
  * changes (D1 bills every index entry: two rows per cue cost 20 rows written), keyed by source_key, so a replay
  * writes nothing twice. `is_translation` is computed from the shard's facts here, so the flag's trigger has nothing
- * to fix. A text written here is unchecked (`checks` null): its writer checks the whole track once its chunks are
- * written (docs/decisions.md, "Quality checks").
+ * to fix. Each text carries its checks' mask (`c`), computed by its writer over the track the whole write leaves
+ * (docs/decisions.md, "Quality checks"); null when absent.
  */
 export function importChunkStatements(db: ShardDB, shard: number, scope: ImportScope, chunk: ImportChunk) {
   const { videoId, containerId, userId, username, language } = scope;
@@ -116,12 +117,12 @@ export function importChunkStatements(db: ShardDB, shard: number, scope: ImportS
     const rows = chunk.texts.map((r) => ({ ...r, x: indexForm(r.t) }));
     statements.push(
       ids(n),
-      sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, search_text, author_id, author_username, is_translation)
+      sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, search_text, checks, author_id, author_username, is_translation)
       SELECT ${firstAllocatedId(shard, n)} + j.key, ${containerId}, seg.id, ${videoId}, ${language}, json_extract(j.value, '$.t'),
-        json_extract(j.value, '$.x'), ${userId}, ${username}, ${isTranslation(videoId, language)}
+        json_extract(j.value, '$.x'), json_extract(j.value, '$.c'), ${userId}, ${username}, ${isTranslation(videoId, language)}
       FROM json_each(${JSON.stringify(rows)}) j CROSS JOIN segments seg ON seg.video_id = ${videoId} AND seg.start_ms = json_extract(j.value, '$.s')
       WHERE true
-      ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, search_text = excluded.search_text, checks = NULL,
+      ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, search_text = excluded.search_text, checks = excluded.checks,
         author_id = excluded.author_id, author_username = excluded.author_username, version = subtitles.version + 1, updated_at = unixepoch()
       WHERE subtitles.text <> excluded.text`,
     );

@@ -40,7 +40,11 @@ const MEASURES = {
     const duration = c.endMs - c.startMs;
     if (duration <= 0) return null;
     const n = chars(c.lines);
-    return { value: round2((n * 1000) / duration), limit: c.profile.charsPerSecond, broken: n * 1000 > c.profile.charsPerSecond * duration };
+    return {
+      value: round2((n * 1000) / duration),
+      limit: c.profile.charsPerSecond,
+      broken: n * 1000 > c.profile.charsPerSecond * duration,
+    };
   },
   long_lines: (c) => {
     const widest = Math.max(...c.lines.map((line) => lineWidth(line, c.profile)));

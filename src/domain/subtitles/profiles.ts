@@ -38,7 +38,13 @@ export const LANGUAGE_PROFILES: Readonly<Record<string, LanguageProfile>> = {
   // The English guide gives 17 to 20 for adult content; 20 is the limit, so only what passes every adult figure is reported.
   en: { ...LATIN, charsPerSecond: 20, source: "Netflix English (USA) Timed Text Style Guide, adult programs" },
   ko: { ...COMMON, charsPerSecond: 12, lineChars: 16, halfWidthLatin: true, source: "Netflix Korean Timed Text Style Guide" },
-  zh: { ...COMMON, charsPerSecond: 9, lineChars: 16, halfWidthLatin: true, source: "Netflix Chinese (Simplified and Traditional) Timed Text Style Guides" },
+  zh: {
+    ...COMMON,
+    charsPerSecond: 9,
+    lineChars: 16,
+    halfWidthLatin: true,
+    source: "Netflix Chinese (Simplified and Traditional) Timed Text Style Guides",
+  },
   ja: { ...COMMON, charsPerSecond: 4, lineChars: 13, halfWidthLatin: true, source: "Netflix Japanese Timed Text Style Guide" },
 };
 
@@ -62,4 +68,5 @@ export function lineWidth(line: string, profile: Pick<LanguageProfile, "halfWidt
 }
 
 /** The shortest gap between two cues at `frameRate`, milliseconds. */
-export const minGapMs = (profile: Pick<LanguageProfile, "gapFrames">, frameRate = DEFAULT_FRAME_RATE) => (profile.gapFrames * 1000) / frameRate;
+export const minGapMs = (profile: Pick<LanguageProfile, "gapFrames">, frameRate = DEFAULT_FRAME_RATE) =>
+  (profile.gapFrames * 1000) / frameRate;

@@ -44,7 +44,12 @@ export function countCues(cues: readonly { index: number }[]): QualityCount {
  * file) and in time order (`overlaps`: a cue starting before an earlier cue has ended; the checks of `language`, each
  * cue's gap to the next in time order). One pass each, linear.
  */
-export function qualityReport(fileOrder: readonly Cue[], timeOrder: readonly Cue[], language: string, frameRate = DEFAULT_FRAME_RATE): QualityReport {
+export function qualityReport(
+  fileOrder: readonly Cue[],
+  timeOrder: readonly Cue[],
+  language: string,
+  frameRate = DEFAULT_FRAME_RATE,
+): QualityReport {
   const reordered = counter();
   for (let i = 1; i < fileOrder.length; i++) if (fileOrder[i].startMs < fileOrder[i - 1].startMs) reordered.add(fileOrder[i].index);
 

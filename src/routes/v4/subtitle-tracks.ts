@@ -110,7 +110,7 @@ const trackChecks = withProperties(
     summary: "Every quality-check finding of a track, paged (official applications)",
     description:
       "Each cue of the language that breaks a quality check of its language, once per rule, by cue start then rule: " +
-      "`{rule, start_ms, end_ms, text, value, limit}` (docs/api.md, \"Quality checks\"). `rule` keeps one rule's. Stored " +
+      '`{rule, start_ms, end_ms, text, value, limit}` (docs/api.md, "Quality checks"). `rule` keeps one rule\'s. Stored ' +
       "when each cue was written; one shard statement whatever the page. Visibility as the track's files.",
     request: { params: TrackParams, query: FindingListQuery },
     responses: { 200: jsonResponse(FindingList, "the v4 list envelope of findings"), ...errorResponses(400, 403, 404) },

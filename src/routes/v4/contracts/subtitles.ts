@@ -126,7 +126,13 @@ export const TrackList = z
     example: {
       video_id: "1v",
       tracks: [
-        { language: "en", cues: 118, completion: 98, checks_passing: 91, formats: { srt: "https://api.example.com/v4/videos/1v/subtitle_tracks/en.srt" } },
+        {
+          language: "en",
+          cues: 118,
+          completion: 98,
+          checks_passing: 91,
+          formats: { srt: "https://api.example.com/v4/videos/1v/subtitle_tracks/en.srt" },
+        },
       ],
     },
   });
