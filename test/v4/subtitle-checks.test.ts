@@ -174,6 +174,16 @@ describe("quality checks of a track", () => {
     expect((await checks(officialApp, { wireId: "99999999v" })).status).toBe(404);
     // An id that names no video is a 404, as on the track's other reads.
     expect((await checks(officialApp, { wireId: "nonsense" })).status).toBe(404);
+    // Repeated and unreadable parameters: the last of a repeated rule is read (docs/decisions.md, "Paging ceiling and
+    // repeated parameters"), unreadable paging falls back as on every list.
+    const repeated = await api(`/v4/videos/${video.wireId}/subtitle_tracks/en/checks.json?rule=fast_reading&rule=small_gap`, {
+      app: officialApp,
+    });
+    expect(repeated.status).toBe(200);
+    expect(await repeated.json()).toEqual({ more: false, response: [FINDINGS[0]] });
+    const junk = await checks(officialApp, video, { per_page: "lots", page: "-3" });
+    expect(junk.status).toBe(200);
+    expect(((await junk.json()) as { response: unknown[] }).response).toEqual(FINDINGS);
     // Pages past the ceiling are refused as on every list.
     expect((await checks(officialApp, video, { page: "100000" })).status).toBe(400);
     // Official applications only, as the track's other reads.
