@@ -176,11 +176,9 @@ export async function writeRestore(
   const removed = stored.filter((s) => !kept.has(s.startMs)).length;
 
   // The track the restore leaves is the snapshot's cues: each text is written with its checks against them.
-  const masks = trackMasks(
-    cues.map(([startMs, endMs, text]) => ({ startMs, endMs, text })),
-    scope.language,
-  );
-  const maskAt = new Map(cues.map(([start], i) => [start, masks[i]]));
+  const track = cues.map(([startMs, endMs, text]) => ({ startMs, endMs, text })).sort((a, b) => a.startMs - b.startMs);
+  const masks = trackMasks(track, scope.language);
+  const maskAt = new Map(track.map((cue, i) => [cue.startMs, masks[i]]));
   const chunks: ImportChunk[] = [];
   for (let first = 0; first < cues.length || (first === 0 && removed > 0); first += IMPORT_CHUNK_ROWS) {
     const part = cues.slice(first, first + IMPORT_CHUNK_ROWS);
