@@ -16,7 +16,7 @@ import {
 import { D1Error, UsageError, checkEnvironment, describeTarget } from "./admin/d1.mjs";
 import * as jobs from "./admin/jobs.mjs";
 import * as shards from "./admin/shards.mjs";
-import { printIndexJobs, printIndexed, searchIndexSubtitles, searchIndexTitles } from "./admin/search.mjs";
+import { printIndexJobs, printIndexed, searchIndexSubtitles, searchIndexTitles, subtitlesCheck } from "./admin/search.mjs";
 import { printReseat, reseatShardIds } from "./admin/shard-ids.mjs";
 
 const COMMANDS = {
@@ -47,6 +47,8 @@ const COMMANDS = {
   "search index-titles": { args: [], flags: [], run: searchIndexTitles, print: printIndexed },
   // docs/operations.md, "Subtitle search index".
   "search index-subtitles": { args: ["container?"], flags: [], run: searchIndexSubtitles, print: printIndexJobs },
+  // docs/operations.md, "Quality checks of existing subtitles".
+  "subtitles check": { args: ["container?"], flags: [], run: subtitlesCheck, print: printIndexJobs },
 };
 const VALUE_OPTIONS = new Set(["env", "persist-to", "name", "overlap", "status", "type", "since", "limit"]);
 const TARGET_FLAGS = ["remote", "env", "persist-to", "json"];
@@ -91,6 +93,9 @@ const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <
   search index-subtitles [<container>]           queues a subtitle-search-index job on every shard (or on the
                                                  container's): the subtitle search index built again from the
                                                  lines (after migrations-shard 0005, a restore, or to repair it)
+  subtitles check [<container>]                 queues a subtitle-checks job on every shard (or on the
+                                                 container's): the quality checks of cues written before
+                                                 migrations-shard 0006 stored, so checks_passing counts them
 
   --remote            the deployed D1 (default: the local one that npm start and npm run dev use)
   --env <name>        the wrangler environment whose D1 binding to use

@@ -27,7 +27,20 @@ const INDEX_NOTE = "queued by an operator (npm run admin -- search index-subtitl
  * its lines again (docs/operations.md, "Subtitle search index"). The job rows are due at once, so the sweeper sends
  * them within a minute.
  */
-export async function searchIndexSubtitles(target, [rawContainer]) {
+export const searchIndexSubtitles = (target, args) => queueShardJobs(target, args, "subtitle-search-index", INDEX_NOTE);
+
+/** The note a checks job queued here carries until the sweeper sends it. */
+const CHECKS_NOTE = "queued by an operator (npm run admin -- subtitles check); the next sweep sends it";
+
+/**
+ * `subtitles check [<container>]`: queues a `subtitle-checks` job (src/jobs/subtitle-checks.ts) on every shard, or on
+ * the container's shard: each stores the quality checks of the cues written before they existed (docs/operations.md,
+ * "Quality checks of existing subtitles").
+ */
+export const subtitlesCheck = (target, args) => queueShardJobs(target, args, "subtitle-checks", CHECKS_NOTE);
+
+/** One job of `type` a shard (or on the container's shard, for its rows only), due at once. */
+async function queueShardJobs(target, [rawContainer], type, note) {
   let containerId;
   if (rawContainer !== undefined) {
     const { tryParseId } = await loadAppCode();
@@ -43,15 +56,15 @@ export async function searchIndexSubtitles(target, [rawContainer]) {
   if (!shards.length) throw new NotFound(containerId === undefined ? "no shard in the catalogue" : `no container ${containerId}c`);
   const values = shards
     .map(({ shard }) => JSON.stringify({ shard, ...(containerId === undefined ? {} : { containerId }) }))
-    .map((params) => `('subtitle-search-index', ${sqlString(params)}, ${sqlString(INDEX_NOTE)}, unixepoch())`);
+    .map((params) => `(${sqlString(type)}, ${sqlString(params)}, ${sqlString(note)}, unixepoch())`);
   const [jobs] = execute(target, `INSERT INTO jobs (type, params, error, lease_until) VALUES ${values.join(", ")} RETURNING id, params`);
-  return { jobs: jobs.map((j) => ({ id: `${j.id}j`, params: JSON.parse(j.params) })) };
+  return { type, jobs: jobs.map((j) => ({ id: `${j.id}j`, params: JSON.parse(j.params) })) };
 }
 
-export function printIndexJobs({ jobs }) {
+export function printIndexJobs({ type, jobs }) {
   for (const j of jobs) {
     const scope = j.params.containerId ? `container ${j.params.containerId}c on shard ${j.params.shard}` : `shard ${j.params.shard}`;
-    console.log(`job ${j.id} (subtitle-search-index, ${scope}) queued`);
+    console.log(`job ${j.id} (${type}, ${scope}) queued`);
   }
   console.log("the sweeper sends them within a minute; follow each with: npm run admin -- jobs show <id>");
 }

@@ -7,6 +7,7 @@ import { listEdit } from "./list-edit";
 import { notificationFanout } from "./notification-fanout";
 import { srtImport } from "./srt-import";
 import { subtitleRestore } from "./subtitle-restore";
+import { subtitleChecks } from "./subtitle-checks";
 import { subtitleSearchIndex } from "./subtitle-search-index";
 import type { JobMessageBody } from "./types";
 
@@ -20,6 +21,7 @@ export const JOBS = [
   subtitleRestore,
   containerMove,
   subtitleSearchIndex,
+  subtitleChecks,
 ] as const;
 
 /** The job type names (the wire `Job.type`); the jobs table stores them as plain text, so a job type needs no migration. */

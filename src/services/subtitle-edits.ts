@@ -17,6 +17,7 @@ import {
 import { recordEvent } from "../db/queries/webhook-events";
 import { runBatch } from "../db/raw-batch";
 import { batchWith } from "../db/rider";
+import { trackMasks } from "../domain/subtitles/checks";
 import { clock, cueTextProblem, trackCharsProblem } from "../domain/subtitles/cue";
 import type { SnapshotCue } from "../domain/subtitles/snapshot";
 import { ApiError } from "../lib/errors";
@@ -26,6 +27,7 @@ import { caller, requireManager } from "./access";
 import { findSuggestionTarget } from "./localisation";
 import type { Deps } from "./deps";
 import { afterWrite } from "./after-write";
+import { editChecks, recheckTrack } from "./subtitle-checks";
 import { IMPORT_CHUNK_ROWS } from "./subtitles";
 import { ensureBaseline, recordVersion, trackShard, type Track, type TrackShard } from "./subtitle-versions";
 import { refuseWhileTrackBusy } from "./track-jobs";
@@ -72,7 +74,8 @@ const announce = (db: DB, scope: ImportScope, cause: SubtitlesCause) => recordEv
  * One cue's text in the track, at a segment the video has (a manager's edit, an applied suggestion). The same text is
  * no change and makes no version. A start where the video has no segment is a 404 naming it. The text is held to the
  * cue and line limits and the track it makes to the track limit, as an import's are (a 400 naming `field`, the body
- * field or parameter that gave the text).
+ * field or parameter that gave the text). The cue's quality checks are stored with it and answered (`findings`), and
+ * the previous cue's checked again (docs/decisions.md, "Quality checks").
  */
 export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs: number, text: string, field = "text") {
   const { db } = deps;
@@ -85,7 +88,8 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
     trackCharsQuery(store.db, t.videoId, t.language),
   ]);
   if (!current) throw ApiError.notFound(`no segment of the video starts at ${startMs} ms`);
-  if (current.text === text) return { changed: false, version: null };
+  const checks = await editChecks(store.db, t, { startMs, endMs: current.endMs, text });
+  if (current.text === text) return { changed: false, version: null, findings: checks.findings };
   const after = stored.chars - (current.text?.length ?? 0) + text.length;
   const tooLarge = trackCharsProblem(after);
   if (tooLarge) throw ApiError.field(field, tooLarge);
@@ -93,12 +97,13 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
   const scope = { ...t, containerId: container.id, userId: change.user.id, username: change.user.username };
   await runBatch(store.db, [
     ...store.facts,
-    ...editCueStatements(store.db, store.shard, scope, startMs, text, `edit:${crypto.randomUUID()}`),
+    ...editCueStatements(store.db, store.shard, scope, { startMs, text, checks: checks.mask }, `edit:${crypto.randomUUID()}`),
+    ...checks.statements,
   ]);
   await announce(db, scope, "edit");
   const version = await recordVersion(store, t, { cause: "edit", authorId: change.user.id, applicationId: change.applicationId });
   await afterWrite(deps, { track: t, scopes: ["catalogue"], events: true });
-  return { changed: true, version, containerId: container.id };
+  return { changed: true, version, containerId: container.id, findings: checks.findings };
 }
 
 /**
@@ -170,6 +175,10 @@ export async function writeRestore(
   const kept = new Set(keep);
   const removed = stored.filter((s) => !kept.has(s.startMs)).length;
 
+  // The track the restore leaves is the snapshot's cues: each text is written with its checks against them.
+  const track = cues.map(([startMs, endMs, text]) => ({ startMs, endMs, text })).sort((a, b) => a.startMs - b.startMs);
+  const masks = trackMasks(track, scope.language);
+  const maskAt = new Map(track.map((cue, i) => [cue.startMs, masks[i]]));
   const chunks: ImportChunk[] = [];
   for (let first = 0; first < cues.length || (first === 0 && removed > 0); first += IMPORT_CHUNK_ROWS) {
     const part = cues.slice(first, first + IMPORT_CHUNK_ROWS);
@@ -179,7 +188,7 @@ export async function writeRestore(
       const current = storedText.get(s);
       if (current === text) continue;
       if (current === undefined) chunk.created++;
-      chunk.texts.push({ s, e, t: text });
+      chunk.texts.push({ s, e, t: text, c: maskAt.get(s) ?? null });
     }
     chunks.push(chunk);
   }
@@ -194,6 +203,9 @@ export async function writeRestore(
     if (statements.length) written += await runBatch(db, [...facts, ...statements]);
     await progress?.(20 + (70 * (i + 1)) / chunks.length);
   }
+  // Texts the snapshot keeps unchanged, and a segment whose end differs from the snapshot's, are checked here: one
+  // read of the track, writes only where a mask differs (none, mostly).
+  await recheckTrack(db, scope);
   return { changed, removed, rows_written: written };
 }
 

@@ -8,6 +8,7 @@ import { formatId } from "../lib/ids";
 import { LostClaim, PermanentJobError } from "../lib/job-errors";
 import type { User } from "../types";
 import { afterWrite } from "./after-write";
+import { recheckTrack } from "./subtitle-checks";
 import type { Deps } from "./deps";
 import { ensureBaseline, latestVersion, recordVersion } from "./subtitle-versions";
 import { SUBTITLE_LANGUAGE_RE, importStarted, planImport, writeImport, type ImportMode } from "./subtitles";
@@ -118,6 +119,9 @@ export async function runSubtitleImport(
   if (!(await importStarted(store.db, job.id))) await ensureBaseline(store, track);
   // The track as it will be after the import is held to the track limit before the first write.
   const counts = await refusingFile(() => writeImport(store, job.id, scope, mode, plan, cues.length, progress), report.format);
+  // The chunks wrote their texts checked against the track they leave; the cues the import left as they were (its
+  // unchanged texts, a match import's other cues) are checked here: one read, writes only where a mask differs.
+  await recheckTrack(store.db, track);
   // One subtitles.updated per import that changed a text, after its last chunk. A replay counts the chunks an earlier
   // delivery wrote as that delivery did, so one that finds every chunk written still records the event if the
   // delivery that wrote them died first; the job row keeps it from being recorded twice. Imports only create and

@@ -1,6 +1,7 @@
 import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
 import { videoCompletionsQuery } from "../db/queries/completions";
 import { type Placement, videoPlacementQuery } from "../db/queries/shards";
+import { trackChecksQuery } from "../db/queries/subtitle-checks";
 import { countSubtitlesByLanguage, subtitleCuesQuery } from "../db/queries/subtitles";
 import { batchWith } from "../db/rider";
 import type { CueInput } from "../domain/subtitles/cue";
@@ -109,8 +110,10 @@ export async function grantedTrackFile(deps: Deps, videoId: number, language: st
 
 /**
  * The languages of a video's subtitles, for a caller who may see it: cues with text and completion percent per language,
- * by language. One catalogue batch (the video, its placement, its completions), then one index range of the shard's
- * subtitles_video_language (an entry per subtitle of the video).
+ * by language, with the percent of checked cues that pass the quality checks (`checks_passing`, from the per-track counts
+ * the shard's triggers keep: docs/decisions.md, "Quality checks"). One catalogue batch (the video, its placement, its
+ * completions), then one shard batch: an index range of subtitles_video_language (an entry per subtitle of the video)
+ * and one of track_checks (a row per language).
  */
 export async function trackList(deps: Deps, user: User | undefined, videoId: number) {
   const { db } = deps;
@@ -120,7 +123,16 @@ export async function trackList(deps: Deps, user: User | undefined, videoId: num
     videoCompletionsQuery(db, videoId),
   ]);
   await requireVisibleVideo(caller(db, await viewer(deps, user)), videoWithContainer(video));
-  const counts = placed[0] ? await countSubtitlesByLanguage(readShard(deps, placed[0]), videoId).all() : [];
+  const shard = placed[0] && readShard(deps, placed[0]);
+  const [counts, checks] = shard
+    ? await shard.batch([countSubtitlesByLanguage(shard, videoId), trackChecksQuery(shard, videoId)])
+    : [[], []];
   const completion = new Map(percents.map((p) => [p.language, p.percent]));
-  return counts.map((c) => ({ language: c.language, cues: Number(c.cues), completion: completion.get(c.language) ?? 0 }));
+  const passing = new Map(checks.map((k) => [k.language, k.checked > 0 ? Math.floor((k.passing * 100) / k.checked) : null]));
+  return counts.map((c) => ({
+    language: c.language,
+    cues: Number(c.cues),
+    completion: completion.get(c.language) ?? 0,
+    checks_passing: passing.get(c.language) ?? null,
+  }));
 }

@@ -11,6 +11,7 @@ import {
 import { runBatch } from "../db/raw-batch";
 import type { ShardDB } from "../db/shards";
 import { SubtitleError, cueTextProblem, trackCharsProblem, type Cue } from "../domain/subtitles/cue";
+import { trackMasks } from "../domain/subtitles/checks";
 import type { TrackShard } from "./subtitle-versions";
 
 /** Subtitle languages: `en`, `pt-br`. */
@@ -42,7 +43,7 @@ interface PlannedRow {
  * the nearest untaken segment whose start is within ±START_TOLERANCE_MS; a cue with none is `unmatched` and not
  * written (the community's timing is never changed by an import).
  */
-export function planImport(cues: Cue[], mode: ImportMode, segments: Array<{ startMs: number }>) {
+export function planImport(cues: Cue[], mode: ImportMode, segments: Array<{ startMs: number; endMs?: number }>) {
   const rows: PlannedRow[] = [];
   if (mode === "create") {
     cues.forEach((cue, n) => {
@@ -63,7 +64,8 @@ export function planImport(cues: Cue[], mode: ImportMode, segments: Array<{ star
     });
     return { rows, unmatched: 0 };
   }
-  const starts = segments.map((s) => s.startMs).sort((a, b) => a - b);
+  const sorted = [...segments].sort((a, b) => a.startMs - b.startMs);
+  const starts = sorted.map((s) => s.startMs);
   const taken = new Uint8Array(starts.length);
   let unmatched = 0;
   cues.forEach((cue, n) => {
@@ -81,7 +83,9 @@ export function planImport(cues: Cue[], mode: ImportMode, segments: Array<{ star
     if (best < 0) unmatched++;
     else {
       taken[best] = 1;
-      rows.push({ cue: n + 1, startMs: starts[best], endMs: cue.endMs, text: cue.text, from: { cue: cue.index, line: cue.line } });
+      // The segment keeps its times: its end is the cue's in the track (the quality checks measure it).
+      const endMs = sorted[best].endMs ?? cue.endMs;
+      rows.push({ cue: n + 1, startMs: starts[best], endMs, text: cue.text, from: { cue: cue.index, line: cue.line } });
     }
   });
   return { rows, unmatched };
@@ -103,6 +107,24 @@ function refuseTrackPastLimit(stored: Array<{ text: string }>, storedText: Map<n
   }
   const problem = trackCharsProblem(total);
   if (problem && first) throw new SubtitleError(problem, first.from.cue, first.from.line, "trackChars");
+}
+
+/**
+ * The checks' masks of the track an import leaves (the stored cues with the planned texts in their place), by segment
+ * start, so each chunk writes its texts checked against their final neighbours (docs/decisions.md, "Quality checks").
+ * A stored cue keeps its segment's end; a planned one has its segment's (planImport).
+ */
+function importMasks(
+  stored: ReadonlyArray<{ startMs: number; endMs: number; text: string }>,
+  rows: readonly PlannedRow[],
+  language: string,
+) {
+  const track = new Map(stored.map((s) => [s.startMs, s]));
+  for (const row of rows)
+    track.set(row.startMs, { startMs: row.startMs, endMs: track.get(row.startMs)?.endMs ?? row.endMs, text: row.text });
+  const cues = [...track.values()].sort((a, b) => a.startMs - b.startMs);
+  const masks = trackMasks(cues, language);
+  return new Map(cues.map((c, i) => [c.startMs, masks[i]]));
 }
 
 const historyPrefix = (jobId: number) => `import:${jobId}:`;
@@ -178,6 +200,7 @@ export async function writeImport(
   const storedText = new Map(stored.map((s) => [s.startMs, s.text]));
   refuseTrackPastLimit(stored, storedText, plan.rows);
   const segmentStarts = new Set(segments.map((s) => s.startMs));
+  const masks = importMasks(stored, plan.rows, scope.language);
   const done = doneChunks(histories, prefix);
   const counts: ImportCounts = {
     cues: cueCount,
@@ -222,7 +245,7 @@ export async function writeImport(
         counts.created++;
         chunk.created++;
       } else counts.updated++;
-      chunk.texts.push({ s: row.startMs, e: row.endMs, t: row.text });
+      chunk.texts.push({ s: row.startMs, e: row.endMs, t: row.text, c: masks.get(row.startMs) ?? null });
       chars += row.text.length;
     }
     if (chunk.rows >= IMPORT_CHUNK_ROWS || chars >= IMPORT_CHUNK_CHARS) flush();

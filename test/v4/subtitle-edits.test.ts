@@ -56,7 +56,7 @@ describe(`${APPLY.op}: staff and the container's managers`, () => {
     // Applying it again changes nothing and makes no version; staff may apply too.
     const again = await api(target, { method: "POST", app: officialApp, token: staff.token });
     await expectStatus(again, "staff", 200);
-    expect(await again.json()).toEqual({ changed: false, version: null });
+    expect(await again.json()).toEqual({ changed: false, version: null, checks: [] });
     // On the container's shard (docs/decisions.md, "Subtitles on the shards").
     const rows = await (
       await videoShard(s.video.id)

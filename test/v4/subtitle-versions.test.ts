@@ -182,7 +182,7 @@ describe("a track's life: import, edits, re-import, deletion and restores, each 
     const again = await lastJobId();
     const same = await api(`${tracks()}/en/cues/3000.json`, { ...asManager(), method: "PUT", json: { text: "The blue cat ran" } });
     expect(same.status).toBe(200);
-    expect(await same.json()).toEqual({ changed: false, version: null });
+    expect(await same.json()).toEqual({ changed: false, version: null, checks: [] });
     expect(await completionJobsSince(again)).toBe(0);
     expect((await versions()).map((v) => v.number)).toEqual([2, 1]);
     expect(await observed()).toEqual({ completion: 75, track: { cues: 3, completion: 75 }, contributions: [0, 4], causes });

@@ -1,6 +1,7 @@
 // docs/decisions.md, "An import's history is one row per kind and chunk": D1 bills rows written, index entries and
-// trigger writes included. An SRT import writes at most 15 rows per cue (a segment, a subtitle, the language count;
-// its history is one row per kind and chunk), and importing the same file again writes nothing.
+// trigger writes included. An SRT import writes at most 16 rows per cue (a segment, a subtitle, the language count,
+// the track's quality-check count; its history is one row per kind and chunk), and importing the same file again
+// writes nothing.
 import { beforeAll, describe, expect, it } from "vitest";
 import { findJob } from "../../src/db/queries/jobs";
 import { createUser, db } from "../helpers";
@@ -8,7 +9,7 @@ import { createContainer, createVideo } from "../helpers/catalogue";
 import { deliver, importJob, makeCues, srtOf } from "../helpers/subtitles";
 
 const CUES = 500;
-const ROWS_PER_CUE = 15;
+const ROWS_PER_CUE = 16;
 let userId: number;
 let containerId: number;
 

@@ -149,6 +149,11 @@ describe("import options", () => {
         fast_reading: { count: 1, cues: [4] },
         long_lines: { count: 1, cues: [3] },
         many_lines: { count: 1, cues: [5] },
+        // The English profile's duration and gap rules: 2 is zero-length and 4 lasts 0.2 s; 3 lasts 7.5 s and runs past
+        // the start of 1 (the next cue in time order).
+        short_duration: { count: 2, cues: [2, 4] },
+        long_duration: { count: 1, cues: [3] },
+        small_gap: { count: 1, cues: [3] },
         empty: { count: 1, cues: [6] },
       },
     });

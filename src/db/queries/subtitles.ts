@@ -21,10 +21,10 @@ export const listVideoSegments = (db: ShardDB, videoId: number) =>
     .orderBy(asc(segments.startMs))
     .all();
 
-/** The video's subtitles in one language, keyed by their segment's start (the import's matching key). */
+/** The video's subtitles in one language, keyed by their segment's start (the import's matching key), with its end. */
 export const listSubtitlesByStart = (db: ShardDB, videoId: number, language: string) =>
   db
-    .select({ startMs: segments.startMs, text: subtitles.text })
+    .select({ startMs: segments.startMs, endMs: segments.endMs, text: subtitles.text })
     .from(subtitles)
     .innerJoin(segments, eq(segments.id, subtitles.segmentId))
     .where(and(eq(subtitles.videoId, videoId), eq(subtitles.language, language)))
@@ -60,11 +60,12 @@ export interface ImportScope {
   language: string;
 }
 
-/** A row of an import chunk: the segment start it belongs to, its end and its text. */
+/** A row of an import chunk: the segment start it belongs to, its end and its text (and its checks' mask, for a text). */
 export interface ImportRow {
   s: number;
   e: number;
   t: string;
+  c?: number | null;
 }
 
 /**
@@ -93,7 +94,8 @@ const isTranslation = (videoId: number, language: string) =>
  * language), updated only when the text differs. The chunk's history is one row per kind standing for `count`
  * changes (D1 bills every index entry: two rows per cue cost 20 rows written), keyed by source_key, so a replay
  * writes nothing twice. `is_translation` is computed from the shard's facts here, so the flag's trigger has nothing
- * to fix.
+ * to fix. Each text carries its checks' mask (`c`), computed by its writer over the track the whole write leaves
+ * (docs/decisions.md, "Quality checks"); null when absent.
  */
 export function importChunkStatements(db: ShardDB, shard: number, scope: ImportScope, chunk: ImportChunk) {
   const { videoId, containerId, userId, username, language } = scope;
@@ -115,13 +117,13 @@ export function importChunkStatements(db: ShardDB, shard: number, scope: ImportS
     const rows = chunk.texts.map((r) => ({ ...r, x: indexForm(r.t) }));
     statements.push(
       ids(n),
-      sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, search_text, author_id, author_username, is_translation)
+      sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, search_text, checks, author_id, author_username, is_translation)
       SELECT ${firstAllocatedId(shard, n)} + j.key, ${containerId}, seg.id, ${videoId}, ${language}, json_extract(j.value, '$.t'),
-        json_extract(j.value, '$.x'), ${userId}, ${username}, ${isTranslation(videoId, language)}
+        json_extract(j.value, '$.x'), json_extract(j.value, '$.c'), ${userId}, ${username}, ${isTranslation(videoId, language)}
       FROM json_each(${JSON.stringify(rows)}) j CROSS JOIN segments seg ON seg.video_id = ${videoId} AND seg.start_ms = json_extract(j.value, '$.s')
       WHERE true
-      ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, search_text = excluded.search_text, author_id = excluded.author_id,
-        author_username = excluded.author_username, version = subtitles.version + 1, updated_at = unixepoch()
+      ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, search_text = excluded.search_text, checks = excluded.checks,
+        author_id = excluded.author_id, author_username = excluded.author_username, version = subtitles.version + 1, updated_at = unixepoch()
       WHERE subtitles.text <> excluded.text`,
     );
   }
@@ -160,24 +162,31 @@ export const deleteSubtitlesExceptStatement = (videoId: number, language: string
       ON s.video_id = ${videoId} AND s.start_ms = j.value)`;
 
 /**
- * One cue's text at an existing segment (an edit), created or replaced, with its history row keyed by `sourceKey`;
+ * One cue's text at an existing segment (an edit), created or replaced with its quality checks' mask (`checks`), with
+ * its history row keyed by `sourceKey`;
  * nothing is written when the text is the same. Two ids from the shard's range first (the subtitle's, used only when
  * it is created, and the history's): the history's insert asks `changes()` of the subtitle's, so nothing may come
  * between them.
  */
-export const editCueStatements = (db: ShardDB, shard: number, scope: ImportScope, startMs: number, text: string, sourceKey: string) => [
+export const editCueStatements = (
+  db: ShardDB,
+  shard: number,
+  scope: ImportScope,
+  cue: { startMs: number; text: string; checks: number | null },
+  sourceKey: string,
+) => [
   allocateShardIdsStatement(db, shard, 2).getSQL(),
-  sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, search_text, author_id, author_username, is_translation)
-    SELECT ${firstAllocatedId(shard, 2)}, ${scope.containerId}, seg.id, ${scope.videoId}, ${scope.language}, ${text}, ${indexForm(text)},
-      ${scope.userId}, ${scope.username}, ${isTranslation(scope.videoId, scope.language)}
-    FROM segments seg WHERE seg.video_id = ${scope.videoId} AND seg.start_ms = ${startMs}
-    ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, search_text = excluded.search_text, author_id = excluded.author_id,
-      author_username = excluded.author_username, version = subtitles.version + 1, updated_at = unixepoch()
+  sql`INSERT INTO subtitles (id, container_id, segment_id, video_id, language, text, search_text, checks, author_id, author_username, is_translation)
+    SELECT ${firstAllocatedId(shard, 2)}, ${scope.containerId}, seg.id, ${scope.videoId}, ${scope.language}, ${cue.text}, ${indexForm(cue.text)},
+      ${cue.checks}, ${scope.userId}, ${scope.username}, ${isTranslation(scope.videoId, scope.language)}
+    FROM segments seg WHERE seg.video_id = ${scope.videoId} AND seg.start_ms = ${cue.startMs}
+    ON CONFLICT (segment_id, language) DO UPDATE SET text = excluded.text, search_text = excluded.search_text, checks = excluded.checks,
+      author_id = excluded.author_id, author_username = excluded.author_username, version = subtitles.version + 1, updated_at = unixepoch()
     WHERE subtitles.text <> excluded.text`,
   sql`INSERT INTO subtitle_histories (id, kind, user_id, username, video_id, container_id, language, version, count, source_key)
     SELECT ${firstAllocatedId(shard, 2)} + 1, 'subtitle', ${scope.userId}, ${scope.username}, ${scope.videoId}, ${scope.containerId}, ${scope.language},
       (SELECT t.version FROM subtitles t JOIN segments seg ON seg.id = t.segment_id
-        WHERE seg.video_id = ${scope.videoId} AND seg.start_ms = ${startMs} AND t.language = ${scope.language}), 1, ${sourceKey}
+        WHERE seg.video_id = ${scope.videoId} AND seg.start_ms = ${cue.startMs} AND t.language = ${scope.language}), 1, ${sourceKey}
     WHERE changes() > 0
     ON CONFLICT (source_key) DO NOTHING`,
 ];
@@ -192,10 +201,10 @@ export const trackCharsQuery = (db: ShardDB, videoId: number, language: string) 
     .from(subtitles)
     .where(and(eq(subtitles.videoId, videoId), eq(subtitles.language, language)));
 
-/** The segment of a video starting at `startMs`, with its text in `language` (null: none yet). */
+/** The segment of a video starting at `startMs` (with its end), with its text in `language` (null: none yet). */
 export const cueAtStartQuery = (db: ShardDB, videoId: number, language: string, startMs: number) =>
   db
-    .select({ segmentId: segments.id, text: subtitles.text })
+    .select({ segmentId: segments.id, endMs: segments.endMs, text: subtitles.text })
     .from(segments)
     .leftJoin(subtitles, and(eq(subtitles.segmentId, segments.id), eq(subtitles.language, language)))
     .where(and(eq(segments.videoId, videoId), eq(segments.startMs, startMs)));

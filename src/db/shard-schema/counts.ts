@@ -45,3 +45,19 @@ export const languageCounts = sqliteTable("language_counts", {
   originals: integer("originals").notNull().default(0),
   translations: integer("translations").notNull().default(0),
 });
+
+/**
+ * Per track (video and language), its cues that have been checked and those of them with no finding
+ * (src/db/shard-triggers/track-checks.sql), for `checks_passing` (docs/decisions.md, "Quality checks").
+ */
+export const trackChecks = sqliteTable(
+  "track_checks",
+  {
+    videoId: integer("video_id").notNull(),
+    language: text("language").notNull(),
+    containerId: integer("container_id").notNull(),
+    checked: integer("checked").notNull().default(0),
+    passing: integer("passing").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.language] }), index("track_checks_container").on(t.containerId)],
+);

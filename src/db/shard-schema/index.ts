@@ -97,4 +97,4 @@ export const CONTAINER_ONLY_TABLES: readonly ShardTable[] = ["container_facts"];
  * The counts the shard's triggers derive from those rows: never copied (the target's triggers rebuild them as the
  * rows arrive) and cleared by container once its rows are gone (a count at zero stays behind otherwise).
  */
-export const DERIVED_TABLES = ["contributions", "container_language_counts"] as const;
+export const DERIVED_TABLES = ["contributions", "container_language_counts", "track_checks"] as const;

@@ -49,6 +49,11 @@ export const subtitles = sqliteTable(
      * forgets it (docs/decisions.md, "Subtitle search").
      */
     searchText: text("search_text"),
+    /**
+     * The quality checks the text breaks, a bit a rule (`CUE_RULES`, src/domain/subtitles/checks.ts; 0: none), written
+     * with the text by its writers; null for a blank text and until checked (docs/decisions.md, "Quality checks").
+     */
+    checks: integer("checks"),
     authorId: integer("author_id"),
     authorUsername: text("author_username"),
     version: integer("version").notNull().default(1),

@@ -1,8 +1,7 @@
+import { CUE_RULES, cueFindings, type CueRule } from "./checks";
 import type { Cue } from "./cue";
-import { plainText } from "./markup";
+import { DEFAULT_FRAME_RATE, profileFor } from "./profiles";
 
-/** Reading speed above which a cue is reported (characters per second), and the line and line-count guides. */
-const QUALITY_GUIDES = { charsPerSecond: 25, lineChars: 42, lines: 2 } as const;
 /** Cue numbers listed with each count: the first few, enough to find the pattern. */
 const QUALITY_EXAMPLES = 5;
 
@@ -12,15 +11,15 @@ export interface QualityCount {
   cues: number[];
 }
 
-/** What an import noticed: it informs and refuses nothing (docs/api.md, "The quality report"). */
-export interface QualityReport {
+/**
+ * What an import noticed: it informs and refuses nothing (docs/api.md, "The quality report"). The reading rules
+ * (`fast_reading` … `small_gap`) are the quality checks of the track's language (docs/api.md, "Quality checks").
+ */
+export type QualityReport = {
   reordered: QualityCount;
   zero_length: QualityCount;
   overlaps: QualityCount;
-  fast_reading: QualityCount;
-  long_lines: QualityCount;
-  many_lines: QualityCount;
-}
+} & Record<CueRule, QualityCount>;
 
 function counter() {
   const c: QualityCount = { count: 0, cues: [] };
@@ -42,35 +41,33 @@ export function countCues(cues: readonly { index: number }[]): QualityCount {
 
 /**
  * The report over the cues as read, in file order (`reordered` counts cues that start before the cue before them in the
- * file) and in time order (`overlaps`: a cue starting before an earlier cue has ended). One pass each, linear.
+ * file) and in time order (`overlaps`: a cue starting before an earlier cue has ended; the checks of `language`, each
+ * cue's gap to the next in time order). One pass each, linear.
  */
-export function qualityReport(fileOrder: readonly Cue[], timeOrder: readonly Cue[]): QualityReport {
+export function qualityReport(
+  fileOrder: readonly Cue[],
+  timeOrder: readonly Cue[],
+  language: string,
+  frameRate = DEFAULT_FRAME_RATE,
+): QualityReport {
   const reordered = counter();
   for (let i = 1; i < fileOrder.length; i++) if (fileOrder[i].startMs < fileOrder[i - 1].startMs) reordered.add(fileOrder[i].index);
 
   const zero = counter();
   const overlaps = counter();
-  const fast = counter();
-  const long = counter();
-  const many = counter();
+  const rules = Object.fromEntries(CUE_RULES.map((rule) => [rule, counter()])) as Record<CueRule, ReturnType<typeof counter>>;
+  const profile = profileFor(language);
   let latestEnd = -1;
-  for (const cue of timeOrder) {
-    const duration = cue.endMs - cue.startMs;
-    if (duration === 0) zero.add(cue.index);
+  timeOrder.forEach((cue, i) => {
+    if (cue.endMs === cue.startMs) zero.add(cue.index);
     if (cue.startMs < latestEnd) overlaps.add(cue.index);
     latestEnd = Math.max(latestEnd, cue.endMs);
-    const lines = plainText(cue.text).split("\n");
-    const chars = lines.reduce((n, line) => n + [...line].length, 0);
-    if (duration > 0 && (chars * 1000) / duration > QUALITY_GUIDES.charsPerSecond) fast.add(cue.index);
-    if (lines.some((line) => [...line].length > QUALITY_GUIDES.lineChars)) long.add(cue.index);
-    if (lines.length > QUALITY_GUIDES.lines) many.add(cue.index);
-  }
+    for (const f of cueFindings(cue, timeOrder[i + 1] ?? null, profile, frameRate)) rules[f.rule].add(cue.index);
+  });
   return {
     reordered: reordered.c,
     zero_length: zero.c,
     overlaps: overlaps.c,
-    fast_reading: fast.c,
-    long_lines: long.c,
-    many_lines: many.c,
+    ...(Object.fromEntries(CUE_RULES.map((rule) => [rule, rules[rule].c])) as Record<CueRule, QualityCount>),
   };
 }

@@ -63,7 +63,7 @@ export function readSubtitleFile(bytes: Uint8Array, options: ReadOptions): { cue
     format_source: options.format ? "parameter" : "content",
     encoding: { name: decoded.encoding, source: decoded.source, reason: decoded.reason },
     cues_read: read.length,
-    ...qualityReport(read, ordered),
+    ...qualityReport(read, ordered, options.language),
     empty: countCues(empty),
     shifted_before_zero: countCues(dropped),
     skipped: outcome.skipped ?? { count: 0, blocks: [] },

@@ -24,7 +24,9 @@ const editRoute = withProperties(
       `${WHO} Creates or replaces the text of the track's cue at the video's segment starting at \`start_ms\` (404 when ` +
       "the video has no segment there; timings are the video's, shared by every language). The same text changes " +
       "nothing; otherwise a new version (cause `edit`), `subtitles.updated` with cause `edit`, and completions are " +
-      "recomputed. 409 while a restore of the track is queued or running.",
+      "recomputed. 409 while a restore of the track is queued or running. `checks`: the quality checks of the track's " +
+      "language the cue breaks now, each `{rule, value, limit}` (the cue's gap to the next cue included; the previous " +
+      "cue is checked again too).",
     request: { params: CueParams, body: jsonBody(CueEditBody) },
     responses: { 200: jsonResponse(CueEdited, "the edit"), ...errorResponses(400, 401, 403, 404, 409, 413) },
   }),
@@ -73,7 +75,8 @@ export const captionApplyRouter = routeGroup().openapi(applyRoute, async (c) => 
   const done = await applySuggestion(deps, { user, applicationId: signingApplicationId(c) ?? null }, Number(raw));
   if (done.changed)
     await enqueue(deps, completion, { videoIds: [done.track.videoId], containerIds: [done.containerId!] }, { createdBy: user.id });
-  return c.json({ changed: done.changed, version: done.version ? versionView(done.version, new URL(c.req.url).origin) : null }, 200);
+  const version = done.version ? versionView(done.version, new URL(c.req.url).origin) : null;
+  return c.json({ changed: done.changed, version, checks: done.findings }, 200);
 });
 
 /** Under `/v4/videos`. */
@@ -93,7 +96,7 @@ export const subtitleEditsRouter = routeGroup()
     );
     if (done.changed) await enqueue(deps, completion, { videoIds: [t.videoId], containerIds: [done.containerId!] }, { createdBy: user.id });
     const origin = new URL(c.req.url).origin;
-    return c.json({ changed: done.changed, version: done.version ? versionView(done.version, origin) : null }, 200);
+    return c.json({ changed: done.changed, version: done.version ? versionView(done.version, origin) : null, checks: done.findings }, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const params = c.req.valid("param");

@@ -1,18 +1,23 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { TRACK_EXTENSIONS, type TrackExtension } from "../../domain/subtitles/write-file";
+import type { CueRule } from "../../domain/subtitles/checks";
 import type { TimingChange } from "../../domain/subtitles/timing";
 import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
 import { routeGroup } from "../../lib/router";
 import { withProperties } from "../../lib/route-properties";
+import { listEnvelope, paging } from "../../lib/paging";
 import { errorResponses, jsonResponse } from "../../lib/schemas";
 import { depsOf } from "../../services/deps";
+import { trackFindings } from "../../services/subtitle-checks";
 import { trackFile, trackList, type TrackFile } from "../../services/subtitle-tracks";
 import { SUBTITLE_LANGUAGE_RE } from "../../services/subtitles";
 import type { AppEnv } from "../../types";
 import { idParam } from "./contracts/catalogue";
+import { FindingList, FindingListQuery } from "./contracts/subtitle-checks";
 import { SubtitleFileParams, TimingQuery, TrackFileContent, TrackList, timingChange } from "./contracts/subtitles";
+import { TrackParams } from "./contracts/subtitle-versions";
 
 /**
  * Answers a track file: 304 when `If-None-Match` holds its ETag (the file is then not even written), else the file.
@@ -98,7 +103,39 @@ const trackIndex = withProperties(
   { security: ["officialApp"], cache: "user" },
 );
 
+const trackChecks = withProperties(
+  createRoute({
+    method: "get",
+    path: "/{video_id}/subtitle_tracks/{language}/checks",
+    summary: "Every quality-check finding of a track, paged (official applications)",
+    description:
+      "Each cue of the language that breaks a quality check of its language, once per rule, by cue start then rule: " +
+      '`{rule, start_ms, end_ms, text, value, limit}` (docs/api.md, "Quality checks"). `rule` keeps one rule\'s. Stored ' +
+      "when each cue was written; one shard statement whatever the page. Visibility as the track's files.",
+    request: { params: TrackParams, query: FindingListQuery },
+    responses: { 200: jsonResponse(FindingList, "the v4 list envelope of findings"), ...errorResponses(400, 403, 404) },
+  }),
+  { security: ["officialApp"], cache: "user" },
+);
+
 export const subtitleTracksRouter = routeGroup({ tag: "subtitle_tracks" })
+  .openapi(trackChecks, async (c) => {
+    const { video_id, language } = c.req.valid("param");
+    if (!SUBTITLE_LANGUAGE_RE.test(language)) throw ApiError.field("language", "a lowercase language code such as en or pt-br");
+    const t = { videoId: parseId(video_id, "v"), language };
+    const query = c.req.valid("query");
+    const p = paging(query);
+    const { findings, total } = await trackFindings(depsOf(c), c.get("user"), t, query.rule as CueRule | undefined, p);
+    const body = await listEnvelope(
+      c.req.url,
+      p,
+      findings,
+      (f) => f,
+      (f) => `${f.start_ms}:${f.rule}`,
+      async () => total,
+    );
+    return c.json(body, 200);
+  })
   .openapi(trackIndex, async (c) => {
     const wireId = c.req.valid("param").video_id;
     const tracks = await trackList(depsOf(c), c.get("user"), parseId(wireId, "v"));

@@ -98,7 +98,7 @@ describe("readSubtitleFile", () => {
     expect(converted[2].startMs).toBe(Math.round((10_000 * 25) / 23.976));
   });
 
-  it("reports overlaps, fast reading, long lines and cues of more than two lines", () => {
+  it("reports overlaps and the checks of the language's profile: fast reading, long lines, crowded, short and close cues", () => {
     const { report } = read(
       writeSrt([
         { startMs: 0, endMs: 3000, text: "fine" },
@@ -112,6 +112,10 @@ describe("readSubtitleFile", () => {
       fast_reading: { count: 1, cues: [2] },
       long_lines: { count: 1, cues: [3] },
       many_lines: { count: 1, cues: [4] },
+      // English: 20 characters a second, 42 a line, 2 lines, 5/6 s to 7 s, 2 frames at 24 fps between cues.
+      short_duration: { count: 1, cues: [2] },
+      long_duration: { count: 0, cues: [] },
+      small_gap: { count: 1, cues: [1] },
     });
   });
 

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { VERSION_CAUSES } from "../../../db/schema";
 import { SUBTITLE_LIMITS } from "../../../domain/subtitles/cue";
 import { listEnvelopeSchema, pagingQuery } from "../../../lib/paging";
+import { CueFindingSchema } from "./subtitle-checks";
 
 const pathParam = (name: string, example: string, description?: string) =>
   z.string().openapi({ param: { name, in: "path", description }, example });
@@ -95,6 +96,9 @@ export const CueEdited = z
   .object({
     changed: z.boolean(),
     version: VersionSchema.nullable().openapi({ description: "the version the edit made; null when the text was already that" }),
+    checks: z.array(CueFindingSchema).openapi({
+      description: 'the quality checks the cue breaks now, in rule order (empty: none; docs/api.md, "Quality checks")',
+    }),
   })
   .openapi("SubtitleCueEdited");
 

@@ -114,6 +114,10 @@ export const TrackList = z
         language: z.string(),
         cues: z.number().int().openapi({ description: "cues with text" }),
         completion: z.number().int().openapi({ description: "percent of the video's segments with text in the language" }),
+        checks_passing: z.number().int().nullable().openapi({
+          description:
+            "percent (rounded down) of the track's checked cues that pass every quality check of its language; null when none is checked",
+        }),
         formats: z.record(z.string(), z.string()).openapi({ description: "the track's URL in each format" }),
       }),
     ),
@@ -122,7 +126,13 @@ export const TrackList = z
     example: {
       video_id: "1v",
       tracks: [
-        { language: "en", cues: 118, completion: 98, formats: { srt: "https://api.example.com/v4/videos/1v/subtitle_tracks/en.srt" } },
+        {
+          language: "en",
+          cues: 118,
+          completion: 98,
+          checks_passing: 91,
+          formats: { srt: "https://api.example.com/v4/videos/1v/subtitle_tracks/en.srt" },
+        },
       ],
     },
   });

@@ -1,0 +1,101 @@
+// What the quality checks cost on a 2,000-cue track (docs/performance.md, "Quality checks"): checking it whole (the
+// Worker's time and the shard's rows), and one page of checks.json, one shard statement whose rows read follow the
+// track's size. `npx vitest run test/budgets/subtitle-checks.test.ts` prints the figures.
+import { beforeAll, describe, expect, it } from "vitest";
+import { emptyStats, instrument } from "../../src/db/client";
+import { findJob } from "../../src/db/queries/jobs";
+import { trackFindingsQuery } from "../../src/db/queries/subtitle-checks";
+import { createShardDb } from "../../src/db/shards";
+import { CUE_RULES, trackMasks } from "../../src/domain/subtitles/checks";
+import { recheckTrack } from "../../src/services/subtitle-checks";
+import { api, createApplication, db, signedInUser } from "../helpers";
+import { createContainer, createVideo } from "../helpers/catalogue";
+import { videoShard } from "../helpers/localisation";
+import { deliver, importJob, makeCues, srtOf } from "../helpers/subtitles";
+
+const CUES = 2_000;
+/** Rows a whole-track check reads per cue: its subtitle (index entry and row) and its segment. */
+const ROWS_READ_PER_CUE = 3;
+/** Rows a page of findings reads per cue of the track (its index entry and row), and per finding (its segment). */
+const PAGE_ROWS_PER_CUE = 2;
+const PAGE_ROWS_PER_FINDING = 2;
+const ROWS_READ_MORE = 50;
+/** Checking 2,000 cues in the Worker: the median of a few runs, far under a request's CPU. */
+const CHECK_MS = 50;
+
+let video: { id: number; wireId: string };
+let official: string;
+/** Every tenth cue reads too fast for English (40 characters in 1.5 s): 200 findings. */
+const cues = makeCues(CUES, "line").map((c, i) => (i % 10 === 0 ? { ...c, text: "x".repeat(40) } : c));
+
+beforeAll(async () => {
+  const manager = await signedInUser();
+  official = (await createApplication({ official: true })).wireId;
+  const container = await createContainer({ title: "Checks costs", managers: [manager.user.id] });
+  video = await createVideo(container.id);
+  const job = await importJob(manager.user.id, video.id, "en", srtOf(cues));
+  await deliver({ type: "srt-import", jobId: job.id });
+  expect((await findJob(db(), job.id))!.status).toBe("succeeded");
+});
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+describe("quality check costs, a 2,000-cue track", () => {
+  it("checks the track in the Worker in milliseconds, and a recheck reads each cue once and writes nothing unchanged", async () => {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      trackMasks(cues, "en");
+      times.push(performance.now() - started);
+    }
+    const { binding } = await videoShard(video.id);
+    const stats = emptyStats();
+    const done = await recheckTrack(createShardDb(instrument(binding, stats)), { videoId: video.id, language: "en" });
+    expect(done).toEqual({ cues: CUES, changed: 0 });
+    expect(stats.rowsWritten).toBe(0);
+    expect(stats.rowsRead).toBeLessThanOrEqual(ROWS_READ_PER_CUE * CUES + ROWS_READ_MORE);
+    console.log(
+      JSON.stringify({
+        bench: "subtitle-checks",
+        cues: CUES,
+        check_ms_median: Number(median(times).toFixed(2)),
+        recheck_rows_read: stats.rowsRead,
+      }),
+    );
+    expect(median(times)).toBeLessThan(CHECK_MS);
+  });
+
+  it("answers a page of checks.json in one shard statement whose rows read follow the track, at any page", async () => {
+    const { binding } = await videoShard(video.id);
+    const figures = [];
+    for (const offset of [0, 150]) {
+      const stats = emptyStats();
+      const rows = await trackFindingsQuery(createShardDb(instrument(binding, stats)), {
+        videoId: video.id,
+        language: "en",
+        mask: (1 << CUE_RULES.length) - 1,
+        rules: CUE_RULES,
+        limit: 101,
+        offset,
+      });
+      expect(rows.length).toBe(Math.min(101, 200 - offset));
+      expect(rows[0].total).toBe(200);
+      expect(stats.queries).toBe(1);
+      expect(stats.rowsRead).toBeLessThanOrEqual(PAGE_ROWS_PER_CUE * CUES + PAGE_ROWS_PER_FINDING * 200 + ROWS_READ_MORE);
+      figures.push({ offset, rows_read: stats.rowsRead });
+    }
+    console.log(JSON.stringify({ bench: "subtitle-checks-page", cues: CUES, findings: 200, figures }));
+    const res = await api(`/v4/videos/${video.wireId}/subtitle_tracks/en/checks.json`, { app: official, query: { per_page: "100" } });
+    const body = (await res.json()) as { more: boolean; response: Array<{ rule: string; start_ms: number }> };
+    expect(body.more).toBe(true);
+    expect(body.response.length).toBe(100);
+    expect(body.response[1]).toEqual({
+      rule: "fast_reading",
+      start_ms: cues[10].startMs,
+      end_ms: cues[10].endMs,
+      text: "x".repeat(40),
+      value: 26.67,
+      limit: 20,
+    });
+  });
+});
