@@ -273,6 +273,17 @@ export const WRITES: WriteEntry[] = [
     write: (s) => api(`/v5/sessions/${s.state.session}.json`, { method: "DELETE" }),
   },
   {
+    route: "POST /v4/translation_memory/lookup",
+    showsNothing: "a lookup reads the translation memory and writes nothing",
+    ok: 200,
+    write: (s) =>
+      api("/v4/translation_memory/lookup.json", {
+        method: "POST",
+        ...asStaff(s),
+        json: { source_language: "ko", target_language: "en", texts: ["사랑해요"], container_id: s.series.wireId },
+      }),
+  },
+  {
     route: "POST /v4/containers/:container_id/glossary.csv",
     ok: 200,
     write: (s) =>
