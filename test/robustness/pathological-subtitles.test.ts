@@ -171,7 +171,9 @@ describe("writers: 2 MiB stored tracks, each written under a second and within t
   it.each(cases)("%s: %s", (ext, name, cues) => {
     const chars = cues.reduce((n, c) => n + c.text.length, 0);
     const { ms, out } = fastest(() => writeTrack(cues, ext, { language: "en" }).body, TIMING);
-    figures.push(`write ${ext} ${name}: ${Math.round(ms)} ms, ${typeof out === "string" ? (out.length / chars).toFixed(2) : "?"}× the text`);
+    figures.push(
+      `write ${ext} ${name}: ${Math.round(ms)} ms, ${typeof out === "string" ? (out.length / chars).toFixed(2) : "?"}× the text`,
+    );
     expect(ms).toBeLessThan(LIMIT_MS);
     expect(typeof out).toBe("string");
     const bound = SUBTITLE_LIMITS.outputPerChar * chars + SUBTITLE_LIMITS.outputPerCue * cues.length + 1024;
