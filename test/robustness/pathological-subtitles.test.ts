@@ -7,32 +7,14 @@ import { FORMATS, SUBTITLE_FORMATS, type SubtitleFormat } from "../../src/domain
 import { readSubtitleFile } from "../../src/domain/subtitles/read-file";
 import { TRACK_EXTENSIONS, writeTrack } from "../../src/domain/subtitles/write-file";
 import { planImport } from "../../src/services/subtitles";
+import { fastest } from "../helpers/timing";
 
 const MiB2 = 2 * 1024 * 1024;
 const LIMIT_MS = 1000;
 const figures: string[] = [];
 
-/**
- * Runs `work`, refusals (SubtitleError) allowed: its time in ms and what it gave. A run over the limit is tried again,
- * at most three runs, and the fastest counts: a pause of a busy machine (another suite beside this one) can pass a
- * second on a linear reader, while a quadratic one, the fault this table is for, takes minutes on every run.
- */
-function timed<T>(work: () => T): { ms: number; out: T | SubtitleError } {
-  let best: { ms: number; out: T | SubtitleError } | undefined;
-  for (let run = 0; run < 3 && (!best || best.ms >= LIMIT_MS); run++) {
-    const started = Date.now();
-    let out: T | SubtitleError;
-    try {
-      out = work();
-    } catch (err) {
-      if (!(err instanceof SubtitleError)) throw err;
-      out = err;
-    }
-    const ms = Date.now() - started;
-    if (!best || ms < best.ms) best = { ms, out };
-  }
-  return best!;
-}
+/** Each case's time: the fastest of at most three runs, refusals (SubtitleError) allowed (test/helpers/timing.ts). */
+const TIMING = { limitMs: LIMIT_MS, refusals: true } as const;
 
 /** `unit` repeated until `size` characters. */
 const fill = (unit: string, size = MiB2) => unit.repeat(Math.floor(size / unit.length));
@@ -119,8 +101,8 @@ function writtenSameStart(format: SubtitleFormat): string {
 describe("readers: 2 MiB of pathological input, each under a second", () => {
   it.each(READS)("%s: %s", (format, name, text) => {
     expect(text.length).toBeLessThanOrEqual(MiB2);
-    const { ms, out } = timed(() => FORMATS[format].read(text));
-    figures.push(`read ${format} ${name}: ${ms} ms`);
+    const { ms, out } = fastest(() => FORMATS[format].read(text), TIMING);
+    figures.push(`read ${format} ${name}: ${Math.round(ms)} ms`);
     expect(ms).toBeLessThan(LIMIT_MS);
     // What a reader keeps is never more than what it read (the stored form is no longer than any format's markup).
     if (!(out instanceof SubtitleError)) expect(out.cues.reduce((n, c) => n + c.text.length, 0)).toBeLessThanOrEqual(text.length);
@@ -131,11 +113,11 @@ describe("readers: 2 MiB of pathological input, each under a second", () => {
     (format) => {
       const text = writtenSameStart(format);
       expect(text.length).toBeLessThanOrEqual(MiB2);
-      const { ms, out } = timed(() => {
+      const { ms, out } = fastest(() => {
         const { cues } = readSubtitleFile(new TextEncoder().encode(text), { language: "en", format });
         return planImport(cues, "create", []);
-      });
-      figures.push(`read and plan ${format} many same-start cues: ${ms} ms`);
+      }, TIMING);
+      figures.push(`read and plan ${format} many same-start cues: ${Math.round(ms)} ms`);
       expect(ms).toBeLessThan(LIMIT_MS);
       expect(out).toBeInstanceOf(SubtitleError);
       expect(out).toMatchObject({
@@ -188,8 +170,10 @@ describe("writers: 2 MiB stored tracks, each written under a second and within t
   const cases = WRITES.flatMap(([name, cues]) => TRACK_EXTENSIONS.map((ext) => [ext, name, cues] as const));
   it.each(cases)("%s: %s", (ext, name, cues) => {
     const chars = cues.reduce((n, c) => n + c.text.length, 0);
-    const { ms, out } = timed(() => writeTrack(cues, ext, { language: "en" }).body);
-    figures.push(`write ${ext} ${name}: ${ms} ms, ${typeof out === "string" ? (out.length / chars).toFixed(2) : "?"}× the text`);
+    const { ms, out } = fastest(() => writeTrack(cues, ext, { language: "en" }).body, TIMING);
+    figures.push(
+      `write ${ext} ${name}: ${Math.round(ms)} ms, ${typeof out === "string" ? (out.length / chars).toFixed(2) : "?"}× the text`,
+    );
     expect(ms).toBeLessThan(LIMIT_MS);
     expect(typeof out).toBe("string");
     const bound = SUBTITLE_LIMITS.outputPerChar * chars + SUBTITLE_LIMITS.outputPerCue * cues.length + 1024;

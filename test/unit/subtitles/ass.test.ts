@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { looksLikeAss, readAss, writeAss } from "../../../src/domain/subtitles/ass";
 import { SUBTITLE_LIMITS, SubtitleError } from "../../../src/domain/subtitles/cue";
 import { refused } from "./refused";
+import { fastest } from "../../helpers/timing";
 
 const EVENTS_FORMAT = "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text";
 const V4_PLUS_STYLES = [
@@ -180,9 +181,7 @@ describe("readAss: refusals", () => {
     // 0.72 MiB: a Format line of 60,000 fields and 8,000 Style lines, each of which looked up its fields in the whole
     // Format line (51 s in the import consumer).
     const text = `[V4+ Styles]\nFormat: Name, ${"Italic, ".repeat(60_000)}Underline\n${"Style: S,1,1\n".repeat(8_000)}`;
-    const started = Date.now();
-    expect(refusal(text).limit).toBe("assFields");
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(fastest(() => expect(refusal(text).limit).toBe("assFields"), { limitMs: 1000 }).ms).toBeLessThan(1000);
   });
 
   it("refuses an [Events] Format line without Start, End or Text", () => {
@@ -326,15 +325,19 @@ describe("writeAss", () => {
 
 describe("readAss: linear time", () => {
   const MIB2 = 2 * 1024 * 1024;
+  /** The fastest of at most three reads (test/helpers/timing.ts) and what it gave. */
   const timed = (text: string) => {
-    const started = Date.now();
-    let outcome: string;
-    try {
-      outcome = `${readAss(text).cues.length} cues`;
-    } catch (err) {
-      outcome = err instanceof SubtitleError ? "refused" : "crashed";
-    }
-    return { ms: Date.now() - started, outcome };
+    const { ms, out: outcome } = fastest(
+      () => {
+        try {
+          return `${readAss(text).cues.length} cues`;
+        } catch (err) {
+          return err instanceof SubtitleError ? "refused" : "crashed";
+        }
+      },
+      { limitMs: 1000 },
+    );
+    return { ms, outcome };
   };
 
   it.each([
@@ -377,9 +380,7 @@ describe("readAss: linear time", () => {
       size += line.length + 1;
     }
     const text = lines.join("\n");
-    const started = Date.now();
-    const out = readAss(text);
-    const ms = Date.now() - started;
+    const { ms, out } = fastest(() => readAss(text), { limitMs: 1000 });
     expect(out.cues.length).toBe(lines.length - 2);
     expect(out.cues[60_000]).toEqual({ index: 60_001, line: 60_003, startMs: 1_800_000, endMs: 32_400_000, text: "c60000" });
     expect(ms).toBeLessThan(1000);

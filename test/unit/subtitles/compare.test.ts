@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { compareTracks, type TrackComparison } from "../../../src/domain/subtitles/compare";
 import { MAX_WORD_EDITS, WORD_DIFF_BUDGET, wordEdits, type TextEdit } from "../../../src/domain/subtitles/word-diff";
 import type { SnapshotCue } from "../../../src/domain/subtitles/snapshot";
+import { fastestAsync } from "../../helpers/timing";
 
 const ref = ([start_ms, end_ms, text]: SnapshotCue) => ({ start_ms, end_ms, text });
 
@@ -20,12 +21,12 @@ const sides = (edits: TextEdit[]) => [
     .join(""),
 ];
 
-/** Milliseconds `run` takes, read after a timer: a Worker's clock may stand still while its code runs. */
+/**
+ * Milliseconds `run` takes, read after a timer (a Worker's clock may stand still while its code runs): the fastest of
+ * at most three runs (test/helpers/timing.ts).
+ */
 async function timed(run: () => void): Promise<number> {
-  const started = performance.now();
-  run();
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  return performance.now() - started;
+  return (await fastestAsync(run, { limitMs: LIMIT_MS })).ms;
 }
 
 /** Generous for a 2-core CI machine; locally each case takes a fraction of it (figures printed). */

@@ -3,6 +3,7 @@ import { SUBTITLE_LIMITS } from "../../../src/domain/subtitles/cue";
 import { certainCueLines, plainlyOverCueLimit } from "../../../src/domain/subtitles/early-count";
 import { readSrt } from "../../../src/domain/subtitles/srt";
 import { readVtt } from "../../../src/domain/subtitles/vtt";
+import { fastest } from "../../helpers/timing";
 
 const LIMIT = SUBTITLE_LIMITS.cues;
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -16,10 +17,10 @@ describe("plainlyOverCueLimit: the import route's count before anything is queue
   it("counts the cues a SubRip or WebVTT file holds past the limit, and the line of the first cue past it", () => {
     const big = srt(48_144);
     expect(big.length).toBeLessThan(SUBTITLE_LIMITS.bytes);
-    const started = Date.now();
-    expect(plainlyOverCueLimit(utf8(big))).toEqual({ cues: 48_144, cue: LIMIT + 1, line: LIMIT * 3 + 1 });
-    const ms = Date.now() - started;
-    console.log(`early cue count of a ${big.length}-byte file of 48,144 cues: ${ms} ms`);
+    const { ms } = fastest(() => expect(plainlyOverCueLimit(utf8(big))).toEqual({ cues: 48_144, cue: LIMIT + 1, line: LIMIT * 3 + 1 }), {
+      limitMs: 1000,
+    });
+    console.log(`early cue count of a ${big.length}-byte file of 48,144 cues: ${Math.round(ms)} ms`);
     expect(ms).toBeLessThan(1000);
     expect(readSrt(big).cues).toHaveLength(48_144);
     const web = vtt(LIMIT + 5);
