@@ -17,7 +17,7 @@
 // Password hashes and the titles' index form come from the app's own code (scripts/demo/load-app-code.mjs), never copies.
 
 import { MANAGED } from "./demo/catalogue-data.mjs";
-import { followRows, listItemRows, messagingRows, notificationRows, timedCommentRows } from "./demo/community.mjs";
+import { followRows, glossaryRows, listItemRows, messagingRows, notificationRows, timedCommentRows } from "./demo/community.mjs";
 import { containerDescriptionRows, containerGenreRows, containerTitleRows, defineContainers, licenseRows } from "./demo/containers.mjs";
 import { SEED, insertRows, randomTools } from "./demo/core.mjs";
 import { loadAppCode } from "./demo/load-app-code.mjs";
@@ -108,6 +108,11 @@ export async function demoSeed() {
       "container_managers",
       ["container_id", "user_id"],
       MANAGED.map((id) => ({ container_id: id, user_id: MANAGER })),
+    ),
+    ...insertRows(
+      "glossary_terms",
+      ["id", "container_id", "term", "language", "translations", "status", "note", "case_sensitive", "created_at", "updated_at"],
+      glossaryRows(containers),
     ),
     ...insertRows("titles", TITLE_COLUMNS, withIndexForm(containerTitleRows(containers))),
     ...insertRows("descriptions", TEXT_COLUMNS, containerDescriptionRows(r, containers)),

@@ -221,10 +221,12 @@ try {
       const { url, missing } = prefilledRequest(base, o, resolve);
       if (missing.length) return unfilled.push(name);
       const res = await fetch(url);
-      const body = await res.json().catch(() => undefined);
+      // A CSV answer (a glossary's) has data when it has a row past its header line.
+      const csv = res.headers.get("content-type")?.startsWith("text/csv");
+      const body = csv ? (await res.text()).split(/\r?\n/).filter((line) => line.trim()) : await res.json().catch(() => undefined);
       if (res.status !== 200) failures.push(`${name}: ${res.status} ${JSON.stringify(body)} for ${url}`);
       else if (emptyByConstruction(o.path)) empty++;
-      else if (!nonEmpty(body)) failures.push(`${name}: no data (${JSON.stringify(body)}) for ${url}`);
+      else if (csv ? body.length < 2 : !nonEmpty(body)) failures.push(`${name}: no data (${JSON.stringify(body)}) for ${url}`);
     };
     // A few at a time: one wrangler dev, on a machine CI shares.
     for (let i = 0; i < reads.length; i += 6) await Promise.all(reads.slice(i, i + 6).map(check));

@@ -1,5 +1,5 @@
-// Lists and community: the featured list's items, timed comments, subscriptions and markers, a message thread
-// and notifications.
+// Lists and community: the featured list's items, timed comments, subscriptions and markers, a message thread,
+// notifications and a series' glossary.
 
 import { DAY, HOUR, NOW, capNow } from "./core.mjs";
 import { ALICE, BOB, MANAGER } from "./users.mjs";
@@ -114,5 +114,33 @@ export function notificationRows(containers) {
     notification(1, ALICE, 1, NOW - DAY, `A new episode of ${title} is out now. Thank you for watching!`),
     notification(2, ALICE, 0, NOW - 8 * DAY, `${title} needs Spanish and French subtitlers. Join the team!`),
     notification(3, BOB, 1, NOW - DAY, `A new episode of ${title} is out now. Thank you for watching!`),
+  ];
+}
+
+/**
+ * The glossary of "The King's Secret Garden" (container 3, the one /docs pre-fills): the names and forms of address
+ * its translators keep the same in every episode (docs/api.md, "Glossary"), one term of each status.
+ */
+export function glossaryRows(containers) {
+  const garden = containers.find((c) => c.def.en === "The King's Secret Garden");
+  if (!garden) throw new Error("demo data: no container 'The King's Secret Garden' for the glossary");
+  const term = (id, term, language, translations, status, note) => ({
+    id,
+    container_id: garden.id,
+    term,
+    language,
+    translations: JSON.stringify(translations),
+    status,
+    note,
+    case_sensitive: 0,
+    created_at: NOW - 30 * DAY,
+    updated_at: NOW - 30 * DAY,
+  });
+  return [
+    term(1, "이도", "ko", { en: "Yi Do", es: "Yi Do" }, "preferred", "the king's given name"),
+    term(2, "전하", "ko", { en: "Your Majesty", es: "Su Majestad" }, "preferred", "how the court addresses the king"),
+    term(3, "비밀 정원", "ko", { en: "Secret Garden", es: "Jardín Secreto" }, "preferred", ""),
+    term(4, "OST", "ko", {}, "do_not_translate", "the soundtrack, as viewers call it"),
+    term(5, "Mister King", "en", {}, "forbidden", "use Your Majesty"),
   ];
 }
