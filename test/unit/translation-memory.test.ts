@@ -14,41 +14,53 @@ import { fastest } from "../helpers/timing";
 
 const score = (a: string, b: string) => similarity(tmTokens(a), tmTokens(b));
 
-describe("similarity", () => {
-  it("is 100 for the same text, whatever the case, width, accents and punctuation", () => {
-    expect(score("Previously on Crash Landing", "Previously on Crash Landing")).toBe(100);
-    expect(score("Previously on Crash Landing", "previously ON crash landing...")).toBe(100);
-    expect(score("Café au lait!", "CAFE AU LAIT")).toBe(100);
-    expect(score("ＴＯＫＹＯ tower", "tokyo Tower")).toBe(100);
-    expect(score("Where are you going?", "Where are you going!")).toBe(100);
-    expect(score("Straße", "STRASSE")).toBe(100);
-  });
-
-  it("is 90 for one word in ten changed and 80 for one in five", () => {
-    expect(score("one two three four five six seven eight nine ten", "one two three four five six seven eight nine eleven")).toBe(90);
-    expect(score("one two three four five six seven eight nine ten", "one two three four five six seven eight nine")).toBe(90);
-    expect(score("I will see you tomorrow", "I will see you today")).toBe(80);
-    expect(score("I will see you tomorrow", "I will see you")).toBe(80);
-  });
-
-  it("is 75 at a quarter of the words changed and null under 75", () => {
-    expect(score("I love you so", "I love you")).toBe(75);
-    expect(score("I love you so much", "I love you")).toBeNull();
-    expect(score("the cat sat on the mat", "a dog ran in the park")).toBeNull();
-  });
-
-  it("counts characters in Korean and Japanese, where words are not spaced", () => {
-    expect(tmTokens("사랑해요")).toEqual(["사", "랑", "해", "요"]);
-    expect(score("사랑해요", "사랑해요")).toBe(100);
-    // One syllable in ten: 90; one in five: 80; a space does not count (each syllable is a token).
-    expect(score("지난 이야기에서 우리는", "지난 이야기에서 우리가")).toBe(90);
-    expect(score("사랑 해요", "사랑해요")).toBe(100);
-    expect(score("정말 고마워요", "정말 고마워")).toBe(83);
-    expect(score("東京に行きたい", "東京に行きたい")).toBe(100);
-    expect(score("東京に行きたい", "東京へ行きたい")).toBe(86);
-    expect(score("東京に行きたい", "大阪に帰りたい")).toBeNull();
+/** [text, unit, match] per case of the formula: the score is symmetric, so each is checked both ways. */
+const SCORES: Record<string, Array<[string, string, number | null]>> = {
+  "is 100 for the same text, whatever the case, width, accents and punctuation": [
+    ["Previously on Crash Landing", "Previously on Crash Landing", 100],
+    ["Previously on Crash Landing", "previously ON crash landing...", 100],
+    ["Café au lait!", "CAFE AU LAIT", 100],
+    ["ＴＯＫＹＯ tower", "tokyo Tower", 100],
+    ["Where are you going?", "Where are you going!", 100],
+    ["Straße", "STRASSE", 100],
+  ],
+  "is 90 for one word in ten changed and 80 for one in five": [
+    ["one two three four five six seven eight nine ten", "one two three four five six seven eight nine eleven", 90],
+    ["one two three four five six seven eight nine ten", "one two three four five six seven eight nine", 90],
+    ["I will see you tomorrow", "I will see you today", 80],
+    ["I will see you tomorrow", "I will see you", 80],
+  ],
+  "is 75 at a quarter of the words changed and null under 75": [
+    ["I love you so", "I love you", 75],
+    ["I love you so much", "I love you", null],
+    ["the cat sat on the mat", "a dog ran in the park", null],
+  ],
+  // One syllable in ten: 90; one in five: 80; a space does not count (each syllable is a token).
+  "counts characters in Korean and Japanese, where words are not spaced": [
+    ["사랑해요", "사랑해요", 100],
+    ["지난 이야기에서 우리는", "지난 이야기에서 우리가", 90],
+    ["사랑 해요", "사랑해요", 100],
+    ["정말 고마워요", "정말 고마워", 83],
+    ["東京に行きたい", "東京に行きたい", 100],
+    ["東京に行きたい", "東京へ行きたい", 86],
+    ["東京に行きたい", "大阪に帰りたい", null],
     // Half-width katakana are the full-width ones.
-    expect(score("ｶﾌｪに行こう", "カフェに行こう")).toBe(100);
+    ["ｶﾌｪに行こう", "カフェに行こう", 100],
+  ],
+};
+
+describe("similarity", () => {
+  for (const [name, cases] of Object.entries(SCORES)) {
+    it(name, () => {
+      for (const [text, unit, match] of cases) {
+        expect(score(text, unit), `${text} / ${unit}`).toBe(match);
+        expect(score(unit, text), `${unit} / ${text}`).toBe(match);
+      }
+    });
+  }
+
+  it("cuts text without spaces into characters", () => {
+    expect(tmTokens("사랑해요")).toEqual(["사", "랑", "해", "요"]);
   });
 
   it("is never 100 for texts that differ, however long", () => {
