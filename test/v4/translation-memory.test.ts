@@ -75,26 +75,22 @@ beforeAll(async () => {
   videos.other = (await createVideo(another.id, { number: 1 })).wireId;
   const hidden = await createVideo(another.id, { number: 2, state: "blocked" });
   const id = (wire: string) => Number.parseInt(wire, 10);
-  await track(
-    id(videos.e1),
-    [
+  // Episodes 1 and 2, by the translator: a line repeated, one edited, a blank translation.
+  const episodes: Record<string, Cue[]> = {
+    e1: [
       ["지난 이야기", "Previously on", T + 10],
       ["사랑해요", "I love you", T + 11],
       ["안녕히 가세요", "Goodbye", T + 12],
       ["지난 이야기에서 우리는", "Last time, we", T + 13],
     ],
-    translator.user.id,
-  );
-  await track(
-    id(videos.e2),
-    [
+    e2: [
       ["지난 이야기", "Previously on", T + 20],
       ["오늘 만나요", "See you today", T + 21],
       ["정말 고마워요", " \n ", T + 22],
       ["사랑해요", "I love you!", T + 23],
     ],
-    translator.user.id,
-  );
+  };
+  for (const [episode, lines] of Object.entries(episodes)) await track(id(videos[episode]), lines, translator.user.id);
   const e3 = await track(
     id(videos.e3),
     [
