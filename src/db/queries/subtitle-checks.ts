@@ -103,7 +103,10 @@ export const trackFindingsQuery = (
     SELECT seg.start_ms AS startMs, seg.end_ms AS endMs, sub.text AS text, r.value AS rule,
       CASE WHEN r.value = 'small_gap' THEN (SELECT n.start_ms FROM segments n JOIN subtitles nt ON nt.segment_id = n.id AND nt.language = sub.language
         WHERE n.video_id = sub.video_id AND n.start_ms > seg.start_ms AND trim(nt.text) <> '' ORDER BY n.start_ms LIMIT 1) END AS nextStartMs,
-      CASE WHEN r.value IN (SELECT value FROM json_each(${JSON.stringify(q.glossaryRules)})) THEN (SELECT json_group_array(json_array(o.language, o.text))
+      CASE WHEN r.value IN (${sql.join(
+        ["", ...q.glossaryRules].map((rule) => sql`${rule}`),
+        sql`, `,
+      )}) THEN (SELECT json_group_array(json_array(o.language, o.text))
         FROM subtitles o WHERE o.segment_id = sub.segment_id AND o.language <> sub.language) END AS sources,
       count(*) OVER () AS total
     FROM subtitles sub JOIN segments seg ON seg.id = sub.segment_id CROSS JOIN json_each(${JSON.stringify(q.rules)}) r
