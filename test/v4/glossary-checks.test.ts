@@ -7,6 +7,7 @@ import { api, db } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { describe, expect, test, type Signed } from "../helpers/fixtures";
 import { waitForJob } from "../helpers/jobs";
+import { trips } from "../helpers/playback";
 import { importSrt, type TestCue } from "../helpers/subtitles";
 
 const span = (i: number) => ({ startMs: 1000 + i * 3000, endMs: 3000 + i * 3000 });
@@ -89,6 +90,10 @@ describe("glossary findings in the quality checks", () => {
         finding(3, "forbidden_term", [missYoonTerm]),
       ],
     });
+    // Still the application's lookup, one catalogue batch (the terms in it) and one shard statement.
+    const read = await checks({ rt: crypto.randomUUID() });
+    expect(read.status).toBe(200);
+    expect(trips(read)).toBe(3);
     expect(await (await checks({ rule: "forbidden_term" }, "ko")).json()).toEqual({
       more: false,
       response: [finding(3, "forbidden_term", [missYoonTerm], KO)],
