@@ -27,7 +27,6 @@ import {
   ruleBit,
   trackMasks,
   type CheckRule,
-  type CueRule,
 } from "../domain/subtitles/checks";
 import { isTermLanguage, trackGlossary, type FindingTerm, type SourceText } from "../domain/subtitles/glossary-checks";
 import { DEFAULT_FRAME_RATE, profileFor } from "../domain/subtitles/profiles";
@@ -130,7 +129,12 @@ export async function editChecks(db: ShardDB, t: Track, cue: { startMs: number; 
     for (const other of others) {
       if (other.checks === null || !other.text.trim()) continue;
       const check = trackGlossary(terms, other.language)!;
-      const mask = (other.checks & READING_MASK) | check.mask(other.text, texts.filter((x) => x.language !== other.language));
+      const mask =
+        (other.checks & READING_MASK) |
+        check.mask(
+          other.text,
+          texts.filter((x) => x.language !== other.language),
+        );
       if (mask !== other.checks) statements.push(setChecksStatement([{ id: other.id, v: other.version, c: mask }]));
     }
   }

@@ -97,7 +97,9 @@ describe("quality check costs, a 2,000-cue track", () => {
       times.push(performance.now() - started);
     }
     expect(masks.filter((m) => m !== null && m >= 64).length).toBeGreaterThan(CUES / 2);
-    console.log(JSON.stringify({ bench: "subtitle-checks-glossary", cues: CUES, terms: TERMS, check_ms_median: Number(median(times).toFixed(2)) }));
+    console.log(
+      JSON.stringify({ bench: "subtitle-checks-glossary", cues: CUES, terms: TERMS, check_ms_median: Number(median(times).toFixed(2)) }),
+    );
     expect(median(times)).toBeLessThan(GLOSSARY_CHECK_MS);
   });
 

@@ -66,6 +66,12 @@ describe("subtitle-checks", () => {
 
     // Run again: nothing left to check.
     const again = await enqueue({ db: db(), env }, subtitleChecks, { shard, containerId: series.id }, { createdBy: staff.user.id });
-    expect((await waitForJob(`${again.id}j`, staff.token)).result).toEqual({ shard, container_id: series.id, all: false, tracks: 0, changed: 0 });
+    expect((await waitForJob(`${again.id}j`, staff.token)).result).toEqual({
+      shard,
+      container_id: series.id,
+      all: false,
+      tracks: 0,
+      changed: 0,
+    });
   });
 });

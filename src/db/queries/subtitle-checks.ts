@@ -99,7 +99,15 @@ export const trackFindingsQuery = (
     offset: number;
   },
 ) =>
-  db.all<{ startMs: number; endMs: number; text: string; nextStartMs: number | null; sources: string | null; rule: string; total: number }>(sql`
+  db.all<{
+    startMs: number;
+    endMs: number;
+    text: string;
+    nextStartMs: number | null;
+    sources: string | null;
+    rule: string;
+    total: number;
+  }>(sql`
     SELECT seg.start_ms AS startMs, seg.end_ms AS endMs, sub.text AS text, r.value AS rule,
       CASE WHEN r.value = 'small_gap' THEN (SELECT n.start_ms FROM segments n JOIN subtitles nt ON nt.segment_id = n.id AND nt.language = sub.language
         WHERE n.video_id = sub.video_id AND n.start_ms > seg.start_ms AND trim(nt.text) <> '' ORDER BY n.start_ms LIMIT 1) END AS nextStartMs,

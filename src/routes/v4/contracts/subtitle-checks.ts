@@ -10,7 +10,9 @@ const FindingTermSchema = z
     expected: z
       .string()
       .nullable()
-      .openapi({ description: "missing_translation: the translation the cue lacks; do_not_translate_changed: the term as written; else null" }),
+      .openapi({
+        description: "missing_translation: the translation the cue lacks; do_not_translate_changed: the term as written; else null",
+      }),
   })
   .openapi("SubtitleFindingTerm");
 
@@ -36,9 +38,7 @@ export const FindingSchema = z
   });
 
 /** The findings of one cue, in an edit's answer. */
-export const CueFindingSchema = z
-  .object({ rule: z.enum(CHECK_RULES as [string, ...string[]]), ...measured })
-  .openapi("SubtitleCueFinding");
+export const CueFindingSchema = z.object({ rule: z.enum(CHECK_RULES as [string, ...string[]]), ...measured }).openapi("SubtitleCueFinding");
 
 export const FindingList = listEnvelopeSchema(FindingSchema, "SubtitleFindingList");
 export const FindingListQuery = z.object({
