@@ -7,12 +7,9 @@ const FindingTermSchema = z
   .object({
     id: z.string().openapi({ description: "the term's id in the series' glossary" }),
     term: z.string().openapi({ description: "the term as the glossary writes it, in its own language" }),
-    expected: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "missing_translation: the translation the cue lacks; do_not_translate_changed: the term as written; else null",
-      }),
+    expected: z.string().nullable().openapi({
+      description: "missing_translation: the translation the cue lacks; do_not_translate_changed: the term as written; else null",
+    }),
   })
   .openapi("SubtitleFindingTerm");
 
