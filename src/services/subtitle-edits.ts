@@ -20,6 +20,7 @@ import { runBatch } from "../db/raw-batch";
 import { batchWith } from "../db/rider";
 import { trackMasks } from "../domain/subtitles/checks";
 import { clock, cueTextProblem, trackCharsProblem } from "../domain/subtitles/cue";
+import { isTermLanguage } from "../domain/subtitles/glossary-checks";
 import type { SnapshotCue } from "../domain/subtitles/snapshot";
 import { ApiError } from "../lib/errors";
 import { log } from "../lib/log";
@@ -135,6 +136,8 @@ export async function deleteTrack(deps: Deps, change: TrackChange, t: Track) {
   await ensureBaseline(store, t);
   const scope = { ...t, containerId: container.id, userId: change.user.id, username: change.user.username };
   await runBatch(store.db, [...store.facts, deleteSubtitlesExceptStatement(t.videoId, t.language, [])]);
+  // The language's texts were the glossary sources of the video's other tracks (docs/decisions.md, "Quality checks").
+  if (isTermLanguage(store.terms, t.language)) await recheckWrittenTrack(store.db, t, store.terms);
   await announce(db, scope, "deletion");
   const version = await recordVersion(store, t, { cause: "deletion", authorId: change.user.id, applicationId: change.applicationId });
   await afterWrite(deps, { track: t, scopes: ["catalogue"], events: true });

@@ -141,6 +141,16 @@ describe("glossary findings in the quality checks", () => {
     );
     expect(await passing()).toEqual({ en: 60, ko: 80 });
 
+    // The ko track deleted: the en cues lose their sources, so only the forbidden "Miss Yoon" (an en term) is left.
+    const deleted = await api(`/v4/videos/${video.wireId}/subtitle_tracks/ko.json`, {
+      app: officialApp,
+      token: user.token,
+      method: "DELETE",
+    });
+    expect(deleted.status).toBeLessThan(300);
+    expect(await passing()).toEqual({ en: 80 });
+    expect(await (await checks({ only_ids: "true" })).json()).toEqual({ more: false, response: [`${span(3).startMs}:forbidden_term`] });
+
     // Another series' videos never meet these terms.
     const other = await createContainer({ title: `No glossary ${crypto.randomUUID()}`, managers: [user.user.id] });
     const elsewhere = await createVideo(other.id);
