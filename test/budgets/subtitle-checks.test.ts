@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { emptyStats, instrument } from "../../src/db/client";
 import { findJob } from "../../src/db/queries/jobs";
+import { glossaryTerms } from "../../src/db/schema";
 import { trackFindingsQuery } from "../../src/db/queries/subtitle-checks";
 import { createShardDb } from "../../src/db/shards";
 import { GLOSSARY_RULES, type GlossaryTermInput } from "../../src/domain/glossary-match";
@@ -25,6 +26,8 @@ const ROWS_READ_PER_CUE = 3;
  */
 const PAGE_ROWS_PER_CUE = 2;
 const PAGE_ROWS_PER_FINDING = 3;
+/** A glossary finding reads besides its segment's other languages' cues (an index entry and a row each). */
+const PAGE_ROWS_PER_GLOSSARY_FINDING = PAGE_ROWS_PER_FINDING + 2;
 const ROWS_READ_MORE = 50;
 /** Checking 2,000 cues in the Worker: the median of a few runs, far under a request's CPU. */
 const CHECK_MS = 50;
@@ -136,5 +139,46 @@ describe("quality check costs, a 2,000-cue track", () => {
       value: 26.67,
       limit: 20,
     });
+  });
+});
+
+describe("glossary findings on a 2,000-cue track", () => {
+  let translated: { id: number; wireId: string };
+  beforeAll(async () => {
+    const manager = await signedInUser();
+    const container = await createContainer({ title: "Glossary check costs", managers: [manager.user.id] });
+    await db()
+      .insert(glossaryTerms)
+      .values({ containerId: container.id, term: "윤세리", language: "ko", translations: { en: "Yoon Se-ri" } });
+    translated = await createVideo(container.id);
+    // Every tenth Korean cue names her; no English cue translates it: 200 missing_translation findings.
+    const ko = makeCues(CUES, "줄").map((c, i) => (i % 10 === 0 ? { ...c, text: "윤세리가 왔어요" } : c));
+    for (const [language, track] of [
+      ["ko", ko],
+      ["en", makeCues(CUES, "line")],
+    ] as const) {
+      const job = await importJob(manager.user.id, translated.id, language, srtOf([...track]));
+      await deliver({ type: "srt-import", jobId: job.id });
+      expect((await findJob(db(), job.id))!.status).toBe("succeeded");
+    }
+  });
+
+  it("answers a page of them in one shard statement, each finding reading its segment's other texts", async () => {
+    const { binding } = await videoShard(translated.id);
+    const stats = emptyStats();
+    const rows = await trackFindingsQuery(createShardDb(instrument(binding, stats)), {
+      videoId: translated.id,
+      language: "en",
+      mask: (1 << CHECK_RULES.length) - 1,
+      rules: CHECK_RULES,
+      glossaryRules: GLOSSARY_RULES,
+      limit: 101,
+      offset: 0,
+    });
+    expect(rows.length).toBe(101);
+    expect(rows[0]).toMatchObject({ rule: "missing_translation", total: 200, sources: JSON.stringify([["ko", "윤세리가 왔어요"]]) });
+    expect(stats.queries).toBe(1);
+    expect(stats.rowsRead).toBeLessThanOrEqual(PAGE_ROWS_PER_CUE * CUES + PAGE_ROWS_PER_GLOSSARY_FINDING * 200 + ROWS_READ_MORE);
+    console.log(JSON.stringify({ bench: "subtitle-checks-glossary-page", cues: CUES, findings: 200, rows_read: stats.rowsRead }));
   });
 });
