@@ -60,9 +60,11 @@ export interface CueFinding {
 const CHECKS_PER_STATEMENT = 1000;
 
 /**
- * Checks every cue with text of a track again and stores the masks that changed: one read (an index range) and one
- * statement per CHECKS_PER_STATEMENT changed masks. What the import and the restore call after their last chunk (their
- * chunks write texts unchecked), and the checks job for cues written before the checks existed. Idempotent.
+ * Checks every cue with text of a track again, the glossary rules with `terms` (the series'), and stores the masks that
+ * changed: one read (an index range, in one batch with the term languages' texts of the video when there are terms)
+ * and one statement per CHECKS_PER_STATEMENT changed masks. What the import and the restore call after their last
+ * chunk (their chunks write the reading rules only), and the checks job. Idempotent. `glossaryAt`: each cue's
+ * glossary bits by its start, for the import's report.
  */
 export async function recheckTrack(db: ShardDB, t: Track, terms: Terms = []) {
   const glossary = trackGlossary(terms, t.language);
@@ -99,6 +101,7 @@ export async function recheckWrittenTrack(db: ShardDB, t: Track, terms: Terms) {
   }
   return own;
 }
+
 /**
  * An edit's checks (docs/decisions.md, "Quality checks"): the cue's own findings with its next cue and the same
  * segment's texts in the term languages, and the previous cue's mask again, since its gap is now to this cue (or, a
