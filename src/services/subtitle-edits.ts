@@ -2,6 +2,7 @@ import type { SQL } from "drizzle-orm";
 import type { DB } from "../db/client";
 import { videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
 import { subtitlesUpdatedEvent, type SubtitlesCause } from "../db/queries/catalogue-events";
+import { videoGlossaryQuery } from "../db/queries/glossary";
 import { videoPlacementQuery } from "../db/queries/shards";
 import {
   cueAtStartQuery,
@@ -19,6 +20,7 @@ import { runBatch } from "../db/raw-batch";
 import { batchWith } from "../db/rider";
 import { trackMasks } from "../domain/subtitles/checks";
 import { clock, cueTextProblem, trackCharsProblem } from "../domain/subtitles/cue";
+import { isTermLanguage } from "../domain/subtitles/glossary-checks";
 import type { SnapshotCue } from "../domain/subtitles/snapshot";
 import { ApiError } from "../lib/errors";
 import { log } from "../lib/log";
@@ -27,7 +29,7 @@ import { caller, requireManager } from "./access";
 import { findSuggestionTarget } from "./localisation";
 import type { Deps } from "./deps";
 import { afterWrite } from "./after-write";
-import { editChecks, recheckTrack } from "./subtitle-checks";
+import { cueFindingView, editChecks, recheckWrittenTrack, type Terms } from "./subtitle-checks";
 import { IMPORT_CHUNK_ROWS } from "./subtitles";
 import { ensureBaseline, recordVersion, trackShard, type Track, type TrackShard } from "./subtitle-versions";
 import { refuseWhileTrackBusy } from "./track-jobs";
@@ -53,18 +55,23 @@ export interface TrackChange {
 
 /**
  * The video, its container and the shard their subtitles are written to, when the user may change its subtitles
- * (staff and the container's managers): one catalogue batch, then 404 (hidden from them) or 403, and 503 while the
+ * (staff and the container's managers), with its series' glossary terms (the checks' and the writers' of the track:
+ * docs/decisions.md, "Quality checks"): one catalogue batch, then 404 (hidden from them) or 403, and 503 while the
  * container moves or its subtitles are not yet copied.
  */
 export async function manageableTrack(deps: Deps, user: User | undefined, videoId: number, message = NOT_MANAGER) {
   const { db } = deps;
-  const [found, placed] = await batchWith(db, deps.session, [videoWithContainerQuery(db, videoId), videoPlacementQuery(db, videoId)]);
+  const [found, placed, terms] = await batchWith(db, deps.session, [
+    videoWithContainerQuery(db, videoId),
+    videoPlacementQuery(db, videoId),
+    videoGlossaryQuery(db, videoId),
+  ]);
   const { video, container } = await requireManager(caller(db, user), videoWithContainer(found), message);
   if (!placed[0]) {
     log("error", { event: "shard-placement-missing", container_id: container.id });
     throw ApiError.notFound();
   }
-  return { video, container, store: trackShard(deps, { video, container }, placed[0]) };
+  return { video, container, store: { ...trackShard(deps, { video, container }, placed[0]), terms: terms as Terms } };
 }
 
 /** `subtitles.updated` for a change a request made, once its shard write has committed. */
@@ -88,8 +95,9 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
     trackCharsQuery(store.db, t.videoId, t.language),
   ]);
   if (!current) throw ApiError.notFound(`no segment of the video starts at ${startMs} ms`);
-  const checks = await editChecks(store.db, t, { startMs, endMs: current.endMs, text });
-  if (current.text === text) return { changed: false, version: null, findings: checks.findings };
+  const checks = await editChecks(store.db, t, { startMs, endMs: current.endMs, text }, store.terms);
+  const findings = checks.findings.map(cueFindingView);
+  if (current.text === text) return { changed: false, version: null, findings };
   const after = stored.chars - (current.text?.length ?? 0) + text.length;
   const tooLarge = trackCharsProblem(after);
   if (tooLarge) throw ApiError.field(field, tooLarge);
@@ -103,7 +111,7 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
   await announce(db, scope, "edit");
   const version = await recordVersion(store, t, { cause: "edit", authorId: change.user.id, applicationId: change.applicationId });
   await afterWrite(deps, { track: t, scopes: ["catalogue"], events: true });
-  return { changed: true, version, containerId: container.id, findings: checks.findings };
+  return { changed: true, version, containerId: container.id, findings };
 }
 
 /**
@@ -128,6 +136,8 @@ export async function deleteTrack(deps: Deps, change: TrackChange, t: Track) {
   await ensureBaseline(store, t);
   const scope = { ...t, containerId: container.id, userId: change.user.id, username: change.user.username };
   await runBatch(store.db, [...store.facts, deleteSubtitlesExceptStatement(t.videoId, t.language, [])]);
+  // The language's texts were the glossary sources of the video's other tracks (docs/decisions.md, "Quality checks").
+  if (isTermLanguage(store.terms, t.language)) await recheckWrittenTrack(store.db, t, store.terms);
   await announce(db, scope, "deletion");
   const version = await recordVersion(store, t, { cause: "deletion", authorId: change.user.id, applicationId: change.applicationId });
   await afterWrite(deps, { track: t, scopes: ["catalogue"], events: true });
@@ -157,7 +167,7 @@ export function restoreProblem(cues: readonly SnapshotCue[]): string | null {
  * once before the first chunk of a restore that changes the track. Returns rows written.
  */
 export async function writeRestore(
-  store: Pick<TrackShard, "db" | "shard" | "facts">,
+  store: Pick<TrackShard, "db" | "shard" | "facts"> & { terms: Terms },
   key: string,
   scope: ImportScope,
   cues: readonly SnapshotCue[],
@@ -203,9 +213,10 @@ export async function writeRestore(
     if (statements.length) written += await runBatch(db, [...facts, ...statements]);
     await progress?.(20 + (70 * (i + 1)) / chunks.length);
   }
-  // Texts the snapshot keeps unchanged, and a segment whose end differs from the snapshot's, are checked here: one
-  // read of the track, writes only where a mask differs (none, mostly).
-  await recheckTrack(db, scope);
+  // Texts the snapshot keeps unchanged, and a segment whose end differs from the snapshot's, are checked here with the
+  // glossary rules (the chunks wrote the reading rules only): one read of the track, writes only where a mask differs.
+  // A track in a term language has the video's other tracks checked again too.
+  await recheckWrittenTrack(db, scope, store.terms);
   return { changed, removed, rows_written: written };
 }
 
@@ -213,7 +224,7 @@ export async function writeRestore(
  * A restore a request makes at once (at most RESTORE_INLINE_CUES cues): its writes, then its event if it changed
  * anything (no replay: the request is the only writer of this key).
  */
-export async function restoreInline(deps: Deps, store: TrackShard, scope: ImportScope, cues: readonly SnapshotCue[]) {
+export async function restoreInline(deps: Deps, store: TrackShard & { terms: Terms }, scope: ImportScope, cues: readonly SnapshotCue[]) {
   const written = await writeRestore(store, `restore:${crypto.randomUUID()}`, scope, cues);
   if (written.changed) await announce(deps.db, scope, "restore");
   return written;

@@ -8,7 +8,8 @@ import { formatId } from "../lib/ids";
 import { LostClaim, PermanentJobError } from "../lib/job-errors";
 import type { User } from "../types";
 import { afterWrite } from "./after-write";
-import { recheckTrack } from "./subtitle-checks";
+import { glossaryReport } from "../domain/subtitles/quality";
+import { recheckWrittenTrack } from "./subtitle-checks";
 import type { Deps } from "./deps";
 import { ensureBaseline, latestVersion, recordVersion } from "./subtitle-versions";
 import { SUBTITLE_LANGUAGE_RE, importStarted, planImport, writeImport, type ImportMode } from "./subtitles";
@@ -119,9 +120,10 @@ export async function runSubtitleImport(
   if (!(await importStarted(store.db, job.id))) await ensureBaseline(store, track);
   // The track as it will be after the import is held to the track limit before the first write.
   const counts = await refusingFile(() => writeImport(store, job.id, scope, mode, plan, cues.length, progress), report.format);
-  // The chunks wrote their texts checked against the track they leave; the cues the import left as they were (its
-  // unchanged texts, a match import's other cues) are checked here: one read, writes only where a mask differs.
-  await recheckTrack(store.db, track);
+  // The chunks wrote their texts checked against the track they leave (the reading rules); every cue is checked here
+  // with the glossary rules too, the import's unchanged texts and a match import's other cues with them: one batch
+  // read, writes only where a mask differs. An import in a term language has the video's other tracks checked again.
+  const checked = await recheckWrittenTrack(store.db, track, store.terms);
   // One subtitles.updated per import that changed a text, after its last chunk. A replay counts the chunks an earlier
   // delivery wrote as that delivery did, so one that finds every chunk written still records the event if the
   // delivery that wrote them died first; the job row keeps it from being recorded twice. Imports only create and
@@ -140,7 +142,11 @@ export async function runSubtitleImport(
     format,
     format_source,
     encoding,
-    quality: { cues_stored: counts.created + counts.updated + counts.unchanged, ...quality },
+    quality: {
+      cues_stored: counts.created + counts.updated + counts.unchanged,
+      ...quality,
+      ...glossaryReport(plan.rows.map((row) => ({ index: row.from.cue, mask: checked.glossaryAt.get(row.startMs) ?? 0 }))),
+    },
     notes,
     version: version?.number ?? (await latestVersion(store.db, track))?.number ?? null,
     duration_ms: Date.now() - started,

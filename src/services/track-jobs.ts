@@ -1,12 +1,14 @@
 import type { DB } from "../db/client";
 import { videoManagerQuery, videoWithContainer, videoWithContainerQuery } from "../db/queries/catalogue";
 import { subtitlesUpdatedEvent, type SubtitlesCause } from "../db/queries/catalogue-events";
+import { videoGlossaryQuery } from "../db/queries/glossary";
 import { videoPlacementQuery } from "../db/queries/shards";
 import { activeTrackJobsQuery, announceOnceStatements, jobCreatorQuery, type ImportScope } from "../db/queries/subtitles";
 import { runBatch } from "../db/raw-batch";
 import { ApiError } from "../lib/errors";
 import { jobCreatorRefusal } from "./access";
 import type { Deps } from "./deps";
+import type { Terms } from "./subtitle-checks";
 import { trackShard, type Track } from "./subtitle-versions";
 
 /**
@@ -30,15 +32,17 @@ export async function refuseWhileTrackBusy(db: DB, t: Track, types: readonly str
  * What a job that writes a track reads first, in one catalogue batch: the video and its container, their placement,
  * the user it acts for (the name copied into the rows) and whether they manage the container. The job acts for its
  * creator, whoever runs it (a staff retry too): their rights now, not when it was queued, as a request asks them
- * (staff, or a listed manager). `refused` says why it may not run at all; no `found`: the video is gone. Either way
+ * (staff, or a listed manager), and the series' glossary terms (the final checks of the track's writes: docs/decisions.md,
+ * "Quality checks"). `refused` says why it may not run at all; no `found`: the video is gone. Either way
  * the job fails for good.
  */
 export async function trackJobStart({ db, env }: Pick<Deps, "db" | "env">, videoId: number, userId: number) {
-  const [found, placed, creator, manager] = await db.batch([
+  const [found, placed, creator, manager, terms] = await db.batch([
     videoWithContainerQuery(db, videoId),
     videoPlacementQuery(db, videoId),
     jobCreatorQuery(db, userId),
     videoManagerQuery(db, videoId, userId),
+    videoGlossaryQuery(db, videoId),
   ]);
   const vc = videoWithContainer(found);
   const user = creator[0];
@@ -47,7 +51,7 @@ export async function trackJobStart({ db, env }: Pick<Deps, "db" | "env">, video
   if (refused || !vc || !user) return { refused };
   // Every container has a directory row (a trigger writes it): a missing one is a fault, retried as any other.
   if (!placed[0]) throw new Error(`container ${vc.container.id} has no shard placement`);
-  return { found: vc, username: user.username, store: trackShard({ env }, vc, placed[0]) };
+  return { found: vc, username: user.username, store: { ...trackShard({ env }, vc, placed[0]), terms: terms as Terms } };
 }
 
 /** `subtitles.updated` for a job's change: recorded once per job, however many deliveries reach this point. */

@@ -55,7 +55,7 @@ describe("subtitle-checks", () => {
     );
     const done = await waitForJob(`${job.id}j`, staff.token);
     expect(done.status, JSON.stringify(done.error)).toBe("succeeded");
-    expect(done.result).toEqual({ shard, container_id: series.id, tracks: 2, changed: 6 });
+    expect(done.result).toEqual({ shard, container_id: series.id, all: false, tracks: 2, changed: 6 });
     expect(await passing(videos[0])).toEqual({ ko: 50 });
     expect(await passing(videos[1])).toEqual({ en: 75 });
     const stored = await shardBinding(env, shard)
@@ -66,6 +66,12 @@ describe("subtitle-checks", () => {
 
     // Run again: nothing left to check.
     const again = await enqueue({ db: db(), env }, subtitleChecks, { shard, containerId: series.id }, { createdBy: staff.user.id });
-    expect((await waitForJob(`${again.id}j`, staff.token)).result).toEqual({ shard, container_id: series.id, tracks: 0, changed: 0 });
+    expect((await waitForJob(`${again.id}j`, staff.token)).result).toEqual({
+      shard,
+      container_id: series.id,
+      all: false,
+      tracks: 0,
+      changed: 0,
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { type SQL, and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
 import type { DB } from "../client";
-import { type GlossaryTermRow, glossaryTerms } from "../schema";
+import { type GlossaryTermRow, glossaryTerms, videos } from "../schema";
 
 /**
  * A series' glossary (docs/decisions.md, "Glossary"). Every read walks `glossary_terms_container` (container, id);
@@ -20,6 +20,17 @@ export const glossaryPageQuery = (db: DB, containerId: number, offset: number, l
 /** Every term of a series (at most GLOSSARY_MAX_TERMS), oldest first: the CSV export and the checks. */
 export const allGlossaryTermsQuery = (db: DB, containerId: number) =>
   db.select().from(glossaryTerms).where(ofContainer(containerId)).orderBy(asc(glossaryTerms.id));
+
+/**
+ * Every term of a video's series, found from the video (its primary key, then glossary_terms_container): what a
+ * track's writer reads for the glossary checks, in the catalogue batch it already sends. Batchable.
+ */
+export const videoGlossaryQuery = (db: DB, videoId: number) =>
+  db
+    .select()
+    .from(glossaryTerms)
+    .where(eq(glossaryTerms.containerId, sql`(SELECT ${videos.containerId} FROM ${videos} WHERE ${videos.id} = ${videoId})`))
+    .orderBy(asc(glossaryTerms.id));
 
 export const countGlossaryQuery = (db: DB, containerId: number) =>
   db.select({ n: count() }).from(glossaryTerms).where(ofContainer(containerId));

@@ -1,4 +1,4 @@
-import { type SQL, and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { type SQL, and, asc, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { segments, subtitles, trackChecks } from "../shard-schema";
 import type { ShardDB } from "../shards";
 
@@ -10,6 +10,7 @@ import type { ShardDB } from "../shards";
 const withText = sql`trim(${subtitles.text}) <> ''`;
 const cueFields = {
   id: subtitles.id,
+  segmentId: subtitles.segmentId,
   startMs: segments.startMs,
   endMs: segments.endMs,
   text: subtitles.text,
@@ -25,6 +26,28 @@ export const trackCuesQuery = (db: ShardDB, videoId: number, language: string) =
     .innerJoin(segments, eq(segments.id, subtitles.segmentId))
     .where(and(eq(subtitles.videoId, videoId), eq(subtitles.language, language), withText))
     .orderBy(asc(segments.startMs));
+
+/**
+ * A video's texts in `languages` (the series' term languages other than the track's), by segment: the sources of a
+ * track's glossary checks, read in the batch that reads the track (the same index range of subtitles_video_language
+ * for each language).
+ */
+export const videoTextsQuery = (db: ShardDB, videoId: number, languages: readonly string[]) =>
+  db
+    .select({ segmentId: subtitles.segmentId, language: subtitles.language, text: subtitles.text })
+    .from(subtitles)
+    .where(and(eq(subtitles.videoId, videoId), inArray(subtitles.language, [...languages]), withText));
+
+/**
+ * Every language's cue of the segment starting at `startMs` (segments_video_start, then subtitles_segment_language):
+ * an edit's glossary sources, and the other languages' cues whose glossary findings the edit can change.
+ */
+export const segmentCuesQuery = (db: ShardDB, videoId: number, startMs: number) =>
+  db
+    .select({ id: subtitles.id, language: subtitles.language, text: subtitles.text, checks: subtitles.checks, version: subtitles.version })
+    .from(segments)
+    .innerJoin(subtitles, eq(subtitles.segmentId, segments.id))
+    .where(and(eq(segments.videoId, videoId), eq(segments.startMs, startMs)));
 
 /**
  * The cues with text next to the segment starting at `startMs`, before it (`side` "before") or after it: the
@@ -59,18 +82,40 @@ export const trackChecksQuery = (db: ShardDB, videoId: number) =>
  * One page of a track's findings, by cue start then rule: each cue with a stored finding among `mask`, once for every
  * rule (`rules`, the names in bit order) it breaks, with the number of findings of the whole list (`total`, counted
  * before the page is cut) and, for a `small_gap` finding, the next cue's start (its measure: a walk of
- * segments_video_start from the cue to the next with text). One statement reading the track's index range of
+ * segments_video_start from the cue to the next with text), and for a glossary rule's the same segment's texts in
+ * the other languages (`sources`, a JSON array of [language, text]: subtitles_segment_language). One statement reading the track's index range of
  * subtitles_video_language once, and the segments of the cues with findings only (docs/performance.md, "Quality
  * checks").
  */
 export const trackFindingsQuery = (
   db: ShardDB,
-  q: { videoId: number; language: string; mask: number; rules: readonly string[]; limit: number; offset: number },
+  q: {
+    videoId: number;
+    language: string;
+    mask: number;
+    rules: readonly string[];
+    glossaryRules: readonly string[];
+    limit: number;
+    offset: number;
+  },
 ) =>
-  db.all<{ startMs: number; endMs: number; text: string; nextStartMs: number | null; rule: string; total: number }>(sql`
+  db.all<{
+    startMs: number;
+    endMs: number;
+    text: string;
+    nextStartMs: number | null;
+    sources: string | null;
+    rule: string;
+    total: number;
+  }>(sql`
     SELECT seg.start_ms AS startMs, seg.end_ms AS endMs, sub.text AS text, r.value AS rule,
       CASE WHEN r.value = 'small_gap' THEN (SELECT n.start_ms FROM segments n JOIN subtitles nt ON nt.segment_id = n.id AND nt.language = sub.language
         WHERE n.video_id = sub.video_id AND n.start_ms > seg.start_ms AND trim(nt.text) <> '' ORDER BY n.start_ms LIMIT 1) END AS nextStartMs,
+      CASE WHEN r.value IN (${sql.join(
+        ["", ...q.glossaryRules].map((rule) => sql`${rule}`),
+        sql`, `,
+      )}) THEN (SELECT json_group_array(json_array(o.language, o.text))
+        FROM subtitles o WHERE o.segment_id = sub.segment_id AND o.language <> sub.language) END AS sources,
       count(*) OVER () AS total
     FROM subtitles sub JOIN segments seg ON seg.id = sub.segment_id CROSS JOIN json_each(${JSON.stringify(q.rules)}) r
     WHERE sub.video_id = ${q.videoId} AND sub.language = ${q.language} AND sub.checks & ${q.mask} <> 0
@@ -78,11 +123,16 @@ export const trackFindingsQuery = (
     ORDER BY seg.start_ms, r.key LIMIT ${q.limit} OFFSET ${q.offset}`);
 
 /**
- * Tracks of a shard (of one container with `containerId`) with cues never checked, after (`afterVideo`,
- * `afterLanguage`) in (video, language) order: what the checks job walks. A walk of subtitles_video_language.
+ * Tracks of a shard (of one container with `containerId`) with cues never checked (every track with text, with
+ * `all`), after (`afterVideo`, `afterLanguage`) in (video, language) order, with their container: what the checks job
+ * walks. A walk of subtitles_video_language.
  */
-export const uncheckedTracksQuery = (db: ShardDB, q: { afterVideo: number; afterLanguage: string; containerId?: number; limit: number }) =>
-  db.all<{ videoId: number; language: string }>(sql`SELECT DISTINCT video_id AS videoId, language FROM subtitles
+export const uncheckedTracksQuery = (
+  db: ShardDB,
+  q: { afterVideo: number; afterLanguage: string; containerId?: number; all?: boolean; limit: number },
+) =>
+  db.all<{ videoId: number; language: string; containerId: number }>(sql`SELECT DISTINCT video_id AS videoId, language,
+      container_id AS containerId FROM subtitles
     WHERE (video_id > ${q.afterVideo} OR (video_id = ${q.afterVideo} AND language > ${q.afterLanguage}))
-      AND checks IS NULL AND trim(text) <> '' ${q.containerId === undefined ? sql`` : sql`AND container_id = ${q.containerId}`}
+      AND ${q.all ? sql`true` : sql`checks IS NULL`} AND trim(text) <> '' ${q.containerId === undefined ? sql`` : sql`AND container_id = ${q.containerId}`}
     ORDER BY video_id, language LIMIT ${q.limit}`);

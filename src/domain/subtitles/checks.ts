@@ -1,3 +1,4 @@
+import { GLOSSARY_RULES, type GlossaryRule } from "../glossary-match";
 import { plainText } from "./markup";
 import { DEFAULT_FRAME_RATE, lineWidth, minGapMs, profileFor, type LanguageProfile } from "./profiles";
 
@@ -67,14 +68,27 @@ const MEASURES = {
   },
 } satisfies Record<string, Measure>;
 
+/** The reading rules, measured on the cue and its track alone: the first bits of the mask. */
 export type CueRule = keyof typeof MEASURES;
 export const CUE_RULES = Object.keys(MEASURES) as CueRule[];
 
+/**
+ * Every rule in stored bit order: the reading rules, then the glossary's (bits 64, 128, 256), found with the same
+ * segment's texts in the series' term languages (src/domain/subtitles/glossary-checks.ts). Append only.
+ */
+export type CheckRule = CueRule | GlossaryRule;
+export const CHECK_RULES: readonly CheckRule[] = [...CUE_RULES, ...GLOSSARY_RULES];
+
 /** The bit of a rule in the stored mask. */
-export const ruleBit = (rule: CueRule) => 1 << CUE_RULES.indexOf(rule);
+export const ruleBit = (rule: CheckRule) => 1 << CHECK_RULES.indexOf(rule);
 
 /** The rules a mask holds, in rule order. */
-export const rulesOf = (mask: number) => CUE_RULES.filter((rule) => (mask & ruleBit(rule)) !== 0);
+export const rulesOf = (mask: number) => CHECK_RULES.filter((rule) => (mask & ruleBit(rule)) !== 0);
+
+/** The bits of the reading rules and of the glossary's: a glossary change rewrites only the latter of a stored mask. */
+export const READING_MASK = CUE_RULES.reduce((mask, rule) => mask | ruleBit(rule), 0);
+export const GLOSSARY_MASK = GLOSSARY_RULES.reduce((mask, rule) => mask | ruleBit(rule), 0);
+export const isGlossaryRule = (rule: CheckRule): rule is GlossaryRule => (GLOSSARY_RULES as readonly string[]).includes(rule);
 
 export interface CheckedCue {
   startMs: number;
@@ -115,16 +129,21 @@ export function measure(rule: CueRule, cue: CheckedCue, next: CheckedCue | null,
 export const checksMask = (findings: readonly Finding[]) => findings.reduce((mask, f) => mask | ruleBit(f.rule), 0);
 
 /**
- * The masks of a track's cues, given in time order (each one's next is the next with text). Null for a blank text:
- * it is no cue of the track, and nothing is checked.
+ * The masks of a track's cues, given in time order (each one's next is the next with text), with the glossary's bits
+ * of cue `index` from `glossaryMask` when given. Null for a blank text: it is no cue of the track, and nothing is checked.
  */
-export function trackMasks(cues: readonly CheckedCue[], language: string, frameRate = DEFAULT_FRAME_RATE): Array<number | null> {
+export function trackMasks(
+  cues: readonly CheckedCue[],
+  language: string,
+  frameRate = DEFAULT_FRAME_RATE,
+  glossaryMask?: (index: number) => number,
+): Array<number | null> {
   const profile = profileFor(language);
   const masks: Array<number | null> = new Array(cues.length).fill(null);
   let next: CheckedCue | null = null;
   for (let i = cues.length - 1; i >= 0; i--) {
     if (!cues[i].text.trim()) continue;
-    masks[i] = checksMask(cueFindings(cues[i], next, profile, frameRate));
+    masks[i] = checksMask(cueFindings(cues[i], next, profile, frameRate)) | (glossaryMask?.(i) ?? 0);
     next = cues[i];
   }
   return masks;

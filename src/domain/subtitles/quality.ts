@@ -1,4 +1,5 @@
-import { CUE_RULES, cueFindings, type CueRule } from "./checks";
+import { GLOSSARY_RULES, type GlossaryRule } from "../glossary-match";
+import { CUE_RULES, cueFindings, ruleBit, type CueRule } from "./checks";
 import type { Cue } from "./cue";
 import { DEFAULT_FRAME_RATE, profileFor } from "./profiles";
 
@@ -13,7 +14,9 @@ export interface QualityCount {
 
 /**
  * What an import noticed: it informs and refuses nothing (docs/api.md, "The quality report"). The reading rules
- * (`fast_reading` … `small_gap`) are the quality checks of the track's language (docs/api.md, "Quality checks").
+ * (`fast_reading` … `small_gap`) are the quality checks of the track's language (docs/api.md, "Quality checks"); the
+ * glossary rules are added by the import once the cues are stored (`glossaryReport`), since they read the other
+ * languages' texts of the segments the cues land on.
  */
 export type QualityReport = {
   reordered: QualityCount;
@@ -70,4 +73,15 @@ export function qualityReport(
     overlaps: overlaps.c,
     ...(Object.fromEntries(CUE_RULES.map((rule) => [rule, rules[rule].c])) as Record<CueRule, QualityCount>),
   };
+}
+
+/**
+ * The glossary rules' part of an import's report: per rule the stored cues whose mask has it, counted by the file's
+ * cue numbers (`index`), in file order.
+ */
+export function glossaryReport(cues: ReadonlyArray<{ index: number; mask: number }>): Record<GlossaryRule, QualityCount> {
+  const rules = Object.fromEntries(GLOSSARY_RULES.map((rule) => [rule, counter()])) as Record<GlossaryRule, ReturnType<typeof counter>>;
+  for (const cue of [...cues].sort((a, b) => a.index - b.index))
+    for (const rule of GLOSSARY_RULES) if (cue.mask & ruleBit(rule)) rules[rule].add(cue.index);
+  return Object.fromEntries(GLOSSARY_RULES.map((rule) => [rule, rules[rule].c])) as Record<GlossaryRule, QualityCount>;
 }

@@ -5,6 +5,9 @@ import { MAX_PER_PAGE, listEnvelope, listEnvelopeSchema, paging, pagingQuery } f
 import { routeGroup } from "../../lib/router";
 import { type CacheScope, withProperties } from "../../lib/route-properties";
 import { errorResponses, jsonBody, jsonResponse } from "../../lib/schemas";
+import { queueGlossaryRecheck } from "../../jobs/subtitle-checks";
+import type { Context } from "hono";
+import type { AppEnv } from "../../types";
 import { depsOf } from "../../services/deps";
 import {
   GLOSSARY_MAX_TERMS,
@@ -231,6 +234,12 @@ const containerOf = (raw: string) => parseId(raw, "c");
 const termOf = (raw: string) => parseId(raw, "k");
 
 /** What a body sets, in the service's names. */
+/**
+ * After a glossary write: the series' tracks checked again by a `subtitle-checks` job, so their glossary findings and
+ * `checks_passing` follow the terms once it ends (docs/api.md, "Quality checks").
+ */
+const recheck = (c: Context<AppEnv>, containerId: number) => queueGlossaryRecheck(depsOf(c), containerId, c.get("user")!.id);
+
 function valuesOf(body: z.infer<typeof TermUpdateBody>) {
   return {
     ...(body.term !== undefined ? { term: body.term } : {}),
@@ -261,23 +270,22 @@ export const glossaryRouter = routeGroup({ tag: "glossary" })
       term: b.term,
       language: b.language,
     };
-    const row = await createTerm(depsOf(c), c.get("user"), containerOf(c.req.valid("param").container_id), values);
+    const containerId = containerOf(c.req.valid("param").container_id);
+    const row = await createTerm(depsOf(c), c.get("user"), containerId, values);
+    await recheck(c, containerId);
     return c.json(glossaryTermView(row), 201);
   })
   .openapi(update, async (c) => {
     const params = c.req.valid("param");
-    const row = await updateTerm(
-      depsOf(c),
-      c.get("user"),
-      containerOf(params.container_id),
-      termOf(params.term_id),
-      valuesOf(c.req.valid("json")),
-    );
+    const set = valuesOf(c.req.valid("json"));
+    const row = await updateTerm(depsOf(c), c.get("user"), containerOf(params.container_id), termOf(params.term_id), set);
+    if (Object.keys(set).length) await recheck(c, containerOf(params.container_id));
     return c.json(glossaryTermView(row), 200);
   })
   .openapi(remove, async (c) => {
     const params = c.req.valid("param");
     await deleteTerm(depsOf(c), c.get("user"), containerOf(params.container_id), termOf(params.term_id));
+    await recheck(c, containerOf(params.container_id));
     return c.body(null, 204);
   })
   .openapi(exportCsv, async (c) => {
@@ -286,5 +294,7 @@ export const glossaryRouter = routeGroup({ tag: "glossary" })
   })
   .openapi(importCsv, async (c) => {
     const containerId = containerOf(c.req.valid("param").container_id);
-    return c.json(await importGlossaryCsv(depsOf(c), c.get("user"), containerId, await c.req.text(), c.req.valid("query").mode), 200);
+    const done = await importGlossaryCsv(depsOf(c), c.get("user"), containerId, await c.req.text(), c.req.valid("query").mode);
+    await recheck(c, containerId);
+    return c.json(done, 200);
   });

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { TRACK_EXTENSIONS, type TrackExtension } from "../../domain/subtitles/write-file";
-import type { CueRule } from "../../domain/subtitles/checks";
+import type { CheckRule } from "../../domain/subtitles/checks";
 import type { TimingChange } from "../../domain/subtitles/timing";
 import { ApiError } from "../../lib/errors";
 import { formatId, parseId } from "../../lib/ids";
@@ -125,7 +125,7 @@ export const subtitleTracksRouter = routeGroup({ tag: "subtitle_tracks" })
     const t = { videoId: parseId(video_id, "v"), language };
     const query = c.req.valid("query");
     const p = paging(query);
-    const { findings, total } = await trackFindings(depsOf(c), c.get("user"), t, query.rule as CueRule | undefined, p);
+    const { findings, total } = await trackFindings(depsOf(c), c.get("user"), t, query.rule as CheckRule | undefined, p);
     const body = await listEnvelope(
       c.req.url,
       p,
