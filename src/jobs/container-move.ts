@@ -5,12 +5,13 @@ import { clearDerived, containerRowsAfter, DELETE_ORDER, deleteRows, insertRows 
 import { endMove, lastChange, loggedSince, setMoveState, startMoveLog } from "../db/queries/shard-moves";
 import { MOVED_TABLES, SHARD_TABLES, type ShardTable } from "../db/shard-schema";
 import { emptyStats, instrument } from "../db/client";
-import { createShardDb, shardBinding, type ShardDB } from "../db/shards";
+import type { ShardDB } from "../db/shards";
 import { formatId } from "../lib/ids";
 import { checkChangedSince, checkChunk, countsDiffer, REPLAY_WINDOW, replayWindow } from "../services/move-steps";
 import { syncShardFacts } from "../services/shard-facts";
 import { ContinuationParams, costSoFar } from "./continuation";
 import { ContinueJob, defineJob, LostClaim, PermanentJobError } from "./define";
+import { jobShard } from "./shard-walk";
 
 const ContainerMoveParams = z.object({
   containerId: z.number().int().positive(),
@@ -92,13 +93,7 @@ export const containerMove = defineJob({
     const { containerId, from, to } = params;
     // What the move cost on the shards, as D1 counts it (the job's result).
     const d1 = emptyStats();
-    const open = (shard: number) => {
-      try {
-        return createShardDb(instrument(shardBinding(env, shard), d1));
-      } catch (err) {
-        throw new PermanentJobError(err instanceof Error ? err.message : String(err));
-      }
-    };
+    const open = (shard: number) => jobShard(env, shard, (binding) => instrument(binding, d1));
     if (from === to) throw new PermanentJobError("from and to are the same shard");
     const [source, target] = [open(from), open(to)];
     const rows = { ...Object.fromEntries(SHARD_TABLES.map((t) => [t, 0])), ...params.copied } as Record<ShardTable, number>;

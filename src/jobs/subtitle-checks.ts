@@ -1,20 +1,16 @@
 import { z } from "zod";
 import { allGlossaryTermsQuery } from "../db/queries/glossary";
 import { containerPlacementQuery } from "../db/queries/shards";
-import { createShardDb, shardBinding } from "../db/shards";
 import { checkShardTracks, type ChecksProgress, type Terms } from "../services/subtitle-checks";
-import { ContinueJob, defineJob, PermanentJobError, STATEMENTS_PER_DELIVERY } from "./define";
+import { defineJob } from "./define";
 import { enqueue } from "./enqueue";
+import { deliveryShare, jobShard, shardWalkParams } from "./shard-walk";
 import type { JobDeps } from "./types";
 
 const SubtitleChecksParams = z.object({
-  shard: z.number().int().positive(),
-  /** One container's tracks only; every track of the shard when absent. */
-  containerId: z.number().int().positive().optional(),
+  ...shardWalkParams,
   /** Every track with text, not only those with unchecked cues: after a change of the series' glossary. */
   all: z.boolean().default(false),
-  /** Statements one delivery makes before it checkpoints (docs/decisions.md, "Jobs that continue"). */
-  statementsPerDelivery: z.number().int().min(2).max(900).default(STATEMENTS_PER_DELIVERY),
   /** Where the walk stands, written at each checkpoint (absent on the first delivery). */
   progress: z
     .object({ afterVideo: z.number().int(), afterLanguage: z.string(), tracks: z.number().int(), changed: z.number().int() })
@@ -35,13 +31,6 @@ export const subtitleChecks = defineJob({
   params: SubtitleChecksParams,
   payload: null,
   async handler({ db, env, params, progress }) {
-    let shard;
-    try {
-      shard = createShardDb(shardBinding(env, params.shard));
-    } catch (err) {
-      throw new PermanentJobError(err instanceof Error ? err.message : String(err));
-    }
-    let spent = 0;
     const terms = new Map<number, Terms>();
     const termsOf = async (containerId: number) => {
       let found = terms.get(containerId);
@@ -49,13 +38,10 @@ export const subtitleChecks = defineJob({
       return found;
     };
     const done = await checkShardTracks(
-      shard,
+      jobShard(env, params.shard),
       { containerId: params.containerId, all: params.all },
       params.progress ?? { afterVideo: 0, afterLanguage: "", tracks: 0, changed: 0 },
-      (sofar: ChecksProgress) => {
-        if (spent + 2 > params.statementsPerDelivery) throw new ContinueJob({ progress: sofar });
-        spent += 2;
-      },
+      deliveryShare<ChecksProgress>(params.statementsPerDelivery, 2),
       termsOf,
     );
     await progress(100);

@@ -1,14 +1,10 @@
 import { z } from "zod";
-import { createShardDb, shardBinding } from "../db/shards";
 import { indexShardSubtitles, type IndexProgress } from "../services/subtitle-search-index";
-import { ContinueJob, defineJob, PermanentJobError, STATEMENTS_PER_DELIVERY } from "./define";
+import { defineJob } from "./define";
+import { deliveryShare, jobShard, shardWalkParams } from "./shard-walk";
 
 const SubtitleSearchIndexParams = z.object({
-  shard: z.number().int().positive(),
-  /** One container's lines only; every line of the shard when absent. */
-  containerId: z.number().int().positive().optional(),
-  /** Statements one delivery makes before it checkpoints (docs/decisions.md, "Jobs that continue"). */
-  statementsPerDelivery: z.number().int().min(2).max(900).default(STATEMENTS_PER_DELIVERY),
+  ...shardWalkParams,
   /** Where the walk stands, written at each checkpoint (absent on the first delivery). */
   progress: z.object({ afterId: z.number().int(), indexed: z.number().int(), corrected: z.number().int() }).optional(),
 });
@@ -25,22 +21,11 @@ export const subtitleSearchIndex = defineJob({
   params: SubtitleSearchIndexParams,
   payload: null,
   async handler({ env, params, progress }) {
-    let shard;
-    try {
-      shard = createShardDb(shardBinding(env, params.shard));
-    } catch (err) {
-      throw new PermanentJobError(err instanceof Error ? err.message : String(err));
-    }
-    // The runner has already cut statementsPerDelivery to this delivery's share of its batch.
-    let spent = 0;
     const done = await indexShardSubtitles(
-      shard,
+      jobShard(env, params.shard),
       { containerId: params.containerId },
       params.progress ?? { afterId: 0, indexed: 0, corrected: 0 },
-      (sofar: IndexProgress) => {
-        if (spent + 2 > params.statementsPerDelivery) throw new ContinueJob({ progress: sofar });
-        spent += 2;
-      },
+      deliveryShare<IndexProgress>(params.statementsPerDelivery, 2),
     );
     await progress(100);
     return { shard: params.shard, container_id: params.containerId ?? null, indexed: done.indexed, corrected: done.corrected };
