@@ -52,6 +52,21 @@ beforeAll(async () => {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** A page of 100 findings of every rule (and one more, to say there are more) of a video's English track, as checks.json reads it. */
+async function findingsPage(binding: D1Database, videoId: number, offset: number) {
+  const stats = emptyStats();
+  const rows = await trackFindingsQuery(createShardDb(instrument(binding, stats)), {
+    videoId,
+    language: "en",
+    mask: (1 << CHECK_RULES.length) - 1,
+    rules: CHECK_RULES,
+    glossaryRules: GLOSSARY_RULES,
+    limit: 101,
+    offset,
+  });
+  return { rows, stats };
+}
+
 describe("quality check costs, a 2,000-cue track", () => {
   it("checks the track in the Worker in milliseconds, and a recheck reads each cue once and writes nothing unchanged", async () => {
     const times: number[] = [];
@@ -110,16 +125,7 @@ describe("quality check costs, a 2,000-cue track", () => {
     const { binding } = await videoShard(video.id);
     const figures = [];
     for (const offset of [0, 150]) {
-      const stats = emptyStats();
-      const rows = await trackFindingsQuery(createShardDb(instrument(binding, stats)), {
-        videoId: video.id,
-        language: "en",
-        mask: (1 << CHECK_RULES.length) - 1,
-        rules: CHECK_RULES,
-        glossaryRules: GLOSSARY_RULES,
-        limit: 101,
-        offset,
-      });
+      const { rows, stats } = await findingsPage(binding, video.id, offset);
       expect(rows.length).toBe(Math.min(101, 200 - offset));
       expect(rows[0].total).toBe(200);
       expect(stats.queries).toBe(1);
@@ -165,16 +171,7 @@ describe("glossary findings on a 2,000-cue track", () => {
 
   it("answers a page of them in one shard statement, each finding reading its segment's other texts", async () => {
     const { binding } = await videoShard(translated.id);
-    const stats = emptyStats();
-    const rows = await trackFindingsQuery(createShardDb(instrument(binding, stats)), {
-      videoId: translated.id,
-      language: "en",
-      mask: (1 << CHECK_RULES.length) - 1,
-      rules: CHECK_RULES,
-      glossaryRules: GLOSSARY_RULES,
-      limit: 101,
-      offset: 0,
-    });
+    const { rows, stats } = await findingsPage(binding, translated.id, 0);
     expect(rows.length).toBe(101);
     expect(rows[0]).toMatchObject({ rule: "missing_translation", total: 200, sources: JSON.stringify([["ko", "윤세리가 왔어요"]]) });
     expect(stats.queries).toBe(1);
