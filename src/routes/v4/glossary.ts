@@ -150,41 +150,43 @@ const list = withProperties(
   PUBLIC_READ,
 );
 
-const create = withProperties(
-  createRoute({
-    method: "post",
-    path: "/{container_id}/glossary",
-    summary: "Add a glossary term (staff and the container's managers)",
-    description: `${WHO} ${LIMITS} A term already in the glossary in that language is a 409 naming \`term\`; a full glossary a 409 naming \`glossary\`. Unknown fields are ignored (named in \`x-ignored-fields\`).`,
-    request: { params: ContainerParam, body: jsonBody(TermCreateBody) },
-    responses: { 201: jsonResponse(GlossaryTerm, "the term"), ...errorResponses(400, 401, 403, 404, 409, 413) },
-  }),
-  WRITE,
-);
+/** A write of the glossary: who may send it said in its summary and description, its properties those of every write. */
+function managerWrite<R extends Parameters<typeof createRoute>[0] & { summary: string; description: string }>(
+  route: R,
+  properties: { ownExtension?: boolean; bodyLimit?: number } = {},
+) {
+  return withProperties(
+    createRoute({ ...route, summary: `${route.summary} (staff and the container's managers)`, description: `${WHO} ${route.description}` }),
+    { ...WRITE, ...properties },
+  );
+}
 
-const update = withProperties(
-  createRoute({
-    method: "patch",
-    path: "/{container_id}/glossary/{term_id}",
-    summary: "Edit a glossary term (staff and the container's managers)",
-    description: `${WHO} Only the fields sent change; \`translations\` is replaced as a whole. ${LIMITS} 404 for a term of another series.`,
-    request: { params: TermParams, body: jsonBody(TermUpdateBody) },
-    responses: { 200: jsonResponse(GlossaryTerm, "the term as edited"), ...errorResponses(400, 401, 403, 404, 409, 413) },
-  }),
-  WRITE,
-);
+const create = managerWrite({
+  method: "post",
+  path: "/{container_id}/glossary",
+  summary: "Add a glossary term",
+  description: `${LIMITS} A term already in the glossary in that language is a 409 naming \`term\`; a full glossary a 409 naming \`glossary\`. Unknown fields are ignored (named in \`x-ignored-fields\`).`,
+  request: { params: ContainerParam, body: jsonBody(TermCreateBody) },
+  responses: { 201: jsonResponse(GlossaryTerm, "the term"), ...errorResponses(400, 401, 403, 404, 409, 413) },
+});
 
-const remove = withProperties(
-  createRoute({
-    method: "delete",
-    path: "/{container_id}/glossary/{term_id}",
-    summary: "Delete a glossary term (staff and the container's managers)",
-    description: `${WHO} 404 for a term of another series.`,
-    request: { params: TermParams },
-    responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
-  }),
-  WRITE,
-);
+const update = managerWrite({
+  method: "patch",
+  path: "/{container_id}/glossary/{term_id}",
+  summary: "Edit a glossary term",
+  description: `Only the fields sent change; \`translations\` is replaced as a whole. ${LIMITS} 404 for a term of another series.`,
+  request: { params: TermParams, body: jsonBody(TermUpdateBody) },
+  responses: { 200: jsonResponse(GlossaryTerm, "the term as edited"), ...errorResponses(400, 401, 403, 404, 409, 413) },
+});
+
+const remove = managerWrite({
+  method: "delete",
+  path: "/{container_id}/glossary/{term_id}",
+  summary: "Delete a glossary term",
+  description: "404 for a term of another series.",
+  request: { params: TermParams },
+  responses: { 204: { description: "deleted" }, ...errorResponses(401, 403, 404) },
+});
 
 const CSV_EXAMPLE = "term,language,status,note,case_sensitive,en\r\n윤세리,ko,preferred,,false,Yoon Se-ri\r\n";
 const CSV_CONTENT = { "text/csv": { schema: z.string().openapi({ example: CSV_EXAMPLE }) } };
@@ -209,13 +211,13 @@ const exportCsv = withProperties(
   { ...PUBLIC_READ, ownExtension: true },
 );
 
-const importCsv = withProperties(
-  createRoute({
+const importCsv = managerWrite(
+  {
     method: "post",
     path: "/{container_id}/glossary.csv",
-    summary: "Replace or merge a series' glossary from CSV (staff and the container's managers)",
+    summary: "Replace or merge a series' glossary from CSV",
     description:
-      `${WHO} ${CSV_SHAPE} The first line names the columns; a blank line is skipped. \`mode=replace\` makes the file the ` +
+      `${CSV_SHAPE} The first line names the columns; a blank line is skipped. \`mode=replace\` makes the file the ` +
       "glossary; `mode=merge` adds its terms and rewrites those already there (same language and term). A malformed row " +
       "is a 400 whose message names its line and column, and nothing is written: the import is one transaction. " +
       `${LIMITS} A file of more than ${GLOSSARY_MAX_TERMS} rows, or a merge that would pass the limit, is a 400 naming it. ` +
@@ -226,8 +228,8 @@ const importCsv = withProperties(
       body: { required: true, description: "the CSV file", content: CSV_CONTENT },
     },
     responses: { 200: jsonResponse(ImportResult, "what the import did"), ...errorResponses(400, 401, 403, 404, 413) },
-  }),
-  { ...WRITE, ownExtension: true, bodyLimit: GLOSSARY_CSV_LIMIT },
+  },
+  { ownExtension: true, bodyLimit: GLOSSARY_CSV_LIMIT },
 );
 
 const containerOf = (raw: string) => parseId(raw, "c");
