@@ -48,7 +48,7 @@ const COMMANDS = {
   // docs/operations.md, "Subtitle search index".
   "search index-subtitles": { args: ["container?"], flags: [], run: searchIndexSubtitles, print: printIndexJobs },
   // docs/operations.md, "Quality checks of existing subtitles".
-  "subtitles check": { args: ["container?"], flags: [], run: subtitlesCheck, print: printIndexJobs },
+  "subtitles check": { args: ["container?"], flags: ["all"], run: subtitlesCheck, print: printIndexJobs },
 };
 const VALUE_OPTIONS = new Set(["env", "persist-to", "name", "overlap", "status", "type", "since", "limit"]);
 const TARGET_FLAGS = ["remote", "env", "persist-to", "json"];
@@ -93,9 +93,10 @@ const USAGE = `usage: npm run admin -- <command> [arguments] [--remote] [--env <
   search index-subtitles [<container>]           queues a subtitle-search-index job on every shard (or on the
                                                  container's): the subtitle search index built again from the
                                                  lines (after migrations-shard 0005, a restore, or to repair it)
-  subtitles check [<container>]                 queues a subtitle-checks job on every shard (or on the
+  subtitles check [<container>] [--all]         queues a subtitle-checks job on every shard (or on the
                                                  container's): the quality checks of cues written before
-                                                 migrations-shard 0006 stored, so checks_passing counts them
+                                                 migrations-shard 0006 stored, so checks_passing counts them;
+                                                 --all checks every track again (glossary findings included)
 
   --remote            the deployed D1 (default: the local one that npm start and npm run dev use)
   --env <name>        the wrangler environment whose D1 binding to use
@@ -166,6 +167,7 @@ async function main(argv) {
     type: options.type,
     since: options.since,
     limit: options.limit,
+    all: Boolean(options.all),
   };
   await checkEnvironment(target.env);
   // stderr, so that --json output stays parseable and a remote write is never a surprise.

@@ -109,6 +109,25 @@ export async function shardStepsOffline({ step, admin, rows, ok }) {
     }
     assert.ok(res.json.shards.every((s) => s.counters.every((c) => !c.raised)));
   });
+
+  await step("search index-subtitles and subtitles check [--all]: a job per shard, or one on the container's shard", () => {
+    const queued = (res) => res.json.jobs.map((j) => ({ type: res.json.type, params: j.params }));
+    const index = admin(["search", "index-subtitles"]);
+    ok(index);
+    assert.deepEqual(queued(index), [
+      { type: "subtitle-search-index", params: { shard: 1 } },
+      { type: "subtitle-search-index", params: { shard: 2 } },
+    ]);
+    const [{ container_id: id, shard }] = rows("SELECT container_id, shard FROM shard_directory ORDER BY container_id LIMIT 1");
+    const check = admin(["subtitles", "check", `${id}c`, "--all"]);
+    ok(check);
+    assert.deepEqual(queued(check), [{ type: "subtitle-checks", params: { shard, containerId: id, all: true } }]);
+    assert.equal(admin(["subtitles", "check", "999999999c"]).status, 1);
+    assert.equal(admin(["subtitles", "check", "1v"]).status, 2);
+    assert.equal(admin(["search", "index-subtitles", "--all"]).status, 2);
+    // Not for the server's sweeper to send: the checks above are what the commands write.
+    rows("DELETE FROM jobs WHERE type IN ('subtitle-search-index', 'subtitle-checks')");
+  });
 }
 
 export async function shardStepsOnline({ step, admin, rows, ok, base, token, fetch }) {

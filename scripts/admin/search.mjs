@@ -33,14 +33,16 @@ export const searchIndexSubtitles = (target, args) => queueShardJobs(target, arg
 const CHECKS_NOTE = "queued by an operator (npm run admin -- subtitles check); the next sweep sends it";
 
 /**
- * `subtitles check [<container>]`: queues a `subtitle-checks` job (src/jobs/subtitle-checks.ts) on every shard, or on
- * the container's shard: each stores the quality checks of the cues written before they existed (docs/operations.md,
- * "Quality checks of existing subtitles").
+ * `subtitles check [<container>] [--all]`: queues a `subtitle-checks` job (src/jobs/subtitle-checks.ts) on every shard,
+ * or on the container's shard: each stores the quality checks of the cues written before they existed, or with
+ * `--all` checks every track again (as a glossary write does for its series: docs/operations.md, "Quality checks of
+ * existing subtitles").
  */
-export const subtitlesCheck = (target, args) => queueShardJobs(target, args, "subtitle-checks", CHECKS_NOTE);
+export const subtitlesCheck = (target, args, { all = false } = {}) =>
+  queueShardJobs(target, args, "subtitle-checks", CHECKS_NOTE, all ? { all: true } : {});
 
-/** One job of `type` a shard (or on the container's shard, for its rows only), due at once. */
-async function queueShardJobs(target, [rawContainer], type, note) {
+/** One job of `type` a shard (or on the container's shard, for its rows only), due at once, `extra` in its params. */
+async function queueShardJobs(target, [rawContainer], type, note, extra = {}) {
   let containerId;
   if (rawContainer !== undefined) {
     const { tryParseId } = await loadAppCode();
@@ -55,7 +57,7 @@ async function queueShardJobs(target, [rawContainer], type, note) {
   );
   if (!shards.length) throw new NotFound(containerId === undefined ? "no shard in the catalogue" : `no container ${containerId}c`);
   const values = shards
-    .map(({ shard }) => JSON.stringify({ shard, ...(containerId === undefined ? {} : { containerId }) }))
+    .map(({ shard }) => JSON.stringify({ shard, ...(containerId === undefined ? {} : { containerId }), ...extra }))
     .map((params) => `(${sqlString(type)}, ${sqlString(params)}, ${sqlString(note)}, unixepoch())`);
   const [jobs] = execute(target, `INSERT INTO jobs (type, params, error, lease_until) VALUES ${values.join(", ")} RETURNING id, params`);
   return { type, jobs: jobs.map((j) => ({ id: `${j.id}j`, params: JSON.parse(j.params) })) };
