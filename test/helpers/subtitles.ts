@@ -29,6 +29,10 @@ export interface TestCue {
   text: string;
 }
 
+/** Cues written as [start ms, end ms, text] rows: a table of timings reads more easily than objects. */
+export const cuesOf = (rows: ReadonlyArray<readonly [number, number, string]>): TestCue[] =>
+  rows.map(([startMs, endMs, text]) => ({ startMs, endMs, text }));
+
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 export const srtTime = (ms: number) =>
   `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)},${pad(ms % 1000, 3)}`;

@@ -6,20 +6,20 @@ import { api } from "../helpers";
 import { createContainer, createVideo } from "../helpers/catalogue";
 import { describe, expect, test, type Signed } from "../helpers/fixtures";
 import { videoShard } from "../helpers/localisation";
-import { importSrt, insertSegments, type TestCue } from "../helpers/subtitles";
+import { cuesOf, importSrt, insertSegments } from "../helpers/subtitles";
 import { waitForJob } from "../helpers/jobs";
 
 /**
  * Five English cues: 1 ends 50 ms before 2 (small_gap), 2 lasts 0.45 s (short_duration), 3 reads at 40 characters a
  * second (fast_reading), 4 passes, 5 lasts 8 s (long_duration).
  */
-const CUES: TestCue[] = [
-  { startMs: 1000, endMs: 3000, text: "Hello there." },
-  { startMs: 3050, endMs: 3500, text: "Short" },
-  { startMs: 5000, endMs: 6000, text: "This line is read far too fast by anyone" },
-  { startMs: 8000, endMs: 10_000, text: "Fine." },
-  { startMs: 11_000, endMs: 19_000, text: "Long" },
-];
+const CUES = cuesOf([
+  [1000, 3000, "Hello there."],
+  [3050, 3500, "Short"],
+  [5000, 6000, "This line is read far too fast by anyone"],
+  [8000, 10_000, "Fine."],
+  [11_000, 19_000, "Long"],
+]);
 const FINDINGS = [
   { rule: "small_gap", start_ms: 1000, end_ms: 3000, text: "Hello there.", value: 50, limit: 83.33 },
   { rule: "short_duration", start_ms: 3050, end_ms: 3500, text: "Short", value: 450, limit: 833.33 },
