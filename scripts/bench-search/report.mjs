@@ -120,7 +120,7 @@ export function searchReport({ shards, loads, text, files, forms, queries, plan,
   const size = (s) => files[s].pageBytes - bytesOf(files, s, "bench_");
   const index = (s) => bytesOf(files, s, "subtitle_search_");
   const rate = (s) => rows(s) / loads[s].loadSeconds;
-  const command = `npm run bench:search -- --subtitles ${args.subtitles} --containers ${args.containers}${withIndex ? "" : " --no-index"}`;
+  const command = `npm run bench:search -- --subtitles ${args.subtitles} --containers ${args.containers}${withIndex ? "" : " --no-index"}${args.check ? " --check" : ""}`;
   const out = [`\`${command}\`, ${new Date().toISOString().slice(0, 10)}; ${run}.`, ""];
 
   out.push(...head(["", ...cols], ["l", ...cols.map(() => "r")]));
