@@ -22,7 +22,7 @@ import { containerDescriptionRows, containerGenreRows, containerTitleRows, defin
 import { SEED, insertRows, randomTools } from "./demo/core.mjs";
 import { loadAppCode } from "./demo/load-app-code.mjs";
 import { demoShardRows } from "./demo/shards.mjs";
-import { defineLocalisation } from "./demo/subtitles.mjs";
+import { defineLocalisation, withChecks } from "./demo/subtitles.mjs";
 import { STREAM_COLUMNS, defineStreams } from "./demo/streams.mjs";
 import { MANAGER, applicationRows, userRows } from "./demo/users.mjs";
 import { defineVideos, strip, videoDescriptionRows, videoTitleRows } from "./demo/videos.mjs";
@@ -87,6 +87,7 @@ export async function demoSeed() {
   const { subscriptions, markers } = followRows(videos);
   const messaging = messagingRows();
   const streams = defineStreams(containers, videos);
+  const glossary = glossaryRows(containers);
 
   let comments = [];
   const keepApart = (rows) => {
@@ -112,7 +113,7 @@ export async function demoSeed() {
     ...insertRows(
       "glossary_terms",
       ["id", "container_id", "term", "language", "translations", "status", "note", "case_sensitive", "created_at", "updated_at"],
-      glossaryRows(containers),
+      glossary,
     ),
     ...insertRows("titles", TITLE_COLUMNS, withIndexForm(containerTitleRows(containers))),
     ...insertRows("descriptions", TEXT_COLUMNS, containerDescriptionRows(r, containers)),
@@ -143,7 +144,12 @@ export async function demoSeed() {
     videos,
     users,
     segments,
-    subtitles: withIndexForm(subtitles),
+    subtitles: withChecks(app, {
+      segments,
+      subtitles: withIndexForm(subtitles),
+      videos,
+      glossary: Map.groupBy(glossary, (t) => t.container_id),
+    }),
     histories,
     timedComments: comments,
   });

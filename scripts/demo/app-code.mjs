@@ -9,6 +9,10 @@ import { sqlLiteral } from "./core.mjs";
 export { hashPasswordWithSalt } from "../../src/lib/password";
 // The index form v4 title search reads (src/domain/search-text.ts): the seed writes it with each title.
 export { indexForm } from "../../src/domain/search-text";
+// The quality checks (src/domain/subtitles/checks.ts, glossary-checks.ts): the seed stores each cue's mask as the
+// API's writers do, so `checks_passing` and checks.json answer for the demo at once.
+export { trackMasks } from "../../src/domain/subtitles/checks";
+export { trackGlossary } from "../../src/domain/subtitles/glossary-checks";
 // The completion job's rule (src/services/completions.ts): the seed computes the demo's completions with it.
 export { completionWork } from "../../src/services/completions";
 export {

@@ -46,6 +46,7 @@ const COLUMNS = {
     "language",
     "text",
     "search_text",
+    "checks",
     "author_id",
     "author_username",
     "version",

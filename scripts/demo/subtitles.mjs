@@ -119,3 +119,43 @@ export function defineLocalisation(r, containers, videos) {
   }
   return { segments: segments.map(({ line, ...row }) => row), subtitles, histories };
 }
+
+/**
+ * Each subtitle with its quality checks' mask (`checks`), computed by the app's own rules for its track (time order,
+ * each cue's next the next with text) and the glossary of its series, whose sources are the same segment's texts in
+ * the terms' languages: what the API's writers store (docs/decisions.md, "Quality checks").
+ */
+export function withChecks(app, { segments, subtitles, videos, glossary }) {
+  const segmentOf = new Map(segments.map((s) => [s.id, s]));
+  const containerOf = new Map(videos.map((v) => [v.id, v.container_id]));
+  const bySegment = Map.groupBy(subtitles, (s) => s.segment_id);
+  const tracks = Map.groupBy(subtitles, (s) => `${s.video_id} ${s.language}`);
+  const masks = new Map();
+  for (const cues of tracks.values()) {
+    const { video_id: videoId, language } = cues[0];
+    const ordered = [...cues].sort((a, b) => segmentOf.get(a.segment_id).start_ms - segmentOf.get(b.segment_id).start_ms);
+    const terms = (glossary.get(containerOf.get(videoId)) ?? []).map((t) => ({
+      id: t.id,
+      term: t.term,
+      language: t.language,
+      translations: JSON.parse(t.translations),
+      status: t.status,
+      caseSensitive: Boolean(t.case_sensitive),
+    }));
+    const check = app.trackGlossary(terms, language);
+    const sources = (sub) => bySegment.get(sub.segment_id).filter((o) => o.language !== language);
+    const cuesChecked = ordered.map((s) => ({
+      startMs: segmentOf.get(s.segment_id).start_ms,
+      endMs: segmentOf.get(s.segment_id).end_ms,
+      text: s.text,
+    }));
+    const found = app.trackMasks(
+      cuesChecked,
+      language,
+      undefined,
+      check ? (i) => check.mask(ordered[i].text, sources(ordered[i])) : undefined,
+    );
+    ordered.forEach((s, i) => masks.set(s.id, found[i]));
+  }
+  return subtitles.map((s) => ({ ...s, checks: masks.get(s.id) ?? null }));
+}
