@@ -107,14 +107,26 @@ export async function recheckWrittenTrack(db: ShardDB, t: Track, terms: Terms) {
  * segment's texts in the term languages, and the previous cue's mask again, since its gap is now to this cue (or, a
  * blank text, to the next). When the track's language is a term language, the glossary bits of the segment's cues in
  * the other languages are checked again with the new text as their source. The neighbours and the segment's cues are
- * read in one batch before the write; `statements` (the masks that changed) go in the edit's own batch.
+ * read (`editCheckReads`) in the batch that reads the cue before the write, so the checks add no round trip;
+ * `statements` (the masks that changed) go in the edit's own batch.
  */
-export async function editChecks(db: ShardDB, t: Track, cue: { startMs: number; endMs: number; text: string }, terms: Terms = []) {
-  const [[before], [after], segment] = await db.batch([
-    neighbourCueQuery(db, t.videoId, t.language, cue.startMs, "before"),
-    neighbourCueQuery(db, t.videoId, t.language, cue.startMs, "after"),
-    segmentCuesQuery(db, t.videoId, cue.startMs),
-  ]);
+export const editCheckReads = (db: ShardDB, t: Track, startMs: number) =>
+  [
+    neighbourCueQuery(db, t.videoId, t.language, startMs, "before"),
+    neighbourCueQuery(db, t.videoId, t.language, startMs, "after"),
+    segmentCuesQuery(db, t.videoId, startMs),
+  ] as const;
+
+/** What `editCheckReads` read, in its order. */
+export type EditCheckRows = [
+  Awaited<ReturnType<typeof editCheckReads>[0]>,
+  Awaited<ReturnType<typeof editCheckReads>[1]>,
+  Awaited<ReturnType<typeof editCheckReads>[2]>,
+];
+
+/** The edit's findings, its mask and the statements of the neighbours' masks, from what `editCheckReads` read. */
+export function editChecks(rows: EditCheckRows, t: Track, cue: { startMs: number; endMs: number; text: string }, terms: Terms = []) {
+  const [[before], [after], segment] = rows;
   const profile = profileFor(t.language);
   const hasText = cue.text.trim() !== "";
   const reading = hasText ? cueFindings(cue, after ?? null, profile, DEFAULT_FRAME_RATE) : [];

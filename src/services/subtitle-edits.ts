@@ -29,7 +29,7 @@ import { caller, requireManager } from "./access";
 import { findSuggestionTarget } from "./localisation";
 import type { Deps } from "./deps";
 import { afterWrite } from "./after-write";
-import { cueFindingView, editChecks, recheckWrittenTrack, type Terms } from "./subtitle-checks";
+import { cueFindingView, editCheckReads, editChecks, recheckWrittenTrack, type Terms } from "./subtitle-checks";
 import { IMPORT_CHUNK_ROWS } from "./subtitles";
 import { ensureBaseline, recordVersion, trackShard, type Track, type TrackShard } from "./subtitle-versions";
 import { refuseWhileTrackBusy } from "./track-jobs";
@@ -90,12 +90,13 @@ export async function editCue(deps: Deps, change: TrackChange, t: Track, startMs
   if (problem) throw ApiError.field(field, problem.reason);
   const { container, store } = await manageableTrack(deps, change.user, t.videoId);
   await refuseWhileTrackBusy(db, t, ["subtitle-restore"]);
-  const [[current], [stored]] = await store.db.batch([
+  const [[current], [stored], ...read] = await store.db.batch([
     cueAtStartQuery(store.db, t.videoId, t.language, startMs),
     trackCharsQuery(store.db, t.videoId, t.language),
+    ...editCheckReads(store.db, t, startMs),
   ]);
   if (!current) throw ApiError.notFound(`no segment of the video starts at ${startMs} ms`);
-  const checks = await editChecks(store.db, t, { startMs, endMs: current.endMs, text }, store.terms);
+  const checks = editChecks(read, t, { startMs, endMs: current.endMs, text }, store.terms);
   const findings = checks.findings.map(cueFindingView);
   if (current.text === text) return { changed: false, version: null, findings };
   const after = stored.chars - (current.text?.length ?? 0) + text.length;
